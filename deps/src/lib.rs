@@ -1,0 +1,1 @@
+// Placeholder so cargo accepts the manifest; nothing is built.

@@ -1,0 +1,12 @@
+# Toolchain file: GCC for bare-metal Arm (Debian's gcc-arm-none-eabi).
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR arm)
+set(CMAKE_C_COMPILER arm-none-eabi-gcc)
+set(CMAKE_ASM_COMPILER arm-none-eabi-gcc)
+set(CMAKE_AR arm-none-eabi-gcc-ar)
+set(CMAKE_RANLIB arm-none-eabi-gcc-ranlib)
+set(CMAKE_C_COMPILER_AR arm-none-eabi-gcc-ar)
+set(CMAKE_C_COMPILER_RANLIB arm-none-eabi-gcc-ranlib)
+set(CMAKE_OBJDUMP arm-none-eabi-objdump)
+set(CMAKE_SIZE arm-none-eabi-size)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)

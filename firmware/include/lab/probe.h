@@ -1,0 +1,65 @@
+/*
+ * lab/probe.h - the probe API: mark points in benchmark code, declare how they pair.
+ *
+ * Contract
+ *   LAB_PROBE(id)   Marks a point. `id` is an integer constant 2..4095 (0 and 1 belong to
+ *                   the harness's calibration pair). Never blocks, never prints, reads no
+ *                   timer on emulator targets. Its cost is a constant of the build that the
+ *                   harness measures and the host subtracts (docs/formats.md section 4), so
+ *                   an empty pair measures exactly 0. Safe in tasks and in interrupt
+ *                   handlers. The implementation comes from the target's
+ *                   <lab_probe_impl.h>, so a board can store a cycle-counter value into a
+ *                   RAM buffer instead, without any benchmark changing.
+ *
+ *   LAB_INTERVAL(metric, start, end, "description")
+ *                   Declares a metric: each hit of `start` followed by a hit of `end` is one
+ *                   sample (end - start). Hits must alternate start, end, ...
+ *   LAB_PERIOD(metric, id, "description")
+ *                   Declares a metric whose samples are the distances between successive
+ *                   hits of `id`.
+ *                   Both are file-scope declarations that put one record in the ELF section
+ *                   .lab_meta, which is not loaded: they cost no flash, RAM or time.
+ *                   `metric` is a C identifier in [a-z0-9_] of at most 31 characters; the
+ *                   description at most 111 characters (longer ones fail to compile).
+ */
+#ifndef LAB_PROBE_H
+#define LAB_PROBE_H
+
+#include <stdint.h>
+
+#include "lab_probe_impl.h" /* from the target: defines LAB_PROBE_IMPL(id) */
+
+#define LAB_PROBE(id) LAB_PROBE_IMPL(id)
+
+#define LAB_META_MAGIC 0x5042414Cu /* "LABP" */
+#define LAB_META_VERSION 1u
+#define LAB_META_KIND_INTERVAL 0u
+#define LAB_META_KIND_PERIOD 1u
+#define LAB_META_FLAG_CALIBRATION 1u
+#define LAB_META_FLAG_NO_CALIBRATION 2u
+
+/* One metadata record; layout fixed by docs/formats.md section 3 (160 bytes). */
+struct lab_meta_rec {
+    uint32_t magic;
+    uint16_t version;
+    uint16_t kind;
+    uint16_t start_id;
+    uint16_t end_id;
+    uint32_t flags;
+    char name[32];
+    char desc[112];
+};
+
+#define LAB_META_REC_(metric, kind, start, end, flags, desc)                                  \
+    __attribute__((section(".lab_meta"), used, aligned(4))) static const struct lab_meta_rec   \
+        lab_meta_##metric = {LAB_META_MAGIC, LAB_META_VERSION, (kind), (start), (end), (flags), \
+                             #metric, desc}
+
+#define LAB_INTERVAL(metric, start, end, desc) \
+    LAB_META_REC_(metric, LAB_META_KIND_INTERVAL, start, end, 0u, desc)
+#define LAB_PERIOD(metric, id, desc) LAB_META_REC_(metric, LAB_META_KIND_PERIOD, id, id, 0u, desc)
+/* For the harness only: the calibration pair. */
+#define LAB_CALIBRATION(metric, start, end, desc) \
+    LAB_META_REC_(metric, LAB_META_KIND_INTERVAL, start, end, LAB_META_FLAG_CALIBRATION, desc)
+
+#endif /* LAB_PROBE_H */

@@ -1,0 +1,57 @@
+/*
+ * lab/target.h - the target (board) API. Implemented once per folder under
+ * firmware/targets/. Targets include no kernel header; kernels reach the hardware only
+ * through these functions and through the CMSIS-style exception names below.
+ *
+ * Exception entry points. The target's vector table calls these names; each is a weak
+ * default (a fault report) unless something else defines it. A kernel port connects its
+ * own handlers by defining these symbols (e.g. in its config header by renaming), never by
+ * touching the vector table:
+ *     void SVC_Handler(void); void PendSV_Handler(void); void SysTick_Handler(void);
+ */
+#ifndef LAB_TARGET_H
+#define LAB_TARGET_H
+
+#include <stdint.h>
+
+/* Exit status codes the host understands (docs/architecture.md). */
+#define LAB_EXIT_OK 0
+#define LAB_EXIT_CHECK_FAILED 10 /* a benchmark's self-check failed */
+#define LAB_EXIT_FAULT 11        /* HardFault or another fault exception */
+#define LAB_EXIT_KERNEL_ASSERT 12
+#define LAB_EXIT_STACK_OVERFLOW 13
+#define LAB_EXIT_OUT_OF_MEMORY 14
+#define LAB_EXIT_UNSUPPORTED 15 /* the image cannot run this benchmark on this kernel */
+
+typedef void (*lab_irq_handler_t)(void);
+
+/* Bring up the board: relocated vector table, console. Called once by the harness before
+ * anything else. Does not enable interrupts. */
+void lab_target_init(void);
+
+/* Write `len` bytes to the console. Blocks until queued. Never call on a measured path. */
+void lab_target_console_write(const char *buf, uint32_t len);
+
+/* Stop the machine and hand `status` to the host as the process exit code. Never returns. */
+__attribute__((noreturn)) void lab_target_exit(int status);
+
+/* Number of device interrupt lines (IRQ 0 .. n-1) usable with the functions below. */
+uint32_t lab_target_irq_count(void);
+
+/* Install `handler` for device interrupt `irq` in the RAM vector table and enable it in
+ * the NVIC at `priority` (0 = most urgent; only the top implemented bits count). Returns 0,
+ * or -1 if irq is out of range. Must not be called with that IRQ pending or active. */
+int lab_target_irq_install(uint32_t irq, lab_irq_handler_t handler, uint32_t priority);
+
+/* Make device interrupt `irq` pending from software (NVIC STIR). Returns without waiting:
+ * the handler runs as soon as priorities allow, which is before the next instruction when
+ * the caller runs at lower priority with interrupts enabled. */
+void lab_target_irq_trigger(uint32_t irq);
+
+/* Disable `irq` in the NVIC and restore the default handler. */
+void lab_target_irq_remove(uint32_t irq);
+
+/* Core clock in Hz as configured for this target (the timing model's clock). */
+uint32_t lab_target_clock_hz(void);
+
+#endif /* LAB_TARGET_H */

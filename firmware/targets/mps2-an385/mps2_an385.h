@@ -1,0 +1,41 @@
+/* Registers of the mps2-an385 board and the Cortex-M3 system control space used by the
+ * target code. Private to this folder. */
+#ifndef MPS2_AN385_H
+#define MPS2_AN385_H
+
+#include <stdint.h>
+
+#define MPS2_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+#define MPS2_REG8(addr) (*(volatile uint8_t *)(uintptr_t)(addr))
+
+#define MPS2_IRQ_COUNT 32u
+#define MPS2_VECTOR_COUNT (16u + MPS2_IRQ_COUNT)
+
+/* CMSDK APB UART0 */
+#define UART0_BASE 0x40004000u
+#define UART0_DATA MPS2_REG(UART0_BASE + 0x000u)
+#define UART0_STATE MPS2_REG(UART0_BASE + 0x004u)
+#define UART0_CTRL MPS2_REG(UART0_BASE + 0x008u)
+#define UART0_BAUDDIV MPS2_REG(UART0_BASE + 0x010u)
+#define UART_STATE_TX_FULL 0x1u
+#define UART_CTRL_TX_EN 0x1u
+
+/* System control block */
+#define SCB_VTOR MPS2_REG(0xE000ED08u)
+#define SCB_CCR MPS2_REG(0xE000ED14u)
+#define SCB_CFSR MPS2_REG(0xE000ED28u)
+#define SCB_HFSR MPS2_REG(0xE000ED2Cu)
+#define SCB_MMFAR MPS2_REG(0xE000ED34u)
+#define SCB_BFAR MPS2_REG(0xE000ED38u)
+
+/* NVIC */
+#define NVIC_ISER(n) MPS2_REG(0xE000E100u + 4u * (n))
+#define NVIC_ICER(n) MPS2_REG(0xE000E180u + 4u * (n))
+#define NVIC_ICPR(n) MPS2_REG(0xE000E280u + 4u * (n))
+#define NVIC_IPR(irq) MPS2_REG8(0xE000E400u + (irq))
+#define NVIC_STIR MPS2_REG(0xE000EF00u)
+
+void lab_target_vectors_init(void);
+void lab_target_default_handler(void);
+
+#endif /* MPS2_AN385_H */

@@ -1,0 +1,77 @@
+/* mps2-an385 implementation of lab/target.h. */
+#include <stdint.h>
+
+#include "lab/target.h"
+#include "mps2_an385.h"
+
+#ifndef LAB_TARGET_CLOCK_HZ
+#error "LAB_TARGET_CLOCK_HZ must be set by the build (target.toml clock_hz)"
+#endif
+
+extern void (*lab_ram_vectors[MPS2_VECTOR_COUNT])(void);
+
+void lab_target_init(void)
+{
+    lab_target_vectors_init();
+    UART0_BAUDDIV = 16u;
+    UART0_CTRL = UART_CTRL_TX_EN;
+}
+
+void lab_target_console_write(const char *buf, uint32_t len)
+{
+    for (uint32_t i = 0; i < len; i++) {
+        while ((UART0_STATE & UART_STATE_TX_FULL) != 0u) {
+        }
+        UART0_DATA = (uint8_t)buf[i];
+    }
+}
+
+void lab_target_exit(int status)
+{
+    /* Semihosting SYS_EXIT_EXTENDED (0x20): block {ADP_Stopped_ApplicationExit, status};
+     * QEMU exits with `status` as its process exit code. */
+    static volatile uint32_t block[2];
+    block[0] = 0x20026u;
+    block[1] = (uint32_t)status;
+    register uint32_t r0 __asm__("r0") = 0x20u;
+    register uint32_t r1 __asm__("r1") = (uint32_t)(uintptr_t)block;
+    __asm__ volatile("bkpt 0xab" : : "r"(r0), "r"(r1) : "memory");
+    for (;;) {
+        /* Not under a semihosting debugger: nothing else to do. */
+        __asm__ volatile("wfi");
+    }
+}
+
+uint32_t lab_target_irq_count(void) { return MPS2_IRQ_COUNT; }
+
+int lab_target_irq_install(uint32_t irq, lab_irq_handler_t handler, uint32_t priority)
+{
+    if (irq >= MPS2_IRQ_COUNT || handler == 0) {
+        return -1;
+    }
+    lab_ram_vectors[16u + irq] = handler;
+    NVIC_IPR(irq) = (uint8_t)priority;
+    NVIC_ICPR(irq / 32u) = 1u << (irq % 32u);
+    __asm__ volatile("dsb" ::: "memory");
+    NVIC_ISER(irq / 32u) = 1u << (irq % 32u);
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+    return 0;
+}
+
+void lab_target_irq_trigger(uint32_t irq)
+{
+    NVIC_STIR = irq;
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+}
+
+void lab_target_irq_remove(uint32_t irq)
+{
+    if (irq >= MPS2_IRQ_COUNT) {
+        return;
+    }
+    NVIC_ICER(irq / 32u) = 1u << (irq % 32u);
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+    lab_ram_vectors[16u + irq] = lab_target_default_handler;
+}
+
+uint32_t lab_target_clock_hz(void) { return (uint32_t)LAB_TARGET_CLOCK_HZ; }

@@ -1,0 +1,88 @@
+"""A build configuration and its identity.
+
+A configuration is everything that changes the firmware image apart from which benchmark
+it runs: target, kernel, kernel options, compiler flags, the timing model's settings. Its
+hash names the build directory (the build cache) and identifies results in the store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rtoslab.catalog import Kernel, Target, get_kernel, get_target
+from rtoslab.model import RtoslabError
+
+
+def canonical_json(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def tree_hash(paths: list[Path]) -> str:
+    """Hash of the named files' relative names and contents (folders: every file below)."""
+    h = hashlib.sha256()
+    files: list[Path] = []
+    for p in paths:
+        files.extend(sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p])
+    for f in files:
+        h.update(f.name.encode())
+        h.update(b"\0")
+        h.update(f.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    target: str = "mps2-an385"
+    kernel: str = "baremetal"
+    kernel_options: tuple[tuple[str, object], ...] = ()  # overrides of the port's defaults
+    cflags: tuple[str, ...] = ("-O2",)
+    model: tuple[tuple[str, object], ...] = ()  # timing-model settings (plugin args)
+    label: str = field(default="", compare=False)  # a human name, e.g. "O2 lto"
+
+    # ------------------------------------------------------------------ derived values
+    def target_info(self) -> Target:
+        return get_target(self.target)
+
+    def kernel_info(self) -> Kernel:
+        return get_kernel(self.kernel)
+
+    def resolved_kernel_options(self) -> dict[str, object]:
+        """The port's defaults with this configuration's overrides; unknown keys fail."""
+        kernel = self.kernel_info()
+        opts = dict(kernel.options)
+        for key, value in self.kernel_options:
+            if key not in kernel.options:
+                known = ", ".join(sorted(kernel.options)) or "none"
+                raise RtoslabError(
+                    f"unknown option '{key}' for kernel {kernel.name}: known options: {known}"
+                )
+            opts[key] = value
+        return opts
+
+    def model_settings(self) -> dict[str, object]:
+        return dict(self.model)
+
+    def kernel_config_hash(self) -> str:
+        return sha256_text(canonical_json(self.resolved_kernel_options()))[:16]
+
+    def hash(self) -> str:
+        """Stable identity of this configuration (12 hex digits)."""
+        ident = {
+            "target": self.target,
+            "kernel": self.kernel,
+            "kernel_options": self.resolved_kernel_options(),
+            "cflags": list(self.cflags),
+            "model": self.model_settings(),
+        }
+        return sha256_text(canonical_json(ident))[:12]
+
+    def describe(self) -> str:
+        return self.label or " ".join(self.cflags)

@@ -1,0 +1,17 @@
+"""Options and helpers shared by several subcommands."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rtoslab.store.db import Store, default_db_path, open_store
+
+
+def add_db_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", type=Path, default=None,
+                   help="results database (default: $RTOSLAB_DB or ./rtoslab-results/results.sqlite)")
+
+
+def open_db(args: argparse.Namespace) -> Store:
+    return open_store(args.db if args.db is not None else default_db_path())

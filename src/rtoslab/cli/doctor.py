@@ -1,0 +1,45 @@
+"""rtoslab doctor: what is installed and what is missing, with the command that fixes it."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.table import Table
+
+from rtoslab.build.deps import dep_path
+from rtoslab.catalog import kernels
+from rtoslab.model import RtoslabError
+from rtoslab.tools import tool_status
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("doctor", help="check the toolchain, emulator, plugin and sources")
+    p.set_defaults(func=cmd)
+
+
+def cmd(args: argparse.Namespace) -> int:
+    table = Table(title="rtoslab doctor")
+    table.add_column("item")
+    table.add_column("status")
+    table.add_column("version / path, or how to fix")
+    missing = 0
+    for t in tool_status():
+        if t.found:
+            table.add_row(t.name, "ok", t.version)
+        else:
+            missing += 1
+            table.add_row(t.name, "[red]missing[/red]", t.fix)
+    crates = sorted({c for k in kernels().values() for c in k.deps})
+    for crate in crates:
+        try:
+            table.add_row(f"source: {crate}", "ok", str(dep_path(crate)))
+        except RtoslabError as e:
+            missing += 1
+            table.add_row(f"source: {crate}", "[red]missing[/red]", str(e))
+    Console().print(table)
+    if missing:
+        print(f"{missing} item(s) missing: `make setup` installs all of them")
+        return 1
+    print("everything rtoslab needs is installed")
+    return 0

@@ -1,0 +1,36 @@
+"""rtoslab show: print a stored run again."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rtoslab.cli.common import add_db_option, open_db
+from rtoslab.model import RtoslabError
+from rtoslab.report.base import get_renderer, renderer_names
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("show", help="print a stored run again")
+    p.add_argument("run_id", help="run id, or 'latest'")
+    p.add_argument("--json", action="store_true", help="print the rtoslab.run/1 JSON document")
+    p.add_argument("--format", default=None, help="renderer: " + ", ".join(renderer_names()))
+    add_db_option(p)
+    p.set_defaults(func=cmd)
+
+
+def cmd(args: argparse.Namespace) -> int:
+    store = open_db(args)
+    if args.run_id == "latest":
+        run_id = store.latest_run_id()
+        if run_id is None:
+            raise RtoslabError(f"no runs in {store.path}: `rtoslab run` makes one")
+    else:
+        try:
+            run_id = int(args.run_id)
+        except ValueError:
+            raise RtoslabError(f"bad run id '{args.run_id}': give a number or 'latest'") from None
+    fmt = "json" if args.json else (args.format or "terminal")
+    out = get_renderer(fmt).render(store.load_run(run_id))
+    sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    return 0

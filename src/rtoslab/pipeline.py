@@ -1,0 +1,134 @@
+"""One pass of the data flow for a list of (configuration, benchmarks):
+
+    build -> run -> samples/statistics -> store
+
+Each benchmark result is stored in its own transaction as soon as it exists, so an
+interrupted run keeps everything finished before the interruption.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rtoslab.analysis.analyse import analyse
+from rtoslab.build.cmake import BuildResult, build
+from rtoslab.build.config import BuildConfig, tree_hash
+from rtoslab.catalog import Benchmark, na_reason
+from rtoslab.model import BenchResult, RtoslabError
+from rtoslab.paths import cache_root
+from rtoslab.runners.base import Runner, RunRequest
+from rtoslab.store.db import Store
+from rtoslab.tools import tool_versions
+from rtoslab.trace.meta import read_probe_meta
+
+_KV = re.compile(r"^LAB-KV ([a-z0-9_]+)=(-?\d+)\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Progress:
+    config: BuildConfig
+    benchmark: str
+    stage: str  # "build" | "run" | "done"
+    result: BenchResult | None = None
+
+
+def config_identity(config: BuildConfig) -> dict[str, object]:
+    """Everything that identifies a configuration's results (stored with each of them)."""
+    tools = tool_versions()
+    target = config.target_info()
+    model = config.model_settings()
+    return {
+        "hash": config.hash(),
+        "label": config.describe(),
+        "target": config.target,
+        "core": str(model.get("core", target.core)),
+        "clock_hz": int(model.get("clock_hz", target.clock_hz)),  # type: ignore[call-overload]
+        "kernel": config.kernel,
+        "kernel_config": config.resolved_kernel_options(),
+        "kernel_config_hash": config.kernel_config_hash(),
+        "compiler": "arm-none-eabi-gcc",
+        "compiler_version": tools.get("arm-none-eabi-gcc", ""),
+        "cflags": " ".join(config.cflags),
+        "ldflags": "-nostartfiles --specs=nano.specs --specs=nosys.specs -Wl,--gc-sections",
+        "model": model,
+        "emulator": tools.get("qemu-system-arm", ""),
+        "plugin": tools.get("rtoslab-plugin", ""),
+    }
+
+
+def parse_kv(console: str) -> dict[str, object]:
+    return {m.group(1): int(m.group(2)) for m in _KV.finditer(console)}
+
+
+def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
+                  runner: Runner) -> BenchResult:
+    """Run one built benchmark and analyse it. Failures become a failed result."""
+    target = config.target_info()
+    model = config.model_settings()
+    clock_hz = float(model.get("clock_hz", target.clock_hz))  # type: ignore[arg-type]
+    req = RunRequest(
+        benchmark=bench.name,
+        elf=built.elfs[bench.name],
+        target=target,
+        work_dir=cache_root() / "traces" / built.config_hash,
+        insn_limit=bench.insn_limit,
+        timeout_s=bench.timeout_s,
+        model={k: v for k, v in model.items() if k != "clock_hz"},
+    )
+    out = runner.run(req)
+    extra: dict[str, object] = {"wall_s": round(out.wall_s, 3), **parse_kv(out.console)}
+    if not out.ok or out.trace is None:
+        return BenchResult(bench.name, "failed", out.failure, console=out.console, extra=extra)
+    try:
+        metas = read_probe_meta(built.elfs[bench.name])
+        calib, metrics = analyse(out.trace, metas, clock_hz)
+    except RtoslabError as e:
+        return BenchResult(bench.name, "failed", f"{bench.name}: {e}", console=out.console,
+                           extra=extra)
+    end = out.trace.end
+    return BenchResult(
+        bench.name, "ok", None, tuple(metrics), out.console, calib,
+        end.total_insns if end else 0, end.total_cycles if end else 0, extra,
+    )
+
+
+def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
+            runner: Runner, on_progress: Callable[[Progress], None] | None = None) -> list[BenchResult]:
+    """Run the plan, storing every result as it arrives. Returns the results in order."""
+    results: list[BenchResult] = []
+
+    def report(p: Progress) -> None:
+        if on_progress is not None:
+            on_progress(p)
+
+    for config, benches in plan:
+        config_id = store.upsert_config(config_identity(config))
+        runnable = [b for b in benches if na_reason(b, config.kernel_info()) is None]
+        built: BuildResult | None = None
+        build_error: str | None = None
+        if runnable:
+            report(Progress(config, runnable[0].name, "build"))
+            try:
+                built = build(config, runnable)
+            except RtoslabError as e:
+                build_error = str(e)
+        for bench in benches:
+            reason = na_reason(bench, config.kernel_info())
+            if reason is not None:
+                result = BenchResult(bench.name, "n/a", reason)
+            elif built is None:
+                result = BenchResult(bench.name, "failed", f"{bench.name}: {build_error}")
+            else:
+                report(Progress(config, bench.name, "run"))
+                result = run_benchmark(config, bench, built, runner)
+            store.add_bench_result(run_id, config_id, tree_hash([bench.path]), result)
+            results.append(result)
+            report(Progress(config, bench.name, "done", result))
+    return results
+
+
+def dump_identity(config: BuildConfig) -> str:
+    return json.dumps(config_identity(config), indent=1, sort_keys=True)

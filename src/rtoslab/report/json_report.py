@@ -1,0 +1,53 @@
+"""JSON report, schema ``rtoslab.run/1`` (docs/formats.md §5)."""
+
+from __future__ import annotations
+
+import json
+
+from rtoslab.report.numbers import json_exact, json_float
+from rtoslab.report.rows import Row, run_rows
+from rtoslab.store.views import RunView
+
+SCHEMA = "rtoslab.run/1"
+
+
+def _entry(row: Row) -> dict[str, object]:
+    s = row.summary
+    return {
+        "benchmark": row.benchmark,
+        "kernel": row.config.kernel,
+        "target": row.config.target,
+        "config": row.config.hash,
+        "status": row.status,
+        "reason": row.reason,
+        "metric": row.metric,
+        "unit": row.unit,
+        "n": None if s is None else s.n,
+        "min": None if s is None else json_exact(s.min),
+        "max": None if s is None else json_exact(s.max),
+        "mean": None if s is None else json_float(s.mean),
+        "median": None if s is None else json_float(s.median),
+        "mode": None if s is None else json_exact(s.mode),
+        "stdev": None if s is None else json_float(s.stdev),
+        "p90": None if s is None else json_float(s.p90),
+        "p99": None if s is None else json_float(s.p99),
+    }
+
+
+def run_document(view: RunView) -> dict[str, object]:
+    """The report as a JSON-ready dict, keys in schema order."""
+    return {
+        "schema": SCHEMA,
+        "run_id": view.id,
+        "status": view.status,
+        "started_at": view.started_at,
+        "results": [_entry(row) for row in run_rows(view)],
+    }
+
+
+class JsonRenderer:
+    name = "json"
+    file_suffix = ".json"
+
+    def render(self, view: RunView) -> str:
+        return json.dumps(run_document(view), indent=2, ensure_ascii=False, allow_nan=False) + "\n"

@@ -1,0 +1,108 @@
+"""Markdown report: run identity, a statistics table per configuration, problems, warnings."""
+
+from __future__ import annotations
+
+import json
+
+from rtoslab.report.numbers import STAT_COLUMNS, stat_cells
+from rtoslab.report.rows import Row, config_title, problem_rows, run_rows, warning_lines
+from rtoslab.store.views import ConfigView, RunView
+
+_HEADER = ("benchmark", "metric", "unit", *STAT_COLUMNS)
+_ALIGN = ("---", "---", "---", *("--:" for _ in STAT_COLUMNS))
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a table cell: one line, pipes escaped."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _code(text: str) -> str:
+    """An inline code span that survives backticks in ``text``."""
+    if not text:
+        return "(none)"
+    fence = "``" if "`" in text else "`"
+    pad = " " if fence == "``" else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _table(header: tuple[str, ...], align: tuple[str, ...], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def _identity(view: RunView) -> list[str]:
+    tools = ", ".join(f"{name} {version}" for name, version in sorted(view.tool_versions.items()))
+    fields = [
+        ("status", view.status),
+        ("started", view.started_at),
+        ("finished", view.finished_at or "-"),
+        ("revision", _code(view.rtoslab_revision)),
+        ("host", view.host),
+    ]
+    if view.experiment:
+        fields.append(("experiment", view.experiment))
+    fields += [("command", _code(view.command)), ("tools", tools or "-")]
+    return [f"- {key}: {value}" for key, value in fields]
+
+
+def _json_code(value: dict[str, object]) -> str:
+    return _code(json.dumps(value, sort_keys=True)) if value else "(none)"
+
+
+def _config_lines(config: ConfigView) -> list[str]:
+    return [
+        f"- configuration: {_code(config.hash)}",
+        f"- target: {config.target} (core {config.core})",
+        f"- kernel: {config.kernel}",
+        f"- kernel config: {_json_code(config.kernel_config)}"
+        f" (hash {_code(config.kernel_config_hash)})",
+        f"- compiler: {config.compiler} {config.compiler_version}",
+        f"- cflags: {_code(config.cflags)}",
+        f"- ldflags: {_code(config.ldflags)}",
+        f"- timing model: {_json_code(config.model)}",
+    ]
+
+
+def _stat_row(row: Row) -> list[str]:
+    return [row.benchmark, row.metric or "-", row.unit or "-", *stat_cells(row.summary)]
+
+
+def _where(row: Row) -> str:
+    """Benchmark and configuration of a row, for the problem and warning lists."""
+    return f"{_code(row.benchmark)} on {config_title(row.config)} ({_code(row.config.hash)})"
+
+
+class MarkdownRenderer:
+    name = "markdown"
+    file_suffix = ".md"
+
+    def render(self, view: RunView) -> str:
+        rows = run_rows(view)
+        out = [f"# rtoslab run {view.id}", "", *_identity(view)]
+        if not rows:
+            out += ["", "No results are stored for this run."]
+        for config in view.configs:
+            ok = [r for r in rows if r.config.id == config.id and r.status == "ok"]
+            out += ["", f"## {config_title(config)}", "", *_config_lines(config), ""]
+            if ok:
+                out += _table(_HEADER, _ALIGN, [_stat_row(r) for r in ok])
+            else:
+                out.append("No measurements in this configuration.")
+        problems = problem_rows(rows)
+        if problems:
+            out += ["", "## Failed and n/a benchmarks", ""]
+            out += [
+                f"- {_where(r)}: **{r.status}**: {_cell(r.reason or 'no reason given')}"
+                for r in problems
+            ]
+        warnings = warning_lines(rows)
+        if warnings:
+            out += ["", "## Warnings", ""]
+            out += [
+                f"- {_where(w.row)}, metric {_code(w.row.metric or '')} ({w.row.unit}): "
+                f"{_cell(w.text)}"
+                for w in warnings
+            ]
+        return "\n".join(out) + "\n"

@@ -1,0 +1,79 @@
+"""The flat rows every report is made of: one per metric per unit.
+
+A result that failed or is n/a (or that measured nothing) is one row without metric,
+unit and summary, carrying its reason. This is exactly the entry list of the JSON
+schema ``rtoslab.run/1``; the table renderers group the same rows by configuration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from rtoslab.model import Summary
+from rtoslab.store.views import ConfigView, ResultView, RunView
+
+
+@dataclass(frozen=True)
+class Row:
+    result: ResultView
+    metric: str | None
+    unit: str | None
+    summary: Summary | None
+
+    @property
+    def benchmark(self) -> str:
+        return self.result.benchmark
+
+    @property
+    def config(self) -> ConfigView:
+        return self.result.config
+
+    @property
+    def status(self) -> str:
+        return self.result.status
+
+    @property
+    def reason(self) -> str | None:
+        return self.result.reason
+
+
+@dataclass(frozen=True)
+class WarningLine:
+    row: Row
+    text: str
+
+
+def result_rows(result: ResultView) -> Iterator[Row]:
+    if result.status != "ok" or not result.metrics:
+        yield Row(result, None, None, None)
+        return
+    for metric in result.metrics:
+        if not metric.summaries:
+            yield Row(result, metric.name, None, None)
+        for unit, summary in metric.summaries.items():
+            yield Row(result, metric.name, unit, summary)
+
+
+def run_rows(view: RunView) -> list[Row]:
+    return [row for result in view.results for row in result_rows(result)]
+
+
+def problem_rows(rows: list[Row]) -> list[Row]:
+    """Rows of results that failed or are n/a."""
+    return [row for row in rows if row.status != "ok"]
+
+
+def warning_lines(rows: list[Row]) -> list[WarningLine]:
+    return [
+        WarningLine(row, text)
+        for row in rows
+        if row.summary is not None
+        for text in row.summary.warnings
+    ]
+
+
+def config_title(config: ConfigView) -> str:
+    """``mps2-an385 · freertos · arm-none-eabi-gcc 13.2.1``"""
+    compiler = f"{config.compiler} {config.compiler_version}".strip()
+    return " · ".join(part for part in (config.target, config.kernel, compiler) if part)

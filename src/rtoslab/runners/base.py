@@ -1,0 +1,45 @@
+"""The runner interface: execute one firmware image, return its raw outputs.
+
+A runner never interprets samples; it returns the trace and console so that analysis can
+be tested on recorded data alone. Every failure is classified into one line naming the
+benchmark and the cause.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from rtoslab.catalog import Target
+from rtoslab.model import Trace
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    benchmark: str
+    elf: Path
+    target: Target
+    work_dir: Path  # where the runner may write its trace
+    insn_limit: int  # stop the guest after this many instructions (a hang)
+    timeout_s: float  # wall-clock limit
+    model: dict[str, object]  # timing-model settings for the plugin
+
+
+@dataclass(frozen=True)
+class RunOutput:
+    benchmark: str
+    ok: bool
+    failure: str | None  # one line: what went wrong; None when ok
+    exit_code: int | None
+    console: str
+    trace: Trace | None
+    wall_s: float
+
+
+class Runner(Protocol):
+    name: str
+
+    def run(self, request: RunRequest) -> RunOutput:
+        """Run the image to completion. Blocks for at most request.timeout_s (+ a second)."""
+        ...

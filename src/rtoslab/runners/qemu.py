@@ -1,0 +1,136 @@
+"""Run firmware under qemu-system-arm with the rtoslab plugin (deterministic icount)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from rtoslab.model import EndStatus, RtoslabError, Trace
+from rtoslab.paths import plugin_path
+from rtoslab.runners.base import RunOutput, RunRequest
+from rtoslab.trace.reader import read_trace
+
+# Exit statuses the firmware uses (firmware/include/lab/target.h) and QEMU/plugin ones.
+EXIT_REASONS = {
+    10: "self-check failed",
+    11: "fault",
+    12: "kernel assertion failed",
+    13: "stack overflow detected by the kernel",
+    14: "out of memory (kernel allocation failed)",
+    15: "benchmark not supported by this image",
+    124: "hang",
+}
+
+ICOUNT = "shift=0,align=off,sleep=off"
+
+
+def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
+    """The exact QEMU command line for a request (also shown by `rtoslab run -v`)."""
+    plugin_args = [
+        f"trace={trace_path}",
+        f"base={req.target.probe_base:#x}",
+        f"size={req.target.probe_size:#x}",
+        f"insn_limit={req.insn_limit}",
+    ]
+    for key, value in sorted(req.model.items()):
+        plugin_args.append(f"{key}={value}")
+    return [
+        "qemu-system-arm",
+        "-M", req.target.qemu_machine,
+        "-display", "none",
+        "-monitor", "none",
+        "-serial", "stdio",
+        "-semihosting-config", "enable=on,target=native",
+        "-icount", ICOUNT,
+        "-kernel", str(req.elf),
+        "-plugin", ",".join([str(plugin), *plugin_args]),
+    ]
+
+
+def _console_line(console: str, prefix: str) -> str | None:
+    for line in console.splitlines():
+        if line.startswith(prefix):
+            return line[len(prefix):].strip()
+    return None
+
+
+def classify(req: RunRequest, exit_code: int | None, console: str, trace: Trace | None,
+             timed_out: bool) -> str | None:
+    """One line saying why a run failed, or None when it succeeded."""
+    name = req.benchmark
+    if timed_out:
+        return (f"{name}: hang: no exit within {req.timeout_s:g} s wall time "
+                "(raise timeout_s in bench.toml if the benchmark is just long)")
+    if trace is not None and trace.end is not None:
+        status = trace.end.status
+        if status & EndStatus.INSN_LIMIT:
+            return (f"{name}: hang: still running after {req.insn_limit} guest instructions "
+                    "(raise insn_limit in bench.toml if the benchmark is just long)")
+        if status & EndStatus.RECORD_LIMIT:
+            return f"{name}: probe-region overflow: too many probe hits for the plugin's record limit"
+        if status & EndStatus.UNALIGNED_PROBE:
+            return f"{name}: a store hit the probe region at an unaligned address (stray pointer?)"
+    if exit_code == 11:
+        return f"{name}: fault: {_console_line(console, 'LAB-FAULT') or 'no report'}"
+    if exit_code == 10:
+        return f"{name}: self-check failed: {_console_line(console, 'LAB-FAIL') or '?'}"
+    if exit_code not in (0, None):
+        reason = EXIT_REASONS.get(exit_code, "non-zero exit")
+        detail = _console_line(console, "LAB-FAIL")
+        return f"{name}: {reason} (exit status {exit_code})" + (f": {detail}" if detail else "")
+    if trace is None or trace.end is None:
+        return f"{name}: the trace is incomplete: QEMU stopped before the plugin finished writing it"
+    if "LAB-DONE" not in console:
+        return f"{name}: exited without the harness's LAB-DONE line"
+    return None
+
+
+class QemuRunner:
+    name = "qemu"
+
+    def run(self, req: RunRequest) -> RunOutput:
+        if not req.elf.is_file():
+            raise RtoslabError(f"{req.benchmark}: ELF {req.elf} does not exist: build it first")
+        if shutil.which("qemu-system-arm") is None:
+            raise RtoslabError("qemu-system-arm not found: run `make setup` "
+                               "(or: sudo apt-get install -y qemu-system-arm)")
+        plugin = plugin_path()
+        if not plugin.is_file():
+            raise RtoslabError(f"rtoslab plugin not built ({plugin}): run `make setup`")
+        req.work_dir.mkdir(parents=True, exist_ok=True)
+        trace_path = req.work_dir / f"{req.benchmark}.trace"
+        trace_path.unlink(missing_ok=True)
+        cmd = qemu_command(req, trace_path, plugin)
+        start = time.monotonic()
+        timed_out = False
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        try:
+            out, err = proc.communicate(timeout=req.timeout_s)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            timed_out = True
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        wall = time.monotonic() - start
+        console = out.decode(errors="replace")
+        stderr = err.decode(errors="replace").strip()
+        trace: Trace | None = None
+        trace_error: str | None = None
+        if trace_path.exists():
+            try:
+                trace = read_trace(trace_path)
+            except RtoslabError as e:
+                trace_error = str(e)
+        exit_code = None if timed_out else proc.returncode
+        failure = classify(req, exit_code, console, trace, timed_out)
+        if failure is None and trace_error:
+            failure = f"{req.benchmark}: {trace_error}"
+        if failure and exit_code not in (0, 10, 11, 124) and stderr and not timed_out:
+            failure += f" [qemu: {stderr.splitlines()[-1][:200]}]"
+        return RunOutput(req.benchmark, failure is None, failure, exit_code, console, trace, wall)

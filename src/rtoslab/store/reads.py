@@ -1,0 +1,216 @@
+"""Queries that build the read-side views. Nothing here writes."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from rtoslab.model import Sample, Summary
+from rtoslab.store.codec import json_dict, json_str_list, real_or_nan
+from rtoslab.store.owner import Owner
+from rtoslab.store.views import UNIT_ORDER, ConfigView, MetricView, ResultView, RunInfo, RunView
+
+_RUN_COLUMNS = (
+    "id, started_at, finished_at, status, rtoslab_revision, host, tool_versions, command, "
+    "experiment"
+)
+
+
+def _unit_key(unit: str) -> tuple[int, str]:
+    return (UNIT_ORDER.index(unit) if unit in UNIT_ORDER else len(UNIT_ORDER), unit)
+
+
+def running_owners(conn: sqlite3.Connection) -> list[tuple[int, Owner]]:
+    """Runs still marked running whose owner is recorded, with that owner."""
+    rows = conn.execute(
+        "SELECT id, owner_host, owner_pid, owner_start FROM runs "
+        "WHERE status = 'running' AND owner_host IS NOT NULL AND owner_pid IS NOT NULL"
+    ).fetchall()
+    return [
+        (
+            int(r["id"]),
+            Owner(host=str(r["owner_host"]), pid=int(r["owner_pid"]), start=r["owner_start"]),
+        )
+        for r in rows
+    ]
+
+
+def load_run(conn: sqlite3.Connection, run_id: int, stale: set[int]) -> RunView | None:
+    row = conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?", (run_id,)).fetchone()
+    if row is None:
+        return None
+    tool_versions = {str(k): str(v) for k, v in json_dict(row["tool_versions"]).items()}
+    return RunView(
+        id=int(row["id"]),
+        started_at=str(row["started_at"]),
+        finished_at=row["finished_at"],
+        status="incomplete" if run_id in stale else str(row["status"]),
+        rtoslab_revision=str(row["rtoslab_revision"]),
+        host=str(row["host"]),
+        tool_versions=tool_versions,
+        command=str(row["command"]),
+        experiment=row["experiment"],
+        results=_load_results(conn, run_id),
+    )
+
+
+def _config_view(row: sqlite3.Row) -> ConfigView:
+    return ConfigView(
+        id=int(row["c_id"]),
+        hash=str(row["hash"]),
+        target=str(row["target"]),
+        core=str(row["core"]),
+        kernel=str(row["kernel"]),
+        kernel_config=json_dict(row["kernel_config"]),
+        kernel_config_hash=str(row["kernel_config_hash"]),
+        compiler=str(row["compiler"]),
+        compiler_version=str(row["compiler_version"]),
+        cflags=str(row["cflags"]),
+        ldflags=str(row["ldflags"]),
+        model=json_dict(row["model"]),
+        identity=json_dict(row["identity"]),
+    )
+
+
+def _load_summaries(conn: sqlite3.Connection, run_id: int) -> dict[int, dict[str, Summary]]:
+    rows = conn.execute(
+        """
+        SELECT su.* FROM summaries su
+        JOIN metrics m ON m.id = su.metric_id
+        JOIN bench_runs b ON b.id = m.bench_run_id
+        WHERE b.run_id = ?
+        """,
+        (run_id,),
+    ).fetchall()
+    by_metric: dict[int, dict[str, Summary]] = {}
+    for r in sorted(rows, key=lambda r: (r["metric_id"], _unit_key(str(r["unit"])))):
+        by_metric.setdefault(int(r["metric_id"]), {})[str(r["unit"])] = Summary(
+            n=int(r["n"]),
+            min=real_or_nan(r["min"]),
+            max=real_or_nan(r["max"]),
+            mean=real_or_nan(r["mean"]),
+            median=real_or_nan(r["median"]),
+            mode=real_or_nan(r["mode"]),
+            stdev=real_or_nan(r["stdev"]),
+            p90=real_or_nan(r["p90"]),
+            p99=real_or_nan(r["p99"]),
+            warnings=json_str_list(r["warnings"]),
+        )
+    return by_metric
+
+
+def _load_metrics(conn: sqlite3.Connection, run_id: int) -> dict[int, list[MetricView]]:
+    summaries = _load_summaries(conn, run_id)
+    rows = conn.execute(
+        """
+        SELECT m.id, m.bench_run_id, m.name, m.description,
+               (SELECT COUNT(*) FROM samples s WHERE s.metric_id = m.id) AS n_samples
+        FROM metrics m JOIN bench_runs b ON b.id = m.bench_run_id
+        WHERE b.run_id = ?
+        ORDER BY m.id
+        """,
+        (run_id,),
+    ).fetchall()
+    by_bench: dict[int, list[MetricView]] = {}
+    for r in rows:
+        by_bench.setdefault(int(r["bench_run_id"]), []).append(
+            MetricView(
+                id=int(r["id"]),
+                name=str(r["name"]),
+                description=str(r["description"]),
+                n_samples=int(r["n_samples"]),
+                summaries=summaries.get(int(r["id"]), {}),
+            )
+        )
+    return by_bench
+
+
+def _load_results(conn: sqlite3.Connection, run_id: int) -> tuple[ResultView, ...]:
+    metrics = _load_metrics(conn, run_id)
+    rows = conn.execute(
+        """
+        SELECT b.*, c.id AS c_id, c.hash, c.target, c.core, c.kernel, c.kernel_config,
+               c.kernel_config_hash, c.compiler, c.compiler_version, c.cflags, c.ldflags,
+               c.model, c.identity
+        FROM bench_runs b JOIN configs c ON c.id = b.config_id
+        WHERE b.run_id = ?
+        ORDER BY b.id
+        """,
+        (run_id,),
+    ).fetchall()
+    configs: dict[int, ConfigView] = {}
+    results = []
+    for r in rows:
+        config = configs.get(int(r["c_id"]))
+        if config is None:
+            config = configs[int(r["c_id"])] = _config_view(r)
+        calibration = (
+            None
+            if r["calib_insns"] is None
+            else Sample(insns=int(r["calib_insns"]), cycles=int(r["calib_cycles"] or 0))
+        )
+        results.append(
+            ResultView(
+                id=int(r["id"]),
+                benchmark=str(r["benchmark"]),
+                config=config,
+                source_hash=str(r["source_hash"]),
+                status=str(r["status"]),
+                reason=r["reason"],
+                console=str(r["console"]),
+                total_insns=int(r["total_insns"]),
+                total_cycles=int(r["total_cycles"]),
+                calibration=calibration,
+                extra=json_dict(r["extra"]),
+                created_at=str(r["created_at"]),
+                metrics=tuple(metrics.get(int(r["id"]), [])),
+            )
+        )
+    return tuple(results)
+
+
+def load_samples(conn: sqlite3.Connection, metric_id: int) -> tuple[Sample, ...] | None:
+    """The samples of a metric in measurement order; None if there is no such metric."""
+    if conn.execute("SELECT 1 FROM metrics WHERE id = ?", (metric_id,)).fetchone() is None:
+        return None
+    rows = conn.execute(
+        "SELECT insns, cycles FROM samples WHERE metric_id = ? ORDER BY seq", (metric_id,)
+    ).fetchall()
+    return tuple(Sample(insns=int(r[0]), cycles=int(r[1])) for r in rows)
+
+
+def list_runs(conn: sqlite3.Connection, limit: int, stale: set[int]) -> list[RunInfo]:
+    rows = conn.execute(
+        """
+        SELECT r.id, r.started_at, r.finished_at, r.status, r.rtoslab_revision, r.host,
+               r.command, r.experiment,
+               (SELECT COUNT(*) FROM bench_runs b WHERE b.run_id = r.id AND b.status = 'ok')
+                   AS n_ok,
+               (SELECT COUNT(*) FROM bench_runs b WHERE b.run_id = r.id
+                   AND b.status = 'failed') AS n_failed,
+               (SELECT COUNT(*) FROM bench_runs b WHERE b.run_id = r.id AND b.status = 'n/a')
+                   AS n_na
+        FROM runs r ORDER BY r.id DESC LIMIT ?
+        """,
+        (limit,),
+    ).fetchall()
+    return [
+        RunInfo(
+            id=int(r["id"]),
+            started_at=str(r["started_at"]),
+            finished_at=r["finished_at"],
+            status="incomplete" if int(r["id"]) in stale else str(r["status"]),
+            rtoslab_revision=str(r["rtoslab_revision"]),
+            host=str(r["host"]),
+            command=str(r["command"]),
+            experiment=r["experiment"],
+            n_ok=int(r["n_ok"]),
+            n_failed=int(r["n_failed"]),
+            n_na=int(r["n_na"]),
+        )
+        for r in rows
+    ]
+
+
+def latest_run_id(conn: sqlite3.Connection) -> int | None:
+    row = conn.execute("SELECT MAX(id) FROM runs").fetchone()
+    return None if row is None or row[0] is None else int(row[0])

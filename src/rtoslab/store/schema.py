@@ -1,0 +1,217 @@
+"""The results database schema and its forward migrations.
+
+The schema version is the highest ``version`` in table ``schema_version``; a database
+without that table and without any other table is version 0 (new and empty).
+Migrations run in order, all pending ones in one transaction, so a database is never
+left half migrated. A database newer than this code is refused, never guessed at.
+
+To change the schema, append a migration; never edit one that has been released.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtoslab.model import RtoslabError
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step from ``version - 1`` to ``version``.
+
+    ``apply`` is either a sequence of single SQL statements or a callable that gets the
+    connection (for steps that must transform data). It runs inside the migration
+    transaction and must not commit.
+    """
+
+    version: int
+    description: str
+    apply: Sequence[str] | Callable[[sqlite3.Connection], None]
+
+
+_V1_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE schema_version (
+        version    INTEGER PRIMARY KEY,
+        applied_at TEXT NOT NULL
+    )
+    """,
+    # One invocation of `rtoslab run`. owner_* identify the process that writes it, so
+    # a reader can tell a run whose process died (status still 'running') from a live one.
+    """
+    CREATE TABLE runs (
+        id               INTEGER PRIMARY KEY,
+        started_at       TEXT NOT NULL,
+        finished_at      TEXT,
+        status           TEXT NOT NULL
+                         CHECK (status IN ('running', 'complete', 'incomplete', 'failed')),
+        rtoslab_revision TEXT NOT NULL,
+        host             TEXT NOT NULL,
+        tool_versions    TEXT NOT NULL DEFAULT '{}',
+        command          TEXT NOT NULL,
+        experiment       TEXT,
+        owner_host       TEXT,
+        owner_pid        INTEGER,
+        owner_start      TEXT
+    )
+    """,
+    # A build/run configuration, keyed by the caller's identity hash. `identity` holds the
+    # complete identity dict, so identity fields added later need no migration.
+    """
+    CREATE TABLE configs (
+        id                 INTEGER PRIMARY KEY,
+        hash               TEXT NOT NULL UNIQUE,
+        target             TEXT NOT NULL,
+        core               TEXT NOT NULL,
+        kernel             TEXT NOT NULL,
+        kernel_config      TEXT NOT NULL DEFAULT '{}',
+        kernel_config_hash TEXT NOT NULL,
+        compiler           TEXT NOT NULL,
+        compiler_version   TEXT NOT NULL,
+        cflags             TEXT NOT NULL,
+        ldflags            TEXT NOT NULL,
+        model              TEXT NOT NULL DEFAULT '{}',
+        identity           TEXT NOT NULL
+    )
+    """,
+    # One benchmark image run once, in one configuration, within one run.
+    """
+    CREATE TABLE bench_runs (
+        id           INTEGER PRIMARY KEY,
+        run_id       INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        config_id    INTEGER NOT NULL REFERENCES configs (id),
+        benchmark    TEXT NOT NULL,
+        source_hash  TEXT NOT NULL,
+        status       TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'n/a')),
+        reason       TEXT,
+        console      TEXT NOT NULL DEFAULT '',
+        total_insns  INTEGER NOT NULL DEFAULT 0,
+        total_cycles INTEGER NOT NULL DEFAULT 0,
+        calib_insns  INTEGER,
+        calib_cycles INTEGER,
+        extra        TEXT NOT NULL DEFAULT '{}',
+        created_at   TEXT NOT NULL
+    )
+    """,
+    "CREATE INDEX bench_runs_by_run ON bench_runs (run_id)",
+    "CREATE INDEX bench_runs_by_config ON bench_runs (config_id, benchmark)",
+    """
+    CREATE TABLE metrics (
+        id           INTEGER PRIMARY KEY,
+        bench_run_id INTEGER NOT NULL REFERENCES bench_runs (id) ON DELETE CASCADE,
+        name         TEXT NOT NULL,
+        description  TEXT NOT NULL DEFAULT '',
+        UNIQUE (bench_run_id, name)
+    )
+    """,
+    # Raw samples, probe cost already subtracted, in measurement order.
+    """
+    CREATE TABLE samples (
+        metric_id INTEGER NOT NULL REFERENCES metrics (id) ON DELETE CASCADE,
+        seq       INTEGER NOT NULL,
+        insns     INTEGER NOT NULL,
+        cycles    INTEGER NOT NULL,
+        PRIMARY KEY (metric_id, seq)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE summaries (
+        metric_id INTEGER NOT NULL REFERENCES metrics (id) ON DELETE CASCADE,
+        unit      TEXT NOT NULL,
+        n         INTEGER NOT NULL,
+        min       REAL,
+        max       REAL,
+        mean      REAL,
+        median    REAL,
+        mode      REAL,
+        stdev     REAL,
+        p90       REAL,
+        p99       REAL,
+        warnings  TEXT NOT NULL DEFAULT '[]',
+        PRIMARY KEY (metric_id, unit)
+    ) WITHOUT ROWID
+    """,
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "runs, configs, bench_runs, metrics, samples, summaries", _V1_STATEMENTS),
+)
+
+
+def latest_version(migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    return migrations[-1].version if migrations else 0
+
+
+def _table_names(conn: sqlite3.Connection) -> set[str]:
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    ).fetchall()
+    return {str(row[0]) for row in rows}
+
+
+def current_version(conn: sqlite3.Connection, path: Path) -> int:
+    """The schema version of an open database; 0 for an empty one."""
+    tables = _table_names(conn)
+    if "schema_version" not in tables:
+        if tables:
+            raise RtoslabError(
+                f"database {path} is an SQLite file but not an rtoslab results database: "
+                "pass another --db or set RTOSLAB_DB to another path"
+            )
+        return 0
+    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return int(row[0]) if row is not None and row[0] is not None else 0
+
+
+def _check_known(version: int, path: Path, known: int) -> None:
+    if version > known:
+        raise RtoslabError(
+            f"database {path} has schema v{version}, this rtoslab knows up to v{known}: "
+            "upgrade rtoslab or use another --db"
+        )
+
+
+def migrate(
+    conn: sqlite3.Connection,
+    path: Path,
+    now: str,
+    migrations: Sequence[Migration] = MIGRATIONS,
+) -> int:
+    """Bring the database to the latest schema; return the version it was at before.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``), outside a transaction.
+    """
+    versions = [m.version for m in migrations]
+    if versions != list(range(1, len(versions) + 1)):
+        raise ValueError(f"migrations must be numbered 1, 2, 3, ... without gaps: {versions}")
+    known = latest_version(migrations)
+    before = current_version(conn, path)
+    _check_known(before, path, known)
+    if before == known:
+        return before
+    # Take the write lock first, then look again: another process may have migrated
+    # between our first look and now.
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        before = current_version(conn, path)
+        _check_known(before, path, known)
+        for migration in migrations:
+            if migration.version <= before:
+                continue
+            if callable(migration.apply):
+                migration.apply(conn)
+            else:
+                for statement in migration.apply:
+                    conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                (migration.version, now),
+            )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return before

@@ -1,0 +1,128 @@
+"""Read-side values returned by the store: plain frozen dataclasses, no database handles.
+
+Raw samples are not part of a view (a run can hold millions); load them on demand with
+``Store.load_samples(metric.id)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rtoslab.model import Sample, Summary
+
+RUN_STATUSES = ("running", "complete", "incomplete", "failed")
+FINISHED_STATUSES = ("complete", "incomplete", "failed")
+BENCH_STATUSES = ("ok", "failed", "n/a")
+# Display order of units; any other unit sorts after these, alphabetically.
+UNIT_ORDER = ("insn", "cycle", "us")
+
+IDENTITY_KEYS = (
+    "hash",
+    "target",
+    "core",
+    "kernel",
+    "kernel_config",
+    "kernel_config_hash",
+    "compiler",
+    "compiler_version",
+    "cflags",
+    "ldflags",
+    "model",
+)
+
+
+@dataclass(frozen=True)
+class ConfigView:
+    """One stored configuration. ``identity`` is the full dict given to ``upsert_config``."""
+
+    id: int
+    hash: str
+    target: str
+    core: str
+    kernel: str
+    kernel_config: dict[str, object]
+    kernel_config_hash: str
+    compiler: str
+    compiler_version: str
+    cflags: str
+    ldflags: str
+    model: dict[str, object]
+    identity: dict[str, object]
+
+
+@dataclass(frozen=True)
+class MetricView:
+    """One metric of one benchmark result, with its summaries in unit display order."""
+
+    id: int
+    name: str
+    description: str
+    n_samples: int
+    summaries: dict[str, Summary]
+
+
+@dataclass(frozen=True)
+class ResultView:
+    """One stored benchmark result (a row of ``bench_runs``)."""
+
+    id: int
+    benchmark: str
+    config: ConfigView
+    source_hash: str
+    status: str  # ok | failed | n/a
+    reason: str | None
+    console: str
+    total_insns: int
+    total_cycles: int
+    calibration: Sample | None
+    extra: dict[str, object]
+    created_at: str
+    metrics: tuple[MetricView, ...] = ()
+
+
+@dataclass(frozen=True)
+class RunView:
+    """One run and all its results, in the order they were stored.
+
+    Times are ISO 8601 UTC strings (``2026-11-22T04:00:00Z``). ``status`` is as read,
+    except that a ``running`` run whose process is gone reads as ``incomplete``.
+    """
+
+    id: int
+    started_at: str
+    finished_at: str | None
+    status: str
+    rtoslab_revision: str
+    host: str
+    tool_versions: dict[str, str]
+    command: str
+    experiment: str | None
+    results: tuple[ResultView, ...] = field(default=())
+
+    @property
+    def configs(self) -> tuple[ConfigView, ...]:
+        """The configurations of the results, each once, in order of first use."""
+        seen: dict[int, ConfigView] = {}
+        for result in self.results:
+            seen.setdefault(result.config.id, result.config)
+        return tuple(seen.values())
+
+    def results_for(self, config_id: int) -> tuple[ResultView, ...]:
+        return tuple(r for r in self.results if r.config.id == config_id)
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """One line of ``list_runs``: a run without its results, with result counts."""
+
+    id: int
+    started_at: str
+    finished_at: str | None
+    status: str
+    rtoslab_revision: str
+    host: str
+    command: str
+    experiment: str | None
+    n_ok: int
+    n_failed: int
+    n_na: int
