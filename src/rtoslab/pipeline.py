@@ -78,7 +78,11 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
         timeout_s=bench.timeout_s,
         model={k: v for k, v in model.items() if k != "clock_hz"},
     )
-    out = runner.run(req)
+    try:
+        out = runner.run(req)
+    except RtoslabError as e:
+        msg = str(e) if str(e).startswith(bench.name) else f"{bench.name}: {e}"
+        return BenchResult(bench.name, "failed", msg)
     extra: dict[str, object] = {"wall_s": round(out.wall_s, 3), **parse_kv(out.console)}
     if not out.ok or out.trace is None:
         return BenchResult(bench.name, "failed", out.failure, console=out.console, extra=extra)
@@ -99,6 +103,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
             runner: Runner, on_progress: Callable[[Progress], None] | None = None) -> list[BenchResult]:
     """Run the plan, storing every result as it arrives. Returns the results in order."""
     results: list[BenchResult] = []
+    runner.preflight()
 
     def report(p: Progress) -> None:
         if on_progress is not None:

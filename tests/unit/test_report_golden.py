@@ -58,8 +58,9 @@ CONFIG_FREERTOS: dict[str, object] = {
 
 
 def _flat(n: int, value: float) -> Summary:
-    return Summary(n=n, min=value, max=value, mean=value, median=value, mode=value,
-                   stdev=0.0, p90=value, p99=value)
+    return Summary(
+        n=n, min=value, max=value, mean=value, median=value, mode=value, stdev=0.0, p90=value, p99=value
+    )
 
 
 def _loop(cycles: int) -> BenchResult:
@@ -71,8 +72,14 @@ def _loop(cycles: int) -> BenchResult:
         summaries={"insn": _flat(5, 301), "cycle": _flat(5, cycles), "us": _flat(5, cycles / 25)},
     )
     return BenchResult(
-        benchmark="loop", status="ok", reason=None, metrics=(metric,), console="loop done\n",
-        calibration=Sample(insns=3, cycles=4), total_insns=48213, total_cycles=60877,
+        benchmark="loop",
+        status="ok",
+        reason=None,
+        metrics=(metric,),
+        console="loop done\n",
+        calibration=Sample(insns=3, cycles=4),
+        total_insns=48213,
+        total_cycles=60877,
     )
 
 
@@ -86,11 +93,29 @@ def _ctx_switch() -> BenchResult:
         description="yield to a ready thread of equal priority",
         samples=tuple(Sample(i, c) for i, c in zip(insns, cycles, strict=True)),
         summaries={
-            "insn": Summary(n=5, min=200, max=220, mean=206.0, median=200.0, mode=200,
-                            stdev=8.94427190999916, p90=216.0, p99=219.6),
-            "cycle": Summary(n=5, min=260, max=290, mean=269.0, median=260.0, mode=260,
-                             stdev=13.416407864998739, p90=284.0, p99=289.4,
-                             warnings=("only 5 samples: p90 and p99 are rough",)),
+            "insn": Summary(
+                n=5,
+                min=200,
+                max=220,
+                mean=206.0,
+                median=200.0,
+                mode=200,
+                stdev=8.94427190999916,
+                p90=216.0,
+                p99=219.6,
+            ),
+            "cycle": Summary(
+                n=5,
+                min=260,
+                max=290,
+                mean=269.0,
+                median=260.0,
+                mode=260,
+                stdev=13.416407864998739,
+                p90=284.0,
+                p99=289.4,
+                warnings=("only 5 samples: p90 and p99 are rough",),
+            ),
         },
     )
     # insns 150 152: mean 151, stdev sqrt(2), p90 151.8, p99 151.98.
@@ -99,14 +124,28 @@ def _ctx_switch() -> BenchResult:
         description="semaphore give | take, same thread",
         samples=(Sample(150, 181), Sample(152, 184)),
         summaries={
-            "insn": Summary(n=2, min=150, max=152, mean=151.0, median=151.0, mode=150,
-                            stdev=1.4142135623730951, p90=151.8, p99=151.98,
-                            warnings=("only 2 samples: p90 and p99 are rough",)),
+            "insn": Summary(
+                n=2,
+                min=150,
+                max=152,
+                mean=151.0,
+                median=151.0,
+                mode=150,
+                stdev=1.4142135623730951,
+                p90=151.8,
+                p99=151.98,
+                warnings=("only 2 samples: p90 and p99 are rough",),
+            ),
         },
     )
     return BenchResult(
-        benchmark="ctx_switch", status="ok", reason=None, metrics=(switch, give_take),
-        calibration=Sample(insns=3, cycles=4), total_insns=91020, total_cycles=120331,
+        benchmark="ctx_switch",
+        status="ok",
+        reason=None,
+        metrics=(switch, give_take),
+        calibration=Sample(insns=3, cycles=4),
+        total_insns=91020,
+        total_cycles=120331,
     )
 
 
@@ -129,16 +168,21 @@ def build_golden_run(db: Path) -> RunView:
         clock.set("2026-11-22T04:01:00")
         store.add_bench_result(run_id, bare, "5e1f00aa", _loop(402))
         store.add_bench_result(
-            run_id, bare, "77c0ffee",
+            run_id,
+            bare,
+            "77c0ffee",
             BenchResult("ctx_switch", "n/a", "baremetal has no threads to switch"),
         )
         clock.set("2026-11-22T04:02:30")
         store.add_bench_result(run_id, rtos, "5e1f00aa", _loop(405))
         store.add_bench_result(run_id, rtos, "77c0ffee", _ctx_switch())
         store.add_bench_result(
-            run_id, rtos, "0badf00d",
-            BenchResult("sem_signal", "failed",
-                        "calibration unstable: 3 distinct values in 16 samples | rerun"),
+            run_id,
+            rtos,
+            "0badf00d",
+            BenchResult(
+                "sem_signal", "failed", "calibration unstable: 3 distinct values in 16 samples | rerun"
+            ),
         )
         clock.set("2026-11-22T04:05:00")
         store.finish_run(run_id, "complete")
@@ -175,8 +219,25 @@ def test_golden_json_follows_schema(golden_view: RunView) -> None:
     assert doc["schema"] == "rtoslab.run/1"
     assert doc["status"] == "complete"
     assert doc["started_at"] == "2026-11-22T04:00:00Z"
-    keys = ["benchmark", "kernel", "target", "config", "status", "reason", "metric", "unit",
-            "n", "min", "max", "mean", "median", "mode", "stdev", "p90", "p99"]
+    keys = [
+        "benchmark",
+        "kernel",
+        "target",
+        "config",
+        "status",
+        "reason",
+        "metric",
+        "unit",
+        "n",
+        "min",
+        "max",
+        "mean",
+        "median",
+        "mode",
+        "stdev",
+        "p90",
+        "p99",
+    ]
     assert all(list(entry) == keys for entry in doc["results"])
     # loop: 3 units x 2 configs; ctx_switch n/a: 1; switch_time 2 units; give_take 1; failed 1
     assert len(doc["results"]) == 3 + 1 + 3 + 2 + 1 + 1

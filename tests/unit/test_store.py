@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -31,7 +32,7 @@ IDENTITY: dict[str, object] = {
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
+def store(tmp_path: Path) -> Iterator[Store]:
     with open_store(tmp_path / "db" / "results.sqlite", clock=lambda: START) as s:
         yield s
 
@@ -68,9 +69,7 @@ def new_run(store: Store) -> int:
 # ------------------------------------------------------------------ paths and opening
 
 
-def test_default_db_path_uses_env_then_cwd(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_default_db_path_uses_env_then_cwd(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("RTOSLAB_DB", str(tmp_path / "x.sqlite"))
     assert default_db_path() == tmp_path / "x.sqlite"
     monkeypatch.delenv("RTOSLAB_DB")
@@ -96,9 +95,7 @@ def test_wal_and_foreign_keys_are_on(tmp_path: Path) -> None:
         conn = store._conn
         assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         with pytest.raises(sqlite3.IntegrityError):
-            conn.execute(
-                "INSERT INTO metrics (bench_run_id, name, description) VALUES (999, 'x', '')"
-            )
+            conn.execute("INSERT INTO metrics (bench_run_id, name, description) VALUES (999, 'x', '')")
 
 
 def test_directory_as_db_path_is_refused(tmp_path: Path) -> None:
@@ -136,12 +133,12 @@ def test_finish_run_rejects_bad_status_and_unknown_run(store: Store) -> None:
     run_id = new_run(store)
     with pytest.raises(ValueError, match="complete, incomplete, failed"):
         store.finish_run(run_id, "running")
-    with pytest.raises(RtoslabError, match="no run 42 in .*`rtoslab runs` lists them"):
+    with pytest.raises(RtoslabError, match=r"no run 42 in .*`rtoslab runs` lists them"):
         store.finish_run(42, "failed")
 
 
 def test_unknown_run_is_an_rtoslab_error(store: Store) -> None:
-    with pytest.raises(RtoslabError, match="no run 42 in .*`rtoslab runs` lists them"):
+    with pytest.raises(RtoslabError, match=r"no run 42 in .*`rtoslab runs` lists them"):
         store.load_run(42)
 
 

@@ -48,7 +48,5 @@ def get_renderer(name: str) -> Renderer:
     """A renderer for format ``name``; an unknown name raises RtoslabError."""
     factory = _factories().get(name)
     if factory is None:
-        raise RtoslabError(
-            f"unknown report format {name!r}: use one of {', '.join(renderer_names())}"
-        )
+        raise RtoslabError(f"unknown report format {name!r}: use one of {', '.join(renderer_names())}")
     return factory()

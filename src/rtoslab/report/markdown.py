@@ -56,8 +56,7 @@ def _config_lines(config: ConfigView) -> list[str]:
         f"- configuration: {_code(config.hash)}",
         f"- target: {config.target} (core {config.core})",
         f"- kernel: {config.kernel}",
-        f"- kernel config: {_json_code(config.kernel_config)}"
-        f" (hash {_code(config.kernel_config_hash)})",
+        f"- kernel config: {_json_code(config.kernel_config)} (hash {_code(config.kernel_config_hash)})",
         f"- compiler: {config.compiler} {config.compiler_version}",
         f"- cflags: {_code(config.cflags)}",
         f"- ldflags: {_code(config.ldflags)}",
@@ -94,15 +93,13 @@ class MarkdownRenderer:
         if problems:
             out += ["", "## Failed and n/a benchmarks", ""]
             out += [
-                f"- {_where(r)}: **{r.status}**: {_cell(r.reason or 'no reason given')}"
-                for r in problems
+                f"- {_where(r)}: **{r.status}**: {_cell(r.reason or 'no reason given')}" for r in problems
             ]
         warnings = warning_lines(rows)
         if warnings:
             out += ["", "## Warnings", ""]
             out += [
-                f"- {_where(w.row)}, metric {_code(w.row.metric or '')} ({w.row.unit}): "
-                f"{_cell(w.text)}"
+                f"- {_where(w.row)}, metric {_code(w.row.metric or '')} ({w.row.unit}): {_cell(w.text)}"
                 for w in warnings
             ]
         return "\n".join(out) + "\n"

@@ -66,10 +66,7 @@ def problem_rows(rows: list[Row]) -> list[Row]:
 
 def warning_lines(rows: list[Row]) -> list[WarningLine]:
     return [
-        WarningLine(row, text)
-        for row in rows
-        if row.summary is not None
-        for text in row.summary.warnings
+        WarningLine(row, text) for row in rows if row.summary is not None for text in row.summary.warnings
     ]
 
 

@@ -77,8 +77,7 @@ def run_renderables(view: RunView) -> list[RenderableType]:
         text = Text("\nwarnings:", style="bold yellow")
         for w in warnings:
             text.append(
-                f"\n  {w.row.benchmark}/{w.row.metric} ({w.row.unit}) "
-                f"on {w.row.config.hash}: {w.text}"
+                f"\n  {w.row.benchmark}/{w.row.metric} ({w.row.unit}) on {w.row.config.hash}: {w.text}"
             )
         parts.append(text)
     return parts

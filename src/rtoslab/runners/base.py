@@ -40,6 +40,10 @@ class RunOutput:
 class Runner(Protocol):
     name: str
 
+    def preflight(self) -> None:
+        """Raise RtoslabError (with the fix) if the runner cannot run anything here."""
+        ...
+
     def run(self, request: RunRequest) -> RunOutput:
         """Run the image to completion. Blocks for at most request.timeout_s (+ a second)."""
         ...

@@ -10,6 +10,7 @@ from pathlib import Path
 from rtoslab.model import EndStatus, RtoslabError, Trace
 from rtoslab.paths import plugin_path
 from rtoslab.runners.base import RunOutput, RunRequest
+from rtoslab.trace.elf import check_arm_elf
 from rtoslab.trace.reader import read_trace
 
 # Exit statuses the firmware uses (firmware/include/lab/target.h) and QEMU/plugin ones.
@@ -90,15 +91,21 @@ def classify(req: RunRequest, exit_code: int | None, console: str, trace: Trace 
 class QemuRunner:
     name = "qemu"
 
-    def run(self, req: RunRequest) -> RunOutput:
-        if not req.elf.is_file():
-            raise RtoslabError(f"{req.benchmark}: ELF {req.elf} does not exist: build it first")
+    def preflight(self) -> None:
+        """Fail early, with the fix, when QEMU or the plugin is missing."""
         if shutil.which("qemu-system-arm") is None:
             raise RtoslabError("qemu-system-arm not found: run `make setup` "
                                "(or: sudo apt-get install -y qemu-system-arm)")
         plugin = plugin_path()
         if not plugin.is_file():
             raise RtoslabError(f"rtoslab plugin not built ({plugin}): run `make setup`")
+
+    def run(self, req: RunRequest) -> RunOutput:
+        if not req.elf.is_file():
+            raise RtoslabError(f"{req.benchmark}: ELF {req.elf} does not exist: build it first")
+        check_arm_elf(req.elf)
+        self.preflight()
+        plugin = plugin_path()
         req.work_dir.mkdir(parents=True, exist_ok=True)
         trace_path = req.work_dir / f"{req.benchmark}.trace"
         trace_path.unlink(missing_ok=True)

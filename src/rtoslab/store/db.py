@@ -110,9 +110,7 @@ class Store:
         with self._write() as conn:
             return writes.upsert_config(conn, identity)
 
-    def add_bench_result(
-        self, run_id: int, config_id: int, source_hash: str, result: BenchResult
-    ) -> int:
+    def add_bench_result(self, run_id: int, config_id: int, source_hash: str, result: BenchResult) -> int:
         """Store one benchmark result (its row, metrics, samples, summaries) atomically.
 
         Returns the new ``bench_runs`` id. The run must exist and still be running.
@@ -123,12 +121,9 @@ class Store:
                 raise self._no_run(run_id)
             if status != "running":
                 raise RtoslabError(
-                    f"run {run_id} is {status}: results can only be added to a running run; "
-                    "start a new run"
+                    f"run {run_id} is {status}: results can only be added to a running run; start a new run"
                 )
-            return writes.insert_bench_result(
-                conn, run_id, config_id, source_hash, result, self._now()
-            )
+            return writes.insert_bench_result(conn, run_id, config_id, source_hash, result, self._now())
 
     def finish_run(self, run_id: int, status: str) -> bool:
         """Set the final status (complete, incomplete or failed) of a running run.
@@ -149,11 +144,7 @@ class Store:
             return False
 
     def _stale_run_ids(self) -> list[int]:
-        return [
-            run_id
-            for run_id, owner in reads.running_owners(self._conn)
-            if owner_is_gone(owner)
-        ]
+        return [run_id for run_id, owner in reads.running_owners(self._conn) if owner_is_gone(owner)]
 
     def mark_stale_running(self) -> list[int]:
         """Mark ``incomplete`` every running run whose process on this host is gone.
@@ -185,9 +176,7 @@ class Store:
         with self._read() as conn:
             samples = reads.load_samples(conn, metric_id)
         if samples is None:
-            raise RtoslabError(
-                f"no metric {metric_id} in {self._path}: take metric ids from `load_run`"
-            )
+            raise RtoslabError(f"no metric {metric_id} in {self._path}: take metric ids from `load_run`")
         return samples
 
     def list_runs(self, limit: int = 20) -> list[RunInfo]:
@@ -209,8 +198,7 @@ def _connect(path: Path) -> sqlite3.Connection:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise RtoslabError(
-            f"cannot create directory {path.parent} for the database ({err.strerror}): "
-            "pass another --db"
+            f"cannot create directory {path.parent} for the database ({err.strerror}): pass another --db"
         ) from err
     try:
         conn = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)

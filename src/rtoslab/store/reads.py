@@ -10,8 +10,7 @@ from rtoslab.store.owner import Owner
 from rtoslab.store.views import UNIT_ORDER, ConfigView, MetricView, ResultView, RunInfo, RunView
 
 _RUN_COLUMNS = (
-    "id, started_at, finished_at, status, rtoslab_revision, host, tool_versions, command, "
-    "experiment"
+    "id, started_at, finished_at, status, rtoslab_revision, host, tool_versions, command, experiment"
 )
 
 

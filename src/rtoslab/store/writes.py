@@ -64,9 +64,7 @@ def upsert_config(conn: sqlite3.Connection, identity: Mapping[str, object]) -> i
     _check_identity(identity)
     config_hash = str(identity["hash"])
     identity_json = to_json(dict(identity))
-    row = conn.execute(
-        "SELECT id, identity FROM configs WHERE hash = ?", (config_hash,)
-    ).fetchone()
+    row = conn.execute("SELECT id, identity FROM configs WHERE hash = ?", (config_hash,)).fetchone()
     if row is not None:
         stored = json_dict(row["identity"])
         given = json_dict(identity_json)

@@ -1,0 +1,58 @@
+"""End-to-end fixtures: the real CLI, a real compiler, a real QEMU and the real plugin."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from rtoslab.paths import plugin_path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _missing() -> list[str]:
+    need = ["arm-none-eabi-gcc", "qemu-system-arm", "cmake", "ninja"]
+    out = [t for t in need if shutil.which(t) is None]
+    if not plugin_path().is_file():
+        out.append(f"plugin ({plugin_path()})")
+    return out
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    missing = _missing()
+    if not missing:
+        return
+    if os.environ.get("CI"):
+        # In CI the setup must have installed everything: a missing tool is a failure.
+        return
+    skip = pytest.mark.skip(reason="needs " + ", ".join(missing) + ": run `make setup`")
+    for item in items:
+        if "qemu" in item.keywords:
+            item.add_marker(skip)
+
+
+RunCli = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture(scope="session")
+def run_cli() -> RunCli:
+    def run(*args: str, env: dict[str, str] | None = None, check_json: bool = False,
+            timeout: float = 1200) -> subprocess.CompletedProcess[str]:
+        full_env = dict(os.environ)
+        if env:
+            full_env.update(env)
+        proc = subprocess.run([sys.executable, "-m", "rtoslab.cli.main", *args], cwd=REPO,
+                              capture_output=True, text=True, env=full_env, timeout=timeout,
+                              check=False)
+        if check_json:
+            json.loads(proc.stdout)
+        return proc
+
+    return run

@@ -1,0 +1,106 @@
+"""Failure paths end to end: hang, fault, failed check, bad ELF, missing tools, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from rtoslab.catalog import get_target
+from rtoslab.runners.base import RunRequest
+from rtoslab.runners.qemu import QemuRunner
+
+from .conftest import RunCli
+
+pytestmark = pytest.mark.qemu
+
+
+@pytest.fixture(scope="module")
+def selftest(run_cli: RunCli, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
+    db = tmp_path_factory.mktemp("selftest") / "r.sqlite"
+    proc = run_cli("run", "--suite", "selftest", "--json", "--db", str(db))
+    assert proc.returncode == 1, proc.stderr  # failures: exit status 1
+    return json.loads(proc.stdout), db
+
+
+def _result(doc: dict, bench: str) -> dict:
+    rows = [r for r in doc["results"] if r["benchmark"] == bench]
+    assert len(rows) == 1, rows
+    return rows[0]
+
+
+def test_hang_is_reported_as_hang_without_numbers(selftest: tuple[dict, Path]) -> None:
+    r = _result(selftest[0], "t_hang")
+    assert r["status"] == "failed"
+    assert r["reason"].startswith("t_hang: hang: still running after 5000000 guest instructions")
+    assert r["n"] is None and r["median"] is None
+
+
+def test_fault_reports_pc_and_status_registers(selftest: tuple[dict, Path]) -> None:
+    r = _result(selftest[0], "t_fault")
+    assert r["status"] == "failed"
+    assert r["reason"].startswith("t_fault: fault: exception=3 pc=0x")
+    assert "cfsr=0x00010000" in r["reason"]  # UNDEFINSTR, escalated to HardFault
+    assert r["n"] is None
+
+
+def test_failed_self_check_is_a_failed_run(selftest: tuple[dict, Path]) -> None:
+    r = _result(selftest[0], "t_check")
+    assert r["status"] == "failed"
+    assert "self-check failed" in r["reason"] and "lab_t_check_value == 42u" in r["reason"]
+    assert r["n"] is None
+
+
+def test_run_with_failures_is_stored_as_failed(selftest: tuple[dict, Path]) -> None:
+    assert selftest[0]["status"] == "failed"
+
+
+def test_bad_elf_is_a_one_line_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.elf"
+    bad.write_bytes(b"this is not an ELF file at all")
+    req = RunRequest("bad", bad, get_target("mps2-an385"), tmp_path, 1000, 10.0, {})
+    with pytest.raises(Exception, match="not an ELF file"):
+        QemuRunner().run(req)
+
+
+def test_missing_qemu_names_the_fix(run_cli: RunCli, tmp_path: Path) -> None:
+    # A PATH with the compiler tools but without qemu-system-arm.
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    for tool in ("cmake", "ninja", "arm-none-eabi-gcc", "cargo", "git"):
+        for d in os.environ["PATH"].split(os.pathsep):
+            if (Path(d) / tool).exists():
+                (bindir / tool).symlink_to(Path(d) / tool)
+                break
+    proc = run_cli("run", "--bench", "calib", "--db", str(tmp_path / "r.sqlite"),
+                   env={"PATH": str(bindir)})
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert lines[-1] == ("rtoslab: error: qemu-system-arm not found: run `make setup` "
+                         "(or: sudo apt-get install -y qemu-system-arm)")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["run", "--suite", "nope"], "unknown suite 'nope': choose one of"),
+    (["run", "--kernel", "nope"], "unknown kernel 'nope': choose one of"),
+    (["run", "--target", "nope"], "unknown target 'nope': choose one of"),
+    (["run", "--bench", "nope"], "unknown benchmark 'nope'"),
+    (["run", "--option", "x"], "bad --option 'x': write KEY=VALUE"),
+    (["run", "--option", "nosuch=1"], "unknown option 'nosuch' for kernel baremetal"),
+    (["show", "999", "--db", "{db}"], "no run 999 in"),
+])
+def test_bad_input_is_one_line_and_stores_nothing(run_cli: RunCli, tmp_path: Path,
+                                                  args: list[str], message: str) -> None:
+    db = tmp_path / "r.sqlite"
+    args = [a.replace("{db}", str(db)) for a in args]
+    if "--db" not in args:
+        args += ["--db", str(db)]
+    proc = run_cli(*args)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], proc.stderr
+    if db.exists():
+        runs = run_cli("runs", "--db", str(db))
+        assert "rtoslab run" not in runs.stdout

@@ -1,0 +1,42 @@
+"""Configuration identity, kernel option resolution and config-template rendering."""
+
+from __future__ import annotations
+
+import pytest
+
+from rtoslab.build.cmake import render_template
+from rtoslab.build.config import BuildConfig
+from rtoslab.model import RtoslabError
+
+
+def test_hash_is_stable_and_sensitive_to_every_axis() -> None:
+    base = BuildConfig()
+    assert base.hash() == BuildConfig().hash()
+    assert len(base.hash()) == 12
+    variants = [
+        BuildConfig(cflags=("-O3",)),
+        BuildConfig(cflags=("-O2", "-flto")),
+        BuildConfig(model=(("clock_hz", 72_000_000),)),
+    ]
+    hashes = {v.hash() for v in variants} | {base.hash()}
+    assert len(hashes) == 4
+
+
+def test_label_does_not_change_identity() -> None:
+    assert BuildConfig(label="x").hash() == BuildConfig(label="y").hash()
+
+
+def test_unknown_kernel_option_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(RtoslabError, match="unknown option 'bogus' for kernel baremetal"):
+        BuildConfig(kernel_options=(("bogus", 1),)).hash()
+
+
+def test_render_template_replaces_placeholders_and_bools() -> None:
+    text = "#define A @A@\n#define B @B@\n#define C @C@\n"
+    out = render_template(text, {"A": 1000, "B": True, "C": False}, "t.h.in")
+    assert out == "#define A 1000\n#define B 1\n#define C 0\n"
+
+
+def test_render_template_unknown_placeholder_names_file_and_key() -> None:
+    with pytest.raises(RtoslabError, match=r"t\.h\.in: placeholder @MISSING@ has no kernel option"):
+        render_template("@MISSING@", {}, "t.h.in")

@@ -1,0 +1,61 @@
+"""Discovery of targets, ports and benchmarks, capabilities and n/a reasons."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtoslab.catalog import (
+    Benchmark,
+    Kernel,
+    benchmarks,
+    get_kernel,
+    get_target,
+    na_reason,
+    read_capabilities,
+    suite_benchmarks,
+)
+from rtoslab.model import RtoslabError
+
+
+def test_smoke_suite_is_discovered_from_folders() -> None:
+    assert {b.name for b in suite_benchmarks("smoke")} == {"calib", "call", "straight", "loop"}
+
+
+def test_target_reads_its_toml() -> None:
+    t = get_target("mps2-an385")
+    assert (t.core, t.qemu_machine, t.probe_base, t.probe_size) == (
+        "cortex-m3", "mps2-an385", 0x21000000, 0x4000)
+
+
+def test_every_benchmark_requires_only_declared_capability_names() -> None:
+    known = {c for k in ("baremetal",) for c in get_kernel(k).capabilities}
+    for b in benchmarks().values():
+        for cap in b.requires:
+            assert cap.startswith("LAB_HAS_"), (b.name, cap)
+    assert "LAB_HAS_SCHEDULER" in known
+
+
+def test_capabilities_and_reasons_are_read_from_the_header(tmp_path: Path) -> None:
+    h = tmp_path / "lab_port_caps.h"
+    h.write_text("#define LAB_HAS_A 1\n#define LAB_HAS_B 0 /* no B here */\n#define OTHER 1\n")
+    caps, reasons = read_capabilities(h)
+    assert caps == {"LAB_HAS_A": True, "LAB_HAS_B": False}
+    assert reasons == {"LAB_HAS_B": "no B here"}
+
+
+def test_na_reason_names_missing_capability_and_why(tmp_path: Path) -> None:
+    kernel = Kernel("k", tmp_path, "", {"LAB_HAS_A": True, "LAB_HAS_B": False},
+                    {"LAB_HAS_B": "no B here"}, {}, (), (), False)
+    ok = Benchmark("x", tmp_path, ("s",), "", ("LAB_HAS_A",), 1, 1.0)
+    missing = Benchmark("y", tmp_path, ("s",), "", ("LAB_HAS_A", "LAB_HAS_B", "LAB_HAS_C"), 1, 1.0)
+    assert na_reason(ok, kernel) is None
+    assert na_reason(missing, kernel) == "kernel k lacks LAB_HAS_B=0 (no B here), LAB_HAS_C=0"
+
+
+def test_unknown_names_are_clear_errors() -> None:
+    with pytest.raises(RtoslabError, match="unknown target 'x': choose one of mps2-an385"):
+        get_target("x")
+    with pytest.raises(RtoslabError, match="unknown suite 'x'"):
+        suite_benchmarks("x")

@@ -1,0 +1,154 @@
+"""Schema versioning: forward migrations, refusal of newer and foreign databases."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rtoslab.model import RtoslabError
+from rtoslab.store import MIGRATIONS, Migration, latest_version, open_store
+from rtoslab.store.schema import current_version, migrate
+
+TABLES = {"schema_version", "runs", "configs", "bench_runs", "metrics", "samples", "summaries"}
+
+
+def tables(path: Path) -> set[str]:
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        ).fetchall()
+    finally:
+        conn.close()
+    return {r[0] for r in rows}
+
+
+def versions(path: Path) -> list[int]:
+    conn = sqlite3.connect(path)
+    try:
+        return [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY version")]
+    finally:
+        conn.close()
+
+
+def test_migrations_are_numbered_from_one() -> None:
+    assert [m.version for m in MIGRATIONS] == list(range(1, len(MIGRATIONS) + 1))
+    assert latest_version() == len(MIGRATIONS)
+
+
+@pytest.mark.parametrize("create_file", [False, True])
+def test_empty_db_migrates_to_latest(tmp_path: Path, create_file: bool) -> None:
+    path = tmp_path / "r.sqlite"
+    if create_file:
+        path.touch()  # a 0-byte file is an empty SQLite database: version 0
+    open_store(path).close()
+    assert tables(path) == TABLES
+    assert versions(path) == list(range(1, latest_version() + 1))
+    # Opening again applies nothing and keeps the data.
+    with open_store(path) as store:
+        run_id = store.begin_run("c", "r", "h", {})
+    with open_store(path) as store:
+        assert store.load_run(run_id).command == "c"
+    assert versions(path) == list(range(1, latest_version() + 1))
+
+
+def test_newer_db_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite"
+    open_store(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (5, 'later')")
+    conn.commit()
+    conn.close()
+    with pytest.raises(RtoslabError) as err:
+        open_store(path)
+    assert str(err.value) == (
+        f"database {path} has schema v5, this rtoslab knows up to v{latest_version()}: "
+        "upgrade rtoslab or use another --db"
+    )
+
+
+def test_non_sqlite_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("these are not the results you are looking for\n" * 100)
+    with pytest.raises(RtoslabError, match="is not an SQLite database: pass another --db"):
+        open_store(path)
+    assert path.read_text().startswith("these are not")  # left untouched
+
+
+def test_foreign_sqlite_db_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(RtoslabError, match="not an rtoslab results database"):
+        open_store(path)
+    assert tables(path) == {"accounts"}
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def test_later_migrations_apply_in_order(tmp_path: Path) -> None:
+    """A v1 database meets code that knows v3: v2 and v3 run, in order, once."""
+    path = tmp_path / "r.sqlite"
+    open_store(path).close()
+    applied: list[int] = []
+
+    def v3(conn: sqlite3.Connection) -> None:
+        applied.append(3)
+        conn.execute("UPDATE runs SET experiment = 'migrated' WHERE experiment IS NULL")
+
+    future = (
+        *MIGRATIONS,
+        Migration(2, "index", ("CREATE INDEX runs_by_status ON runs (status)",)),
+        Migration(3, "data fix", v3),
+    )
+    with open_store(path) as store:
+        run_id = store.begin_run("c", "r", "h", {})
+    conn = _connect(path)
+    try:
+        assert migrate(conn, path, "2026-11-22T04:00:00Z", future) == 1
+        assert current_version(conn, path) == 3
+        assert migrate(conn, path, "2026-11-22T04:00:00Z", future) == 3  # nothing pending
+    finally:
+        conn.close()
+    assert applied == [3]
+    assert versions(path) == [1, 2, 3]
+    conn = _connect(path)
+    try:
+        row = conn.execute("SELECT experiment FROM runs WHERE id = ?", (run_id,)).fetchone()
+        assert row[0] == "migrated"
+    finally:
+        conn.close()
+
+
+def test_failed_migration_leaves_db_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite"
+
+    def broken(conn: sqlite3.Connection) -> None:
+        conn.execute("CREATE TABLE half_done (x INTEGER)")
+        raise RuntimeError("migration bug")
+
+    conn = _connect(path)
+    try:
+        with pytest.raises(RuntimeError, match="migration bug"):
+            migrate(conn, path, "now", (*MIGRATIONS, Migration(2, "broken", broken)))
+        assert not conn.in_transaction
+    finally:
+        conn.close()
+    assert tables(path) == set()  # not even v1 is applied: all pending steps are one unit
+
+
+def test_gap_in_migration_numbers_is_a_bug(tmp_path: Path) -> None:
+    conn = _connect(tmp_path / "r.sqlite")
+    try:
+        with pytest.raises(ValueError, match="without gaps"):
+            migrate(conn, tmp_path, "now", (*MIGRATIONS, Migration(3, "skip", ())))
+    finally:
+        conn.close()
