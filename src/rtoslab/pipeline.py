@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rtoslab.analysis.analyse import analyse
 from rtoslab.build.cmake import BuildResult, build
-from rtoslab.build.config import BuildConfig, tree_hash
+from rtoslab.build.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.catalog import Benchmark, na_reason
 from rtoslab.model import BenchResult, RtoslabError
 from rtoslab.paths import cache_root
@@ -36,13 +36,17 @@ class Progress:
 
 
 def config_identity(config: BuildConfig) -> dict[str, object]:
-    """Everything that identifies a configuration's results (stored with each of them)."""
+    """Everything that identifies a configuration's results (stored with each of them).
+
+    ``hash`` covers all of it, tool versions included, so results from another compiler,
+    emulator or plugin never share a configuration row; ``build_hash`` is the build-cache
+    key (the configuration as the user wrote it).
+    """
     tools = tool_versions()
     target = config.target_info()
     model = config.model_settings()
-    return {
-        "hash": config.hash(),
-        "label": config.describe(),
+    identity: dict[str, object] = {
+        "build_hash": config.hash(),
         "target": config.target,
         "core": str(model.get("core", target.core)),
         "clock_hz": int(model.get("clock_hz", target.clock_hz)),  # type: ignore[call-overload]
@@ -57,6 +61,8 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
         "emulator": tools.get("qemu-system-arm", ""),
         "plugin": tools.get("rtoslab-plugin", ""),
     }
+    identity["hash"] = sha256_text(canonical_json(identity))[:12]
+    return identity
 
 
 def parse_kv(console: str) -> dict[str, object]:

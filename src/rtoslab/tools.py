@@ -3,6 +3,7 @@ for `rtoslab doctor`, the command that installs each one that is missing."""
 
 from __future__ import annotations
 
+import hashlib
 import platform
 import shutil
 import subprocess
@@ -49,7 +50,10 @@ def tool_status() -> tuple[ToolStatus, ...]:
         found = shutil.which(cmd[0]) is not None
         out.append(ToolStatus(name, found, _first_line(cmd) if found else "", fix))
     plugin = plugin_path()
-    out.append(ToolStatus("rtoslab-plugin", plugin.is_file(), str(plugin) if plugin.is_file() else "",
+    version = ""
+    if plugin.is_file():  # the build is identified by its bytes: a rebuilt plugin is another tool
+        version = f"{plugin} sha256:{hashlib.sha256(plugin.read_bytes()).hexdigest()[:12]}"
+    out.append(ToolStatus("rtoslab-plugin", plugin.is_file(), version,
                           "make setup (builds plugin/ with cargo)"))
     return tuple(out)
 

@@ -116,7 +116,6 @@ def print_run(store: Store, run_id: int, *, as_json: bool, report: Path | None) 
     view = store.load_run(run_id)
     if as_json:
         sys.stdout.write(get_renderer("json").render(view))
-        sys.stdout.write("\n")
     else:
         sys.stdout.write(get_renderer("terminal").render(view))
     md = get_renderer("markdown")

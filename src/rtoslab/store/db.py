@@ -16,6 +16,8 @@ from rtoslab.store.paths import default_db_path
 from rtoslab.store.schema import migrate
 from rtoslab.store.views import FINISHED_STATUSES, RunInfo, RunView
 
+__all__ = ["Store", "default_db_path", "open_store"]
+
 _BUSY_TIMEOUT_S = 30.0
 
 

@@ -3,8 +3,6 @@
  */
 #include "util.h"
 
-#include <string.h>
-
 /* CRC-32 of every 4-bit value, reflected polynomial 0xEDB88320. */
 static const uint32_t k_crc_nibble[16] = {
     0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u,
