@@ -164,7 +164,8 @@ def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
     for key in kopts:
         if not any(key in kernels()[k].options for k in axes["kernel"]):  # type: ignore[index]
             listed = ", ".join(map(str, axes["kernel"]))
-            raise c.fail(f"matrix.kernel_options.{key}", f"no kernel in matrix.kernel has this option ({listed})")
+            raise c.fail(f"matrix.kernel_options.{key}",
+                         f"no kernel in matrix.kernel has this option ({listed})")
 
     excludes = _tables(c, data, "exclude")
     baselines = tuple(_baseline(c, i, t) for i, t in enumerate(_tables(c, data, "baseline")))
