@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from rtoslab.analysis.analyse import analyse
 from rtoslab.build.cmake import BuildResult, build
 from rtoslab.build.config import BuildConfig, canonical_json, sha256_text, tree_hash
+from rtoslab.build.footprint import footprint_of
 from rtoslab.catalog import Benchmark, na_reason
 from rtoslab.model import BenchResult, RtoslabError
 from rtoslab.paths import cache_root
@@ -90,6 +91,10 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
         msg = str(e) if str(e).startswith(bench.name) else f"{bench.name}: {e}"
         return BenchResult(bench.name, "failed", msg)
     extra: dict[str, object] = {"wall_s": round(out.wall_s, 3), **parse_kv(out.console)}
+    try:
+        extra["footprint"] = footprint_of(built.elfs[bench.name]).as_dict()
+    except RtoslabError as e:
+        extra["footprint_error"] = str(e)
     if not out.ok or out.trace is None:
         return BenchResult(bench.name, "failed", out.failure, console=out.console, extra=extra)
     try:

@@ -71,15 +71,13 @@ def standard() -> Recorder:
 def test_full_analysis_with_cycles() -> None:
     cost, results = analyse(standard().trace(), [CAL, YIELD, TICK, RAW], CLOCK_HZ)
     assert cost == Sample(3, 4)
-    assert [r.name for r in results] == ["calibration", "yield", "tick", "raw"]
+    assert [r.name for r in results] == ["yield", "tick", "raw"]
     assert [r.description for r in results] == [
-        "probe cost",
         "task switch",
         "tick period",
         "not calibrated",
     ]
-    calibration, yield_, tick, raw = results
-    assert calibration.samples == (Sample(0, 0),) * 16
+    yield_, tick, raw = results
     assert yield_.samples == (Sample(10, 25), Sample(20, 50), Sample(10, 25), Sample(30, 75))
     assert tick.samples == (Sample(97, 246), Sample(117, 296))
     assert raw.samples == (Sample(8, 10),)
@@ -89,7 +87,7 @@ def test_full_analysis_with_cycles() -> None:
 
 def test_summaries_per_unit() -> None:
     _, results = analyse(standard().trace(), [CAL, YIELD, TICK, RAW], CLOCK_HZ)
-    yield_ = results[1]
+    yield_ = results[0]
     warning = ("only 4 samples; statistics below 30 samples are unreliable",)
     # insns 10, 20, 10, 30
     assert yield_.summaries["insn"] == Summary(
@@ -120,17 +118,10 @@ def test_summaries_per_unit() -> None:
     assert us.warnings == warning
 
 
-def test_calibration_metric_measures_zero() -> None:
-    _, results = analyse(standard().trace(), [CAL, YIELD, TICK, RAW], CLOCK_HZ)
-    summary = results[0].summaries["insn"]
-    assert (summary.n, summary.min, summary.max, summary.mean, summary.stdev) == (
-        16,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-    )
-    assert summary.warnings == ("only 16 samples; statistics below 30 samples are unreliable",)
+def test_calibration_pair_is_the_cost_not_a_metric() -> None:
+    cost, results = analyse(standard().trace(), [CAL, YIELD, TICK, RAW], CLOCK_HZ)
+    assert cost == Sample(3, 4)
+    assert "calibration" not in [r.name for r in results]
 
 
 def test_no_cycle_model_gives_instructions_only() -> None:
@@ -141,8 +132,8 @@ def test_no_cycle_model_gives_instructions_only() -> None:
     rec.hit(2, 1)
     rec.hit(3, 9)
     _, results = analyse(rec.trace(has_cycles=False), [CAL, YIELD], CLOCK_HZ)
-    assert [list(r.summaries) for r in results] == [["insn"], ["insn"]]
-    assert results[1].samples == (Sample(6, 0),)
+    assert [list(r.summaries) for r in results] == [["insn"]]
+    assert results[0].samples == (Sample(6, 0),)
 
 
 def test_no_clock_gives_instructions_only() -> None:
@@ -165,8 +156,8 @@ def test_analyse_parsed_trace_bytes() -> None:
     )
     cost, results = analyse(parse_trace(data, "t.bin"), [CAL, YIELD], 1_000_000.0)
     assert cost == Sample(3, 2)
-    assert results[1].samples == (Sample(7, 18),)
-    assert results[1].summaries["us"].mean == 18.0
+    assert results[0].samples == (Sample(7, 18),)
+    assert results[0].summaries["us"].mean == 18.0
 
 
 def test_metric_never_reached_start() -> None:
@@ -213,7 +204,7 @@ def test_open_interval_in_cut_short_trace_is_dropped(status: int | None) -> None
     trace = rec.trace(status=status)
     assert is_complete(trace) is False
     _, results = analyse(trace, [CAL, YIELD, TICK, RAW], CLOCK_HZ)
-    assert len(results[1].samples) == 4
+    assert len(results[0].samples) == 4
 
 
 def test_is_complete() -> None:
@@ -278,7 +269,7 @@ def test_no_calibration_flag_keeps_raw_samples_below_cost() -> None:
     rec.hit(5, 1)
     rec.hit(6, 2, 1)
     _, results = analyse(rec.trace(), [CAL, RAW], CLOCK_HZ)
-    assert results[1].samples == (Sample(2, 1),)
+    assert results[0].samples == (Sample(2, 1),)
 
 
 @pytest.mark.parametrize("clock_hz", [0.0, -1.0, math.nan, math.inf])

@@ -51,6 +51,10 @@ void lab_target_irq_trigger(uint32_t irq);
 /* Disable `irq` in the NVIC and restore the default handler. */
 void lab_target_irq_remove(uint32_t irq);
 
+/* Bounds of the main (MSP) stack: [*lo, *hi), addresses, lo < hi. Used by the harness to
+ * paint it and measure its high-water mark. Never fails. */
+void lab_target_main_stack(uintptr_t *lo, uintptr_t *hi);
+
 /* Core clock in Hz as configured for this target (the timing model's clock). */
 uint32_t lab_target_clock_hz(void);
 

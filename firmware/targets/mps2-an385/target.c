@@ -74,4 +74,12 @@ void lab_target_irq_remove(uint32_t irq)
     lab_ram_vectors[16u + irq] = lab_target_default_handler;
 }
 
+extern uint32_t __lab_main_stack_limit, __lab_main_stack_top;
+
+void lab_target_main_stack(uintptr_t *lo, uintptr_t *hi)
+{
+    *lo = (uintptr_t)&__lab_main_stack_limit;
+    *hi = (uintptr_t)&__lab_main_stack_top;
+}
+
 uint32_t lab_target_clock_hz(void) { return (uint32_t)LAB_TARGET_CLOCK_HZ; }

@@ -31,8 +31,9 @@ def analyse(
 ) -> tuple[Sample, list[MetricResult]]:
     """Calibrate, pair and summarize every metric of ``metas`` in ``trace``.
 
-    Returns the probe cost and one result per pair, in metadata order (the calibration
-    pair included; it measures 0 after calibration). Units: always "insn"; "cycle" and
+    Returns the probe cost and one result per pair, in metadata order, except the
+    calibration pair: its cost is returned instead (the `calib` benchmark's own empty
+    pair is the metric that shows 0 after calibration). Units: always "insn"; "cycle" and
     "us" only when the trace has a cycle model and ``clock_hz`` is given.
 
     A trace that was cut short or dropped hits (see :func:`is_complete`) may leave its
@@ -48,6 +49,8 @@ def analyse(
     with_time = trace.has_cycles and clock_hz is not None
     results: list[MetricResult] = []
     for meta in metas:
+        if meta.is_calibration:
+            continue
         samples = pair_samples(trace.hits, meta, complete=complete)
         if not samples:
             raise RtoslabError(_no_samples_message(trace.hits, meta))

@@ -1,0 +1,290 @@
+//! QEMU-facing part: registration, translation-time instrumentation, callbacks.
+//!
+//! Threading: `mps2-an385` has one vCPU and the plugin refuses to load with more, so
+//! all execution-time callbacks run on the one vCPU thread. The counters are plain
+//! memory words that TCG-generated inline adds update (API v1 inline ops are not atomic
+//! and not per-vCPU). The trace writer sits behind a `Mutex` because the exit callback
+//! may run on another thread (QEMU's main thread on a normal shutdown); the mutex is
+//! only taken on a probe hit, never on the per-store fast path.
+
+use std::cell::UnsafeCell;
+use std::ffi::c_void;
+use std::fs::File;
+use std::io::BufWriter;
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use qemu_plugin::install::{Args, Info};
+use qemu_plugin::plugin::{HasCallbacks, Register};
+use qemu_plugin::{
+    CallbackFlags, MemRW, MemoryInfo, PluginId, PluginOp, TranslationBlock, VCPUIndex,
+    qemu_plugin_register_atexit_cb, qemu_plugin_register_vcpu_insn_exec_inline, register,
+};
+
+use crate::args::{Config, parse_args};
+use crate::cost::{CostModel, ZeroModel};
+use crate::plan::{DecodedInsn, TbShape, Transitions, plan_tb};
+use crate::thumb::{self, Class, Flow, Insn, Mem};
+use crate::trace::{
+    FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, TraceWriter,
+};
+
+/// Exit code when the instruction limit stops the guest (like timeout(1)).
+const EXIT_INSN_LIMIT: i32 = 124;
+
+/// The two counters the inline adds advance. Cache-line aligned, never moved.
+#[repr(C, align(64))]
+struct Counters {
+    insns: UnsafeCell<u64>,
+    cycles: UnsafeCell<u64>,
+}
+
+// SAFETY: written only by TCG code and read by callbacks on the single vCPU thread (or
+// after the vCPU stopped, at exit).
+unsafe impl Sync for Counters {}
+
+static COUNTERS: Counters = Counters { insns: UnsafeCell::new(0), cycles: UnsafeCell::new(0) };
+
+#[inline(always)]
+fn insns_now() -> u64 {
+    // SAFETY: aligned u64 owned by this module; see `Counters`.
+    unsafe { std::ptr::read_volatile(COUNTERS.insns.get()) }
+}
+
+#[inline(always)]
+fn cycles_now() -> u64 {
+    // SAFETY: as above.
+    unsafe { std::ptr::read_volatile(COUNTERS.cycles.get()) }
+}
+
+type Writer = TraceWriter<BufWriter<File>>;
+
+struct Runtime {
+    base: u64,
+    size: u64,
+    insn_limit: u64,
+    model: Box<dyn CostModel>,
+    dynamic: bool,
+    writer: Mutex<Writer>,
+    /// Previous block, for the dynamic part of the cost model (vCPU thread only).
+    transitions: UnsafeCell<Transitions>,
+}
+
+// SAFETY: `transitions` is only touched from the per-block callback on the single vCPU
+// thread; everything else is immutable or behind the mutex.
+unsafe impl Sync for Runtime {}
+
+static RUNTIME: OnceLock<Runtime> = OnceLock::new();
+
+fn fatal(msg: &str) -> ! {
+    eprintln!("rtoslab-plugin: {msg}");
+    std::process::exit(1);
+}
+
+fn lock(rt: &Runtime) -> MutexGuard<'_, Writer> {
+    rt.writer.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Store callback, registered on every instruction that may store. The fast path is a
+/// subtraction and a compare.
+#[inline(always)]
+fn on_store(rt: &'static Runtime, vaddr: u64, cost: u32) {
+    let off = vaddr.wrapping_sub(rt.base);
+    if off < rt.size {
+        probe_hit(rt, off, cost);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn probe_hit(rt: &'static Runtime, off: u64, cost: u32) {
+    // The store's segment (it is the segment's last instruction) has been added: the
+    // counters include the store itself.
+    let insns = insns_now().wrapping_sub(1);
+    let cycles = cycles_now().wrapping_sub(u64::from(cost));
+    let mut w = lock(rt);
+    if off & 3 != 0 {
+        w.set_status(STATUS_UNALIGNED);
+        return;
+    }
+    if let Err(e) = w.hit((off / 4) as u32, insns, cycles) {
+        // Nothing more can be trusted: stop without an end record (reads as truncated).
+        w.finish(0, 0, 0).ok();
+        drop(w);
+        fatal(&format!("writing the trace failed: {e}"));
+    }
+}
+
+/// Per-block callback: dynamic cost part and/or the instruction limit.
+#[inline(always)]
+fn on_tb_enter(rt: &'static Runtime, shape: &'static TbShape) {
+    let now = insns_now();
+    if rt.dynamic {
+        // SAFETY: vCPU thread only (see `Runtime`).
+        let tr = unsafe { &mut *rt.transitions.get() };
+        if let Some(exit) = tr.enter(*shape, now) {
+            let extra = rt.model.transition_cycles(&exit, shape.start);
+            if extra != 0 {
+                // SAFETY: as for the inline adds; same thread.
+                unsafe { *COUNTERS.cycles.get() += extra };
+            }
+        }
+    }
+    if rt.insn_limit != 0 && now >= rt.insn_limit {
+        stop_on_limit(rt, now);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn stop_on_limit(rt: &'static Runtime, insns: u64) -> ! {
+    let res = {
+        let mut w = lock(rt);
+        w.finish(STATUS_INSN_LIMIT, insns, cycles_now())
+    };
+    if let Err(e) = res {
+        eprintln!("rtoslab-plugin: writing the trace end record failed: {e}");
+    }
+    eprintln!(
+        "rtoslab-plugin: instruction limit {} reached ({insns} instructions): guest stopped",
+        rt.insn_limit
+    );
+    // exit() runs QEMU's atexit handlers, including ours, which sees the trace finished.
+    std::process::exit(EXIT_INSN_LIMIT);
+}
+
+fn on_exit(rt: &'static Runtime) {
+    let mut w = lock(rt);
+    if let Err(e) = w.finish(0, insns_now(), cycles_now()) {
+        eprintln!("rtoslab-plugin: writing the trace end record failed: {e}");
+    }
+}
+
+fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
+    let cfg: Config = parse_args(&args.raw).map_err(|e| e.0)?;
+    if let Some(sys) = &info.system
+        && sys.smp_vcpus > 1
+    {
+        return Err(format!(
+            "{} vCPUs: only single-vCPU machines are supported (exact counts)",
+            sys.smp_vcpus
+        ));
+    }
+    if !info.target_name.starts_with("arm") {
+        return Err(format!("target {}: only 32-bit Arm (Thumb) guests are supported", info.target_name));
+    }
+    let model: Box<dyn CostModel> = Box::new(ZeroModel);
+    let file = File::create(&cfg.trace)
+        .map_err(|e| format!("cannot create trace file {}: {e}", cfg.trace))?;
+    let flags = if model.models_cycles() { FLAG_CYCLES_MODELLED } else { 0 };
+    let writer = TraceWriter::new(
+        BufWriter::with_capacity(1 << 20, file),
+        cfg.base,
+        cfg.size,
+        flags,
+        cfg.max_records,
+    )
+    .map_err(|e| format!("cannot write trace file {}: {e}", cfg.trace))?;
+    let dynamic = model.is_dynamic();
+    let rt = Runtime {
+        base: u64::from(cfg.base),
+        size: u64::from(cfg.size),
+        insn_limit: cfg.insn_limit,
+        model,
+        dynamic,
+        writer: Mutex::new(writer),
+        transitions: UnsafeCell::new(Transitions::default()),
+    };
+    if RUNTIME.set(rt).is_err() {
+        return Err("plugin installed twice".to_string());
+    }
+    let rt: &'static Runtime = RUNTIME.get().expect("just set");
+    qemu_plugin_register_atexit_cb(id, move |_| on_exit(rt)).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+fn decode_insn(data: &[u8]) -> Insn {
+    match thumb::decode_bytes(data) {
+        Some(i) if usize::from(i.len) == data.len() => i,
+        // QEMU's length is authoritative; a disagreement means an encoding we do not
+        // know: treat it as a possible store and possible branch (conservative).
+        _ => Insn {
+            len: data.len() as u8,
+            class: Class::Undefined,
+            mem: Mem::Unknown,
+            flow: Flow::Exception,
+            regs: 0,
+        },
+    }
+}
+
+struct RtosLab;
+
+impl Register for RtosLab {
+    fn register(&mut self, id: PluginId, args: &Args, info: &Info) -> qemu_plugin::Result<()> {
+        // The crate's qemu_plugin_install turns an Err into a panic (an abort with a
+        // multi-line message). Print one line and exit like QEMU does when a plugin
+        // fails to install.
+        if let Err(msg) = install(id, args, info) {
+            fatal(&msg);
+        }
+        Ok(())
+    }
+}
+
+impl HasCallbacks for RtosLab {
+    fn on_translation_block_translate(
+        &mut self,
+        _id: PluginId,
+        tb: TranslationBlock,
+    ) -> qemu_plugin::Result<()> {
+        let Some(rt) = RUNTIME.get() else { return Ok(()) };
+        let n = tb.size();
+        if n == 0 {
+            return Ok(());
+        }
+        let mut decoded = Vec::with_capacity(n);
+        for insn in tb.instructions() {
+            decoded.push(DecodedInsn { pc: insn.vaddr(), insn: decode_insn(&insn.data()) });
+        }
+        let plan = plan_tb(&decoded, rt.model.as_ref());
+
+        let insns_ptr = COUNTERS.insns.get() as *mut c_void;
+        let cycles_ptr = COUNTERS.cycles.get() as *mut c_void;
+        for seg in &plan.segments {
+            qemu_plugin_register_vcpu_insn_exec_inline(
+                tb.instruction(seg.first)?,
+                PluginOp::QEMU_PLUGIN_INLINE_ADD_U64,
+                insns_ptr,
+                u64::from(seg.insns),
+            );
+            if seg.cycles != 0 {
+                qemu_plugin_register_vcpu_insn_exec_inline(
+                    tb.instruction(seg.first)?,
+                    PluginOp::QEMU_PLUGIN_INLINE_ADD_U64,
+                    cycles_ptr,
+                    seg.cycles,
+                );
+            }
+        }
+        for st in &plan.stores {
+            let cost = st.cycles;
+            tb.instruction(st.idx)?.register_memory_access_callback_flags(
+                move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| on_store(rt, vaddr, cost),
+                MemRW::QEMU_PLUGIN_MEM_W,
+                CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+            );
+        }
+        if rt.dynamic || (rt.insn_limit != 0 && plan.may_loop) {
+            // One per translation, kept for the block's lifetime (QEMU never tells us
+            // when a block dies; the crate leaks its callback boxes the same way).
+            let shape: &'static TbShape = Box::leak(Box::new(plan.shape));
+            tb.register_execute_callback_flags(
+                move |_vcpu: VCPUIndex| on_tb_enter(rt, shape),
+                CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+            );
+        }
+        Ok(())
+    }
+}
+
+register!(RtosLab);
