@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from rtoslab.analysis.analyse import analyse
@@ -32,7 +33,7 @@ _KV = re.compile(r"^LAB-KV ([a-z0-9_]+)=(-?\d+)\s*$", re.MULTILINE)
 class Progress:
     config: BuildConfig
     benchmark: str
-    stage: str  # "build" | "run" | "done"
+    stage: str  # "built" (a configuration) | "done" (a benchmark result stored)
     result: BenchResult | None = None
 
 
@@ -111,39 +112,75 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
 
 
 def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
-            runner: Runner, on_progress: Callable[[Progress], None] | None = None) -> list[BenchResult]:
-    """Run the plan, storing every result as it arrives. Returns the results in order."""
-    results: list[BenchResult] = []
+            runner: Runner, on_progress: Callable[[Progress], None] | None = None,
+            jobs: int = 1) -> list[BenchResult]:
+    """Run the plan, storing every result. Returns the results in plan order.
+
+    Builds (one per configuration) and then runs (one per benchmark) go to a pool of
+    ``jobs`` workers. Results are stored in plan order, each as soon as it and all
+    before it exist, so the stored order does not depend on timing and an interrupted
+    run keeps a consistent prefix. Progress callbacks come from this thread only.
+    """
     runner.preflight()
+    items: list[tuple[BuildConfig, Benchmark, int]] = []
+    for config, benches in plan:
+        config_id = store.upsert_config(config_identity(config))
+        items.extend((config, b, config_id) for b in benches)
+    results: list[BenchResult | None] = [None] * len(items)
+    stored = 0
 
     def report(p: Progress) -> None:
         if on_progress is not None:
             on_progress(p)
 
-    for config, benches in plan:
-        config_id = store.upsert_config(config_identity(config))
-        runnable = [b for b in benches if na_reason(b, config.kernel_info()) is None]
-        built: BuildResult | None = None
-        build_error: str | None = None
-        if runnable:
-            report(Progress(config, runnable[0].name, "build"))
-            try:
-                built = build(config, runnable)
-            except RtoslabError as e:
-                build_error = str(e)
-        for bench in benches:
-            reason = na_reason(bench, config.kernel_info())
-            if reason is not None:
-                result = BenchResult(bench.name, "n/a", reason)
-            elif built is None:
-                result = BenchResult(bench.name, "failed", f"{bench.name}: {build_error}")
-            else:
-                report(Progress(config, bench.name, "run"))
-                result = run_benchmark(config, bench, built, runner)
+    def flush() -> None:
+        nonlocal stored
+        while stored < len(items) and results[stored] is not None:
+            config, bench, config_id = items[stored]
+            result = results[stored]
+            assert result is not None
             store.add_bench_result(run_id, config_id, tree_hash([bench.path]), result)
-            results.append(result)
             report(Progress(config, bench.name, "done", result))
-    return results
+            stored += 1
+
+    to_build: dict[str, tuple[BuildConfig, list[Benchmark]]] = {}
+    for i, (config, bench, _) in enumerate(items):
+        reason = na_reason(bench, config.kernel_info())
+        if reason is not None:
+            results[i] = BenchResult(bench.name, "n/a", reason)
+        else:
+            to_build.setdefault(config.hash(), (config, []))[1].append(bench)
+    flush()
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        try:
+            builds = {pool.submit(build, cfg, benches): h for h, (cfg, benches) in to_build.items()}
+            built: dict[str, BuildResult | str] = {}
+            for fut in as_completed(builds):
+                h = builds[fut]
+                try:
+                    built[h] = fut.result()
+                except RtoslabError as e:
+                    built[h] = str(e)
+                report(Progress(to_build[h][0], "", "built"))
+            runs = {}
+            for i, (config, bench, _) in enumerate(items):
+                if results[i] is not None:
+                    continue
+                b = built[config.hash()]
+                if isinstance(b, str):
+                    results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b}")
+                else:
+                    runs[pool.submit(run_benchmark, config, bench, b, runner)] = i
+            flush()
+            for fut in as_completed(runs):
+                results[runs[fut]] = fut.result()
+                flush()
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            runner.cancel()
+            raise
+    return [r for r in results if r is not None]
 
 
 def dump_identity(config: BuildConfig) -> str:

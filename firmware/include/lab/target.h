@@ -55,6 +55,22 @@ void lab_target_irq_remove(uint32_t irq);
  * paint it and measure its high-water mark. Never fails. */
 void lab_target_main_stack(uintptr_t *lo, uintptr_t *hi);
 
+/* Device interrupt lines that no device of the board drives, free for benchmarks that
+ * raise them with lab_target_irq_trigger() only: n = 0 .. 3 gives four distinct lines. */
+uint32_t lab_target_irq_soft(uint32_t n);
+
+/* A periodic hardware timer interrupt, for events at times unrelated to the code they
+ * interrupt (interrupt latency under load). Starts the target's benchmark timer so that
+ * `handler` runs every `period` cycles of the target clock (lab_target_clock_hz()), the
+ * first time `period` cycles from now, at NVIC `priority`. The target's own handler
+ * acknowledges the timer, then calls `handler`. Returns 0, or -1 if period is 0 or too
+ * large for the timer. The timer's interrupt line is the target's: not one of
+ * lab_target_irq_soft(). */
+int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t priority);
+
+/* Stop the benchmark timer; no further handler call starts after this returns. */
+void lab_target_timer_stop(void);
+
 /* Core clock in Hz as configured for this target (the timing model's clock). */
 uint32_t lab_target_clock_hz(void);
 

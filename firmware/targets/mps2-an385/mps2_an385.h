@@ -20,6 +20,20 @@
 #define UART_STATE_TX_FULL 0x1u
 #define UART_CTRL_TX_EN 0x1u
 
+/* CMSDK APB timer 0: the benchmark timer (lab_target_timer_start), IRQ 8, clocked at the
+ * board clock. */
+#define TIMER0_BASE 0x40000000u
+#define TIMER0_IRQ 8u
+#define TIMER0_CTRL MPS2_REG(TIMER0_BASE + 0x000u)
+#define TIMER0_VALUE MPS2_REG(TIMER0_BASE + 0x004u)
+#define TIMER0_RELOAD MPS2_REG(TIMER0_BASE + 0x008u)
+#define TIMER0_INTCLEAR MPS2_REG(TIMER0_BASE + 0x00Cu)
+#define TIMER_CTRL_EN 0x1u
+#define TIMER_CTRL_IRQ_EN 0x8u
+
+/* IRQ lines 24 .. 31 have no device on AN385 (QEMU connects none): software-only lines. */
+#define MPS2_SOFT_IRQ_TOP 31u
+
 /* System control block */
 #define SCB_VTOR MPS2_REG(0xE000ED08u)
 #define SCB_CCR MPS2_REG(0xE000ED14u)

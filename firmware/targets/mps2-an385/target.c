@@ -82,4 +82,39 @@ void lab_target_main_stack(uintptr_t *lo, uintptr_t *hi)
     *hi = (uintptr_t)&__lab_main_stack_top;
 }
 
+uint32_t lab_target_irq_soft(uint32_t n) { return MPS2_SOFT_IRQ_TOP - (n & 3u); }
+
+static lab_irq_handler_t lab_timer_handler;
+
+static void lab_target_timer_isr(void)
+{
+    TIMER0_INTCLEAR = 1u;
+    lab_timer_handler();
+}
+
+int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t priority)
+{
+    if (period == 0u || handler == 0) {
+        return -1;
+    }
+    lab_target_timer_stop();
+    lab_timer_handler = handler;
+    /* The timer counts VALUE down to 0 and interrupts as it reloads: period - 1 + 1. */
+    TIMER0_RELOAD = period - 1u;
+    TIMER0_VALUE = period - 1u;
+    TIMER0_INTCLEAR = 1u;
+    if (lab_target_irq_install(TIMER0_IRQ, lab_target_timer_isr, priority) != 0) {
+        return -1;
+    }
+    TIMER0_CTRL = TIMER_CTRL_EN | TIMER_CTRL_IRQ_EN;
+    return 0;
+}
+
+void lab_target_timer_stop(void)
+{
+    TIMER0_CTRL = 0u;
+    TIMER0_INTCLEAR = 1u;
+    lab_target_irq_remove(TIMER0_IRQ);
+}
+
 uint32_t lab_target_clock_hz(void) { return (uint32_t)LAB_TARGET_CLOCK_HZ; }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import signal
 import sys
@@ -10,12 +11,16 @@ from pathlib import Path
 from types import FrameType
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
 
 from rtoslab.build.config import BuildConfig
 from rtoslab.catalog import Benchmark, get_benchmark, get_kernel, get_target, suite_benchmarks
 from rtoslab.cli.common import add_db_option, open_db
+from rtoslab.cli.tables import print_experiment_tables
 from rtoslab.model import BenchResult, RtoslabError
 from rtoslab.pipeline import Progress, execute
+from rtoslab.plan.experiment import load_experiment
 from rtoslab.report.base import get_renderer
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store
@@ -26,6 +31,10 @@ DEFAULT_SUITE = "smoke"
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("run", help="build, run, analyse, store and print benchmarks")
+    p.add_argument("experiment", nargs="?", type=Path, default=None,
+                   help="an experiment file (TOML); without it, --suite/--bench on one configuration")
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                   help="parallel builds and runs (default: number of cores)")
     p.add_argument("--suite", default=None, help=f"suite to run (default: {DEFAULT_SUITE})")
     p.add_argument("--bench", action="append", default=[], metavar="NAME",
                    help="run this benchmark (repeatable; instead of --suite)")
@@ -64,28 +73,39 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
-             quiet: bool, experiment: str | None = None) -> tuple[int, list[BenchResult], str]:
+             quiet: bool, experiment: str | None = None, jobs: int = 1
+             ) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record. Returns (run id, results, final status).
 
     Ctrl-C or SIGTERM marks the run incomplete (results stored so far stay) and re-raises.
     """
-    err = Console(stderr=True)
+    err = Console(stderr=True, highlight=False)
+    total = sum(len(b) for _, b in plan)
+    n_configs = len(plan)
     run_id = store.begin_run(command, rtoslab_revision(), host_name(), tool_versions(), experiment)
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
+    bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TimeElapsedColumn(), console=err, transient=True,
+                       disable=quiet or not err.is_terminal)
+    builds = bar.add_task("build", total=n_configs)
+    runs = bar.add_task("run", total=total)
 
     def progress(p: Progress) -> None:
-        if quiet:
-            return
-        if p.stage == "build":
-            err.print(f"[dim]build[/dim] {p.config.kernel} {p.config.describe()} ({p.config.hash()})")
+        if p.stage == "built":
+            bar.advance(builds)
         elif p.stage == "done" and p.result is not None:
+            bar.advance(runs)
             r = p.result
+            if quiet:
+                return
             mark = {"ok": "[green]ok[/green]", "failed": "[red]FAILED[/red]"}.get(r.status, r.status)
             detail = f": {r.reason}" if r.reason else ""
-            err.print(f"  {mark} {r.benchmark}{detail}", highlight=False)
+            where = f"{p.config.kernel} {p.config.describe()}" if n_configs > 1 else ""
+            err.print(f"  {mark} {r.benchmark} {where}{detail}")
 
     try:
-        results = execute(store, run_id, plan, QemuRunner(), progress)
+        with bar:
+            results = execute(store, run_id, plan, QemuRunner(), progress, jobs=jobs)
     except BaseException:
         store.finish_run(run_id, "incomplete")
         err.print(f"run {run_id} interrupted: stored as incomplete")
@@ -98,6 +118,8 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
 
 
 def cmd(args: argparse.Namespace) -> int:
+    if args.experiment is not None:
+        return run_experiment(args)
     get_target(args.target)
     get_kernel(args.kernel)
     benches = select_benchmarks(args)
@@ -107,8 +129,28 @@ def cmd(args: argparse.Namespace) -> int:
     config.resolved_kernel_options()  # unknown options fail before anything is stored
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    run_id, _results, status = run_plan(store, [(config, benches)], command, quiet=args.json)
+    run_id, _results, status = run_plan(store, [(config, benches)], command, quiet=args.json,
+                                        jobs=args.jobs)
     print_run(store, run_id, as_json=args.json, report=args.report)
+    return 0 if status == "complete" else 1
+
+
+def run_experiment(args: argparse.Namespace) -> int:
+    if args.suite or args.bench or args.option:
+        raise RtoslabError("an experiment file sets its own benchmarks and options: "
+                           "drop --suite/--bench/--option")
+    exp = load_experiment(args.experiment)  # every check before anything is stored
+    store = open_db(args)
+    command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    if not args.json:
+        Console(stderr=True).print(
+            f"experiment {exp.name}: {len(exp.points)} configurations x {len(exp.benchmarks)} "
+            f"benchmarks, {args.jobs} jobs", highlight=False)
+    run_id, _results, status = run_plan(store, exp.plan(), command, quiet=args.json,
+                                        experiment=str(args.experiment), jobs=args.jobs)
+    print_run(store, run_id, as_json=args.json, report=args.report)
+    if not args.json:
+        print_experiment_tables(store, run_id, exp)
     return 0 if status == "complete" else 1
 
 

@@ -44,6 +44,10 @@ class Runner(Protocol):
         """Raise RtoslabError (with the fix) if the runner cannot run anything here."""
         ...
 
+    def cancel(self) -> None:
+        """Stop every run in progress (called from another thread on interruption)."""
+        ...
+
     def run(self, request: RunRequest) -> RunOutput:
         """Run the image to completion. Blocks for at most request.timeout_s (+ a second)."""
         ...

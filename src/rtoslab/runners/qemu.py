@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -89,7 +90,18 @@ def classify(req: RunRequest, exit_code: int | None, console: str, trace: Trace 
 
 
 class QemuRunner:
+    """Runs images under QEMU. Thread-safe: several runs may be in progress at once."""
+
     name = "qemu"
+
+    def __init__(self) -> None:
+        self._live: set[subprocess.Popen[bytes]] = set()
+        self._lock = threading.Lock()
+
+    def cancel(self) -> None:
+        with self._lock:
+            for proc in self._live:
+                proc.kill()
 
     def preflight(self) -> None:
         """Fail early, with the fix, when QEMU or the plugin is missing."""
@@ -114,6 +126,8 @@ class QemuRunner:
         timed_out = False
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE)
+        with self._lock:
+            self._live.add(proc)
         try:
             out, err = proc.communicate(timeout=req.timeout_s)
         except subprocess.TimeoutExpired:
@@ -124,6 +138,9 @@ class QemuRunner:
             proc.kill()
             proc.wait()
             raise
+        finally:
+            with self._lock:
+                self._live.discard(proc)
         wall = time.monotonic() - start
         console = out.decode(errors="replace")
         stderr = err.decode(errors="replace").strip()

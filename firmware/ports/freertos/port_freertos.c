@@ -1,0 +1,256 @@
+/*
+ * lab/port.h for FreeRTOS-Kernel (GCC ARM_CM3 port). Each function is a thin call into the
+ * kernel's documented API; what it adds to a measurement is the wrapper call itself and
+ * one load of the kernel handle (a few instructions, the same for every port).
+ *
+ * Also here: the kernel's hook functions (assert, stack overflow, malloc failed), which
+ * end the run with the matching exit status, and SysTick_Handler, which brackets the
+ * kernel's tick handler with the tick hooks (LAB_HAS_TICK_HOOKS).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lab/bench.h"
+#include "lab/port.h"
+#include "lab/target.h"
+
+#include "FreeRTOS.h"
+#include "queue.h"
+#include "semphr.h"
+#include "task.h"
+
+_Static_assert(configTICK_TYPE_WIDTH_IN_BITS == TICK_TYPE_WIDTH_32_BITS,
+               "lab_tick_t is 32 bits: the kernel's tick type must be too");
+_Static_assert(LAB_WAIT_FOREVER == portMAX_DELAY, "LAB_WAIT_FOREVER must be portMAX_DELAY");
+
+/* ------------------------------------------------------------------ kernel hooks */
+
+void lab_freertos_assert_failed(const char *file, int line);
+
+void lab_freertos_assert_failed(const char *file, int line)
+{
+    (void)line;
+    lab_fail_status(LAB_EXIT_KERNEL_ASSERT, file);
+}
+
+void vApplicationStackOverflowHook(TaskHandle_t task, char *name);
+
+void vApplicationStackOverflowHook(TaskHandle_t task, char *name)
+{
+    (void)task;
+    (void)name;
+    lab_fail_status(LAB_EXIT_STACK_OVERFLOW, "FreeRTOS: stack overflow detected");
+}
+
+void vApplicationMallocFailedHook(void);
+
+void vApplicationMallocFailedHook(void)
+{
+    lab_fail_status(LAB_EXIT_OUT_OF_MEMORY, "FreeRTOS: pvPortMalloc failed (raise configTOTAL_HEAP_SIZE)");
+}
+
+/* ------------------------------------------------------------------ tick */
+
+void xPortSysTickHandler(void);
+void SysTick_Handler(void);
+
+__attribute__((weak)) void lab_tick_hook_enter(void) {}
+__attribute__((weak)) void lab_tick_hook_exit(void) {}
+
+void SysTick_Handler(void)
+{
+    lab_tick_hook_enter();
+    xPortSysTickHandler();
+    lab_tick_hook_exit();
+}
+
+lab_tick_t lab_tick_count(void)
+{
+    return xPortIsInsideInterrupt() ? xTaskGetTickCountFromISR() : xTaskGetTickCount();
+}
+
+uint32_t lab_tick_rate_hz(void) { return (uint32_t)configTICK_RATE_HZ; }
+
+void lab_task_delay(lab_tick_t ticks) { vTaskDelay(ticks); }
+
+void lab_task_delay_until(lab_tick_t *previous_wake, lab_tick_t period)
+{
+    (void)xTaskDelayUntil(previous_wake, period);
+}
+
+/* ------------------------------------------------------------------ scheduler and tasks */
+
+void lab_port_init(void) {}
+
+void lab_port_start(void)
+{
+    vTaskStartScheduler();
+    lab_fail_status(LAB_EXIT_KERNEL_ASSERT, "FreeRTOS: vTaskStartScheduler returned");
+}
+
+int lab_task_create(lab_task_t *task, const char *name, lab_task_fn entry, void *arg,
+                    unsigned priority, lab_stack_t *stack, uint32_t stack_words)
+{
+    if (priority < 1u || priority > (unsigned)LAB_PORT_PRIO_MAX || stack_words < LAB_PORT_STACK_MIN_WORDS) {
+        return LAB_ERR_FAIL;
+    }
+#if LAB_FREERTOS_STATIC_ALLOCATION
+    task->handle = xTaskCreateStatic(entry, name, stack_words, arg, (UBaseType_t)priority, stack, &task->tcb);
+    return task->handle != NULL ? LAB_OK : LAB_ERR_FAIL;
+#else
+    (void)stack;
+    return xTaskCreate(entry, name, stack_words, arg, (UBaseType_t)priority, &task->handle) == pdPASS
+               ? LAB_OK
+               : LAB_ERR_FAIL;
+#endif
+}
+
+void lab_task_delete(lab_task_t *task) { vTaskDelete(task->handle); }
+
+void lab_task_yield(void) { taskYIELD(); }
+
+unsigned lab_task_priority(lab_task_t *task) { return (unsigned)uxTaskPriorityGetFromISR(task->handle); }
+
+void lab_task_suspend(lab_task_t *task) { vTaskSuspend(task != NULL ? task->handle : NULL); }
+
+void lab_task_resume(lab_task_t *task) { vTaskResume(task->handle); }
+
+/* ------------------------------------------------------------------ semaphores */
+
+int lab_sem_create(lab_sem_t *sem, uint32_t initial, uint32_t max)
+{
+    if (max == 0u || initial > max) {
+        return LAB_ERR_FAIL;
+    }
+    if (max == 1u) {
+#if LAB_FREERTOS_STATIC_ALLOCATION
+        sem->handle = xSemaphoreCreateBinaryStatic(&sem->obj);
+#else
+        sem->handle = xSemaphoreCreateBinary();
+#endif
+        if (sem->handle != NULL && initial == 1u) {
+            (void)xSemaphoreGive(sem->handle);
+        }
+    } else {
+#if !configUSE_COUNTING_SEMAPHORES
+        return LAB_ERR_FAIL; /* configUSE_COUNTING_SEMAPHORES = 0: binary semaphores only */
+#elif LAB_FREERTOS_STATIC_ALLOCATION
+        sem->handle = xSemaphoreCreateCountingStatic(max, initial, &sem->obj);
+#else
+        sem->handle = xSemaphoreCreateCounting(max, initial);
+#endif
+    }
+    return sem->handle != NULL ? LAB_OK : LAB_ERR_FAIL;
+}
+
+int lab_sem_give(lab_sem_t *sem) { return xSemaphoreGive(sem->handle) == pdTRUE ? LAB_OK : LAB_ERR_FAIL; }
+
+int lab_sem_give_from_isr(lab_sem_t *sem, bool *woken)
+{
+    BaseType_t higher = pdFALSE;
+    BaseType_t ok = xSemaphoreGiveFromISR(sem->handle, &higher);
+    if (higher != pdFALSE) {
+        *woken = true;
+    }
+    return ok == pdTRUE ? LAB_OK : LAB_ERR_FAIL;
+}
+
+int lab_sem_take(lab_sem_t *sem, lab_tick_t timeout)
+{
+    return xSemaphoreTake(sem->handle, timeout) == pdTRUE ? LAB_OK : LAB_ERR_TIMEOUT;
+}
+
+/* ------------------------------------------------------------------ mutexes */
+
+int lab_mutex_create(lab_mutex_t *mutex)
+{
+#if LAB_FREERTOS_STATIC_ALLOCATION
+    mutex->handle = xSemaphoreCreateMutexStatic(&mutex->obj);
+#else
+    mutex->handle = xSemaphoreCreateMutex();
+#endif
+    return mutex->handle != NULL ? LAB_OK : LAB_ERR_FAIL;
+}
+
+int lab_mutex_lock(lab_mutex_t *mutex, lab_tick_t timeout)
+{
+    return xSemaphoreTake(mutex->handle, timeout) == pdTRUE ? LAB_OK : LAB_ERR_TIMEOUT;
+}
+
+int lab_mutex_unlock(lab_mutex_t *mutex)
+{
+    return xSemaphoreGive(mutex->handle) == pdTRUE ? LAB_OK : LAB_ERR_FAIL;
+}
+
+/* ------------------------------------------------------------------ queues */
+
+int lab_queue_create(lab_queue_t *queue, uint32_t length, uint32_t item_size, void *storage)
+{
+    if (length == 0u || item_size == 0u) {
+        return LAB_ERR_FAIL;
+    }
+#if LAB_FREERTOS_STATIC_ALLOCATION
+    queue->handle = xQueueCreateStatic(length, item_size, (uint8_t *)storage, &queue->obj);
+#else
+    (void)storage;
+    queue->handle = xQueueCreate(length, item_size);
+#endif
+    return queue->handle != NULL ? LAB_OK : LAB_ERR_FAIL;
+}
+
+int lab_queue_send(lab_queue_t *queue, const void *item, lab_tick_t timeout)
+{
+    return xQueueSend(queue->handle, item, timeout) == pdTRUE ? LAB_OK : LAB_ERR_TIMEOUT;
+}
+
+int lab_queue_send_from_isr(lab_queue_t *queue, const void *item, bool *woken)
+{
+    BaseType_t higher = pdFALSE;
+    BaseType_t ok = xQueueSendFromISR(queue->handle, item, &higher);
+    if (higher != pdFALSE) {
+        *woken = true;
+    }
+    return ok == pdTRUE ? LAB_OK : LAB_ERR_TIMEOUT;
+}
+
+int lab_queue_receive(lab_queue_t *queue, void *item, lab_tick_t timeout)
+{
+    return xQueueReceive(queue->handle, item, timeout) == pdTRUE ? LAB_OK : LAB_ERR_TIMEOUT;
+}
+
+/* ------------------------------------------------------------------ direct notification */
+
+void lab_notify(lab_task_t *task) { (void)xTaskNotifyGive(task->handle); }
+
+void lab_notify_from_isr(lab_task_t *task, bool *woken)
+{
+    BaseType_t higher = pdFALSE;
+    vTaskNotifyGiveFromISR(task->handle, &higher);
+    if (higher != pdFALSE) {
+        *woken = true;
+    }
+}
+
+uint32_t lab_notify_wait(lab_tick_t timeout) { return (uint32_t)ulTaskNotifyTake(pdTRUE, timeout); }
+
+/* ------------------------------------------------------------------ critical sections */
+
+void lab_critical_enter(void) { taskENTER_CRITICAL(); }
+
+void lab_critical_exit(void) { taskEXIT_CRITICAL(); }
+
+uint32_t lab_critical_enter_from_isr(void) { return (uint32_t)taskENTER_CRITICAL_FROM_ISR(); }
+
+void lab_critical_exit_from_isr(uint32_t saved) { taskEXIT_CRITICAL_FROM_ISR((UBaseType_t)saved); }
+
+/* ------------------------------------------------------------------ interrupts */
+
+uint32_t lab_port_irq_prio_kernel(void) { return (uint32_t)configMAX_SYSCALL_INTERRUPT_PRIORITY; }
+
+/* 0 is never masked: the CM3 port's critical sections raise BASEPRI only to
+ * configMAX_SYSCALL_INTERRUPT_PRIORITY. */
+uint32_t lab_port_irq_prio_unmanaged(void) { return 0u; }
+
+void lab_port_isr_enter(void) {}
+
+void lab_port_isr_exit(bool woken) { portYIELD_FROM_ISR(woken ? pdTRUE : pdFALSE); }

@@ -1,0 +1,69 @@
+"""rtoslab compare: two runs, or the configurations within one run, side by side."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rtoslab.cli.common import add_db_option, open_db
+from rtoslab.cli.run import parse_option
+from rtoslab.compare import STATS, build_table, compare_runs, regressions
+from rtoslab.model import RtoslabError
+from rtoslab.report.comparison import FORMATS, render_comparison
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("compare", help="compare two runs, or the configurations of one run")
+    p.add_argument("runs", nargs="+", help="one run id (its configurations side by side) or two "
+                   "(second / first for each shared configuration)")
+    p.add_argument("--stat", default="median", choices=STATS)
+    p.add_argument("--unit", default="insn", help="insn, cycle or us (default: insn)")
+    p.add_argument("--rows", default="benchmark", choices=("benchmark", "metric"),
+                   help="row per benchmark metric, or per metric name across benchmarks")
+    p.add_argument("--baseline", action="append", default=[], metavar="AXIS=VALUE",
+                   help="baseline axis values for ratio columns, e.g. kernel=baremetal "
+                   "(default: the first configuration)")
+    p.add_argument("--fail-above", type=float, default=None, metavar="PCT",
+                   help="exit 1 if any ratio exceeds 1 + PCT/100 (a CI regression gate)")
+    p.add_argument("--format", default="terminal", choices=FORMATS)
+    add_db_option(p)
+    p.set_defaults(func=cmd)
+
+
+def _run_id(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise RtoslabError(f"bad run id '{text}': give a number (`rtoslab runs` lists them)") from None
+
+
+def cmd(args: argparse.Namespace) -> int:
+    if len(args.runs) > 2:
+        raise RtoslabError("compare takes one or two run ids")
+    store = open_db(args)
+    ids = [_run_id(r) for r in args.runs]
+    views = [store.load_run(i) for i in ids]
+    if len(ids) == 2:
+        if args.baseline:
+            raise RtoslabError("--baseline is for one run; with two runs the first is the baseline")
+        table = compare_runs(views[0].results, views[1].results, ids[0], ids[1], stat=args.stat,
+                             unit=args.unit, rows=args.rows)
+    else:
+        results = [(ids[0], r) for r in views[0].results]
+        if args.baseline:
+            match = dict(parse_option(b) for b in args.baseline)
+            match = {k: (v == "true" if v in ("true", "false") else v) for k, v in match.items()}
+            baselines = [("baseline", match)]
+        else:
+            first = build_table(results, stat=args.stat, unit=args.unit, rows=args.rows).columns
+            baselines = [("baseline", dict(first[0].axes))] if len(first) > 1 else []
+        table = build_table(results, stat=args.stat, unit=args.unit, rows=args.rows,
+                            baselines=baselines)
+    sys.stdout.write(render_comparison(table, args.format))
+    if args.fail_above is not None:
+        bad = regressions(table, args.fail_above)
+        for line in bad:
+            print(f"regression: {line}", file=sys.stderr)
+        if bad:
+            return 1
+    return 0

@@ -1,0 +1,209 @@
+"""Comparison tables: benchmarks x configurations, with ratio columns (seed 000's layout).
+
+Pure functions over stored views. A *column* is one configuration of one run; a *row*
+is a (benchmark, metric) pair, or only the metric when rows="metric" (to set different
+benchmarks that report the same metrics side by side, e.g. an OS and an FSM build of the
+same firmware). A *baseline* names axis values: each column's baseline column is the one
+equal to it on every other axis and equal to the baseline on the named axes; the ratio is
+column / baseline (so with times, a ratio above 1 means the baseline is faster).
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rtoslab.model import RtoslabError
+from rtoslab.store.views import ConfigView, ResultView
+
+STATS = ("median", "mean", "mode", "min", "max", "p90", "p99")
+
+
+def axes_of(config: ConfigView, benchmark: str | None = None) -> dict[str, object]:
+    """The axis values of a stored configuration, as an experiment file names them."""
+    flags = shlex.split(config.cflags)
+    opt = next((f for f in flags if f.startswith("-O")), "")
+    extra = " ".join(f for f in flags if f != opt and f != "-flto")
+    axes: dict[str, object] = {
+        "target": config.target,
+        "kernel": config.kernel,
+        "opt": opt,
+        "lto": "-flto" in flags,
+        "cflags": extra,
+    }
+    for key, value in sorted(config.kernel_config.items()):
+        axes[f"kernel_options.{key}"] = value
+    for key, value in sorted(config.model.items()):
+        axes[f"model.{key}"] = value
+    if benchmark is not None:
+        axes["benchmark"] = benchmark
+    return axes
+
+
+@dataclass(frozen=True)
+class Column:
+    key: tuple[int, int, str]  # (run id, config id, benchmark or "") — unique
+    run_id: int
+    config: ConfigView
+    benchmark: str | None  # set when rows are metrics only
+    axes: dict[str, object]
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class RatioColumn:
+    baseline: str  # baseline name
+    column: Column
+    base: Column
+
+
+@dataclass(frozen=True)
+class ComparisonTable:
+    stat: str
+    unit: str
+    rows: tuple[tuple[str, ...], ...]  # (benchmark, metric) or (metric,)
+    columns: tuple[Column, ...]
+    values: dict[tuple[tuple[str, ...], tuple[int, int, str]], float]
+    ratios: tuple[RatioColumn, ...]
+    notes: dict[tuple[tuple[str, ...], tuple[int, int, str]], str]  # failed / n/a cells
+
+    def value(self, row: tuple[str, ...], col: Column) -> float | None:
+        return self.values.get((row, col.key))
+
+    def ratio(self, row: tuple[str, ...], rc: RatioColumn) -> float | None:
+        a, b = self.value(row, rc.column), self.value(row, rc.base)
+        if a is None or b is None or b == 0:
+            return None
+        return a / b
+
+
+def _labels(columns: list[Column]) -> list[Column]:
+    """Label each column with the axis values that differ between columns."""
+    keys = [k for k in columns[0].axes if len({repr(c.axes.get(k)) for c in columns}) > 1] if columns else []
+    runs = {c.run_id for c in columns}
+    out = []
+    for c in columns:
+        parts = []
+        for k in keys:
+            v = c.axes.get(k)
+            if k == "lto":
+                parts.append("lto" if v else "no-lto")
+            elif k in ("opt", "kernel", "target", "benchmark", "cflags"):
+                parts.append(str(v) if v != "" else "-")
+            else:
+                parts.append(f"{k.split('.', 1)[-1]}={v}")
+        if len(runs) > 1:
+            parts.insert(0, f"run {c.run_id}")
+        label = " ".join(parts) or c.config.hash
+        out.append(Column(c.key, c.run_id, c.config, c.benchmark, c.axes, label))
+    return out
+
+
+def build_table(results: Sequence[tuple[int, ResultView]], *, stat: str = "median", unit: str = "insn",
+                rows: str = "benchmark", baselines: Sequence[tuple[str, dict[str, object]]] = ()
+                ) -> ComparisonTable:
+    """Pivot stored results into a comparison table. ``results``: (run id, result) pairs."""
+    if stat not in STATS:
+        raise RtoslabError(f"unknown statistic '{stat}': choose one of {', '.join(STATS)}")
+
+    def extract(r: ResultView) -> list[tuple[str, float]]:
+        out = []
+        for m in r.metrics:
+            summary = m.summaries.get(unit)
+            if summary is None:
+                units = ", ".join(m.summaries) or "none"
+                raise RtoslabError(f"unit '{unit}' not measured for {r.benchmark}/{m.name} "
+                                   f"(has: {units}): choose --unit from those")
+            out.append((m.name, float(getattr(summary, stat))))
+        return out
+
+    return _pivot(results, stat, unit, rows, baselines, extract)
+
+
+def build_footprint_table(results: Sequence[tuple[int, ResultView]], *, rows: str = "benchmark",
+                          baselines: Sequence[tuple[str, dict[str, object]]] = ()) -> ComparisonTable:
+    """Flash and RAM totals of every image (rows "flash", "ram"), same layout and ratios."""
+
+    def extract(r: ResultView) -> list[tuple[str, float]]:
+        fp = r.extra.get("footprint")
+        if not isinstance(fp, dict):
+            return []
+        return [("flash", float(fp["flash_total"])), ("ram", float(fp["ram_total"]))]
+
+    return _pivot(results, "size", "bytes", rows, baselines, extract, include_failed=True)
+
+
+def _pivot(results: Sequence[tuple[int, ResultView]], stat: str, unit: str, rows: str,
+           baselines: Sequence[tuple[str, dict[str, object]]],
+           extract: Callable[[ResultView], list[tuple[str, float]]],
+           include_failed: bool = False) -> ComparisonTable:
+    if rows not in ("benchmark", "metric"):
+        raise RtoslabError(f"unknown row layout '{rows}': choose benchmark or metric")
+    if not results:
+        raise RtoslabError("nothing to compare: the runs have no results")
+    columns: dict[tuple[int, int, str], Column] = {}
+    row_keys: dict[tuple[str, ...], None] = {}
+    values: dict[tuple[tuple[str, ...], tuple[int, int, str]], float] = {}
+    notes: dict[tuple[tuple[str, ...], tuple[int, int, str]], str] = {}
+    for run_id, r in results:
+        bench = r.benchmark if rows == "metric" else None
+        key = (run_id, r.config.id, bench or "")
+        if key not in columns:
+            columns[key] = Column(key, run_id, r.config, bench, axes_of(r.config, bench))
+        if r.status != "ok" and not (include_failed and r.status == "failed"):
+            row = (r.benchmark, "*") if rows == "benchmark" else ("*",)
+            row_keys.setdefault(row, None)
+            notes[(row, key)] = f"{r.status}: {r.reason}"
+            continue
+        for name, v in extract(r):
+            row = (r.benchmark, name) if rows == "benchmark" else (name,)
+            row_keys.setdefault(row, None)
+            if math.isfinite(v):
+                values[(row, key)] = v
+    cols = _labels(list(columns.values()))
+    ratio_cols: list[RatioColumn] = []
+    for name, match in baselines:
+        for c in cols:
+            want = {**c.axes, **match}
+            if all(c.axes.get(k) == v for k, v in match.items()):
+                continue  # a baseline column itself
+            base = next((b for b in cols if b.axes == want and b.run_id == c.run_id), None)
+            if base is None:
+                base = next((b for b in cols if b.axes == want), None)
+            if base is not None:
+                ratio_cols.append(RatioColumn(name, c, base))
+    if baselines and not ratio_cols:
+        raise RtoslabError("no column has a baseline: the baseline's axis values match no configuration")
+    return ComparisonTable(stat, unit, tuple(row_keys), tuple(cols), values, tuple(ratio_cols), notes)
+
+
+def regressions(table: ComparisonTable, pct: float) -> list[str]:
+    """Rows whose ratio exceeds 1 + pct/100 (for --fail-above): one line each."""
+    limit = 1.0 + pct / 100.0
+    out = []
+    for rc in table.ratios:
+        for row in table.rows:
+            r = table.ratio(row, rc)
+            if r is not None and r > limit:
+                out.append(f"{'/'.join(row)}: {rc.column.label} is {r:.3f}x {rc.base.label} "
+                           f"({table.stat} {table.unit}), above the {pct:g}% limit")
+    return out
+
+
+def compare_runs(a: Sequence[ResultView], b: Sequence[ResultView], run_a: int, run_b: int,
+                 **kwargs: object) -> ComparisonTable:
+    """Two runs side by side; ratio = run b / run a for each configuration they share."""
+    table = build_table([(run_a, r) for r in a] + [(run_b, r) for r in b], **kwargs)  # type: ignore[arg-type]
+    ratios = []
+    for c in table.columns:
+        if c.run_id != run_b:
+            continue
+        base = next((x for x in table.columns if x.run_id == run_a and x.axes == c.axes), None)
+        if base is not None:
+            ratios.append(RatioColumn(f"run {run_b} / run {run_a}", c, base))
+    if not ratios:
+        raise RtoslabError(f"runs {run_a} and {run_b} share no configuration: nothing to set side by side")
+    return ComparisonTable(table.stat, table.unit, table.rows, table.columns, table.values,
+                           tuple(ratios), table.notes)

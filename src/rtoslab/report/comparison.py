@@ -1,0 +1,84 @@
+"""Renderers for comparison tables (rtoslab compare, experiment summaries).
+
+Layout as in seed 000: rows are benchmark metrics, then one column per configuration,
+then one column per ratio (column / its baseline).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from rich.console import Console
+from rich.table import Table
+
+from rtoslab.compare import ComparisonTable
+from rtoslab.model import RtoslabError
+
+FORMATS = ("terminal", "markdown", "csv", "json")
+
+
+def _fmt(v: float | None) -> str:
+    if v is None:
+        return "-"
+    return f"{v:.0f}" if float(v).is_integer() else f"{v:.2f}"
+
+
+def _ratio(v: float | None) -> str:
+    return "-" if v is None else f"{v:.3f}"
+
+
+def _grid(table: ComparisonTable) -> tuple[list[str], list[list[str]]]:
+    header = ["benchmark", "metric"] if len(table.rows[0]) == 2 else ["metric"]
+    header += [c.label for c in table.columns]
+    header += [f"{rc.column.label} ({rc.baseline})" for rc in table.ratios]
+    body = []
+    for row in table.rows:
+        cells = list(row)
+        for c in table.columns:
+            note = table.notes.get((row, c.key))
+            cells.append(note.split(":", 1)[0] if note else _fmt(table.value(row, c)))
+        cells += [_ratio(table.ratio(row, rc)) for rc in table.ratios]
+        body.append(cells)
+    return header, body
+
+
+def render_comparison(table: ComparisonTable, fmt: str, title: str = "") -> str:
+    if not table.rows:
+        raise RtoslabError("the comparison has no rows: no benchmark produced results")
+    header, body = _grid(table)
+    caption = title or f"{table.stat} {table.unit}"
+    if fmt == "terminal":
+        t = Table(title=caption)
+        for h in header:
+            t.add_column(h, justify="left" if h in ("benchmark", "metric") else "right")
+        for cells in body:
+            t.add_row(*cells)
+        buf = io.StringIO()
+        Console(file=buf, width=max(120, 12 * len(header)), no_color=True, highlight=False).print(t)
+        return buf.getvalue()
+    if fmt == "markdown":
+        lines = [f"**{caption}**", "", "| " + " | ".join(header) + " |",
+                 "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(cells) + " |" for cells in body]
+        return "\n".join(lines) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(body)
+        return buf.getvalue()
+    if fmt == "json":
+        doc = {
+            "schema": "rtoslab.compare/1", "stat": table.stat, "unit": table.unit,
+            "columns": [{"label": c.label, "run_id": c.run_id, "config": c.config.hash,
+                         "benchmark": c.benchmark} for c in table.columns],
+            "ratios": [{"baseline": rc.baseline, "column": rc.column.label, "base": rc.base.label}
+                       for rc in table.ratios],
+            "rows": [{"row": list(row),
+                      "values": [table.value(row, c) for c in table.columns],
+                      "ratios": [table.ratio(row, rc) for rc in table.ratios]} for row in table.rows],
+        }
+        return json.dumps(doc, indent=2) + "\n"
+    raise RtoslabError(f"unknown format '{fmt}': choose one of {', '.join(FORMATS)}")
