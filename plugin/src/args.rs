@@ -48,7 +48,9 @@ fn err<T>(msg: String) -> Result<T, ArgError> {
 /// Parse an unsigned number: decimal or 0x-prefixed hex, `_` allowed between digits.
 pub fn parse_u64(key: &str, value: &str) -> Result<u64, ArgError> {
     let cleaned: String = value.chars().filter(|&c| c != '_').collect();
-    let parsed = if let Some(hex) = cleaned.strip_prefix("0x").or_else(|| cleaned.strip_prefix("0X"))
+    let parsed = if let Some(hex) = cleaned
+        .strip_prefix("0x")
+        .or_else(|| cleaned.strip_prefix("0X"))
     {
         if hex.is_empty() {
             None
@@ -62,7 +64,9 @@ pub fn parse_u64(key: &str, value: &str) -> Result<u64, ArgError> {
     };
     match parsed {
         Some(v) if !value.starts_with('_') && !value.ends_with('_') => Ok(v),
-        _ => err(format!("{key}={value}: not an unsigned number (decimal or 0x hex)")),
+        _ => err(format!(
+            "{key}={value}: not an unsigned number (decimal or 0x hex)"
+        )),
     }
 }
 
@@ -115,20 +119,28 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
     };
     let base = base.unwrap_or(DEFAULT_BASE);
     let size = size.unwrap_or(DEFAULT_SIZE);
-    if base % 4 != 0 {
+    if !base.is_multiple_of(4) {
         return err(format!("base=0x{base:x}: must be word aligned"));
     }
-    if size == 0 || size % 4 != 0 {
+    if size == 0 || !size.is_multiple_of(4) {
         return err(format!("size=0x{size:x}: must be a non-zero multiple of 4"));
     }
     if u64::from(base) + u64::from(size) > 1 << 32 {
-        return err(format!("base=0x{base:x} size=0x{size:x}: region passes the end of the 32-bit address space"));
+        return err(format!(
+            "base=0x{base:x} size=0x{size:x}: region passes the end of the 32-bit address space"
+        ));
     }
     let max_records = max_records.unwrap_or(DEFAULT_MAX_RECORDS);
     if max_records == 0 {
         return err("max_records=0: must be at least 1".to_string());
     }
-    Ok(Config { trace, base, size, insn_limit: insn_limit.unwrap_or(0), max_records })
+    Ok(Config {
+        trace,
+        base,
+        size,
+        insn_limit: insn_limit.unwrap_or(0),
+        max_records,
+    })
 }
 
 #[cfg(test)]

@@ -91,18 +91,29 @@ mod tests {
         assert!(!m.models_cycles());
         assert!(!m.is_dynamic());
         assert_eq!(m.insn_cycles(&decode(0x6000, 0), 0), 0);
-        let exit =
-            TbExit { last_pc: 0, last: decode(0xe7fe, 0), fallthrough: 2, completed: true };
+        let exit = TbExit {
+            last_pc: 0,
+            last: decode(0xe7fe, 0),
+            fallthrough: 2,
+            completed: true,
+        };
         assert_eq!(m.transition_cycles(&exit, 0), 0);
     }
 
     #[test]
     fn redirected() {
-        let exit =
-            TbExit { last_pc: 0x10, last: decode(0xd1fc, 0), fallthrough: 0x12, completed: true };
+        let exit = TbExit {
+            last_pc: 0x10,
+            last: decode(0xd1fc, 0),
+            fallthrough: 0x12,
+            completed: true,
+        };
         assert!(exit.redirected(0x0c));
         assert!(!exit.redirected(0x12));
-        let partial = TbExit { completed: false, ..exit };
+        let partial = TbExit {
+            completed: false,
+            ..exit
+        };
         assert!(!partial.redirected(0x0c));
     }
 }

@@ -111,7 +111,12 @@ pub fn plan_tb(insns: &[DecodedInsn], model: &dyn CostModel) -> TbPlan {
         last: last.insn,
         fallthrough: (last.pc + u64::from(last.insn.len)) & 0xFFFF_FFFF,
     };
-    TbPlan { shape, segments, stores, may_loop: !last.insn.only_forward(last.pc) }
+    TbPlan {
+        shape,
+        segments,
+        stores,
+        may_loop: !last.insn.only_forward(last.pc),
+    }
 }
 
 /// Tracks block-to-block transitions for a dynamic cost model. Runs on the vCPU thread
@@ -180,19 +185,45 @@ mod tests {
         // str r0,[r0]; nop; b .
         let b = block(
             0x100,
-            &[(0xf240, 0x0000), (0xf2c2, 0x1000), (0x6000, 0), (0xf240, 0x0004), (0xf2c2, 0x1000),
-              (0x6000, 0), (0xbf00, 0), (0xe7fe, 0)],
+            &[
+                (0xf240, 0x0000),
+                (0xf2c2, 0x1000),
+                (0x6000, 0),
+                (0xf240, 0x0004),
+                (0xf2c2, 0x1000),
+                (0x6000, 0),
+                (0xbf00, 0),
+                (0xe7fe, 0),
+            ],
         );
         let p = plan_tb(&b, &ZeroModel);
         assert_eq!(
             p.segments,
             vec![
-                Segment { first: 0, insns: 3, cycles: 0 },
-                Segment { first: 3, insns: 3, cycles: 0 },
-                Segment { first: 6, insns: 2, cycles: 0 },
+                Segment {
+                    first: 0,
+                    insns: 3,
+                    cycles: 0
+                },
+                Segment {
+                    first: 3,
+                    insns: 3,
+                    cycles: 0
+                },
+                Segment {
+                    first: 6,
+                    insns: 2,
+                    cycles: 0
+                },
             ]
         );
-        assert_eq!(p.stores, vec![StoreSite { idx: 2, cycles: 0 }, StoreSite { idx: 5, cycles: 0 }]);
+        assert_eq!(
+            p.stores,
+            vec![
+                StoreSite { idx: 2, cycles: 0 },
+                StoreSite { idx: 5, cycles: 0 }
+            ]
+        );
         assert_eq!(p.shape.n_insns, 8);
         assert_eq!(p.shape.start, 0x100);
         assert_eq!(p.shape.last_pc, 0x100 + 4 + 4 + 2 + 4 + 4 + 2 + 2);
@@ -214,14 +245,36 @@ mod tests {
     #[test]
     fn loads_end_segments_and_costs_sum() {
         // adds; ldr r0,[r0]; adds; adds; str r0,[r1]; bx lr
-        let b = block(0, &[(0x3001, 0), (0x6800, 0), (0x3001, 0), (0x3001, 0), (0x6008, 0), (0x4770, 0)]);
+        let b = block(
+            0,
+            &[
+                (0x3001, 0),
+                (0x6800, 0),
+                (0x3001, 0),
+                (0x3001, 0),
+                (0x6008, 0),
+                (0x4770, 0),
+            ],
+        );
         let p = plan_tb(&b, &Toy);
         assert_eq!(
             p.segments,
             vec![
-                Segment { first: 0, insns: 2, cycles: 1 + 2 },
-                Segment { first: 2, insns: 3, cycles: 1 + 1 + 3 },
-                Segment { first: 5, insns: 1, cycles: 1 },
+                Segment {
+                    first: 0,
+                    insns: 2,
+                    cycles: 1 + 2
+                },
+                Segment {
+                    first: 2,
+                    insns: 3,
+                    cycles: 1 + 1 + 3
+                },
+                Segment {
+                    first: 5,
+                    insns: 1,
+                    cycles: 1
+                },
             ]
         );
         assert_eq!(p.stores, vec![StoreSite { idx: 4, cycles: 3 }]);
@@ -247,7 +300,11 @@ mod tests {
     #[test]
     fn transitions_detect_taken_and_partial() {
         let a = plan_tb(&block(0x10, &[(0x3001, 0), (0xd1fc, 0)]), &ZeroModel).shape; // 2 insns
-        let b = plan_tb(&block(0x14, &[(0x3001, 0), (0x6800, 0), (0x3001, 0)]), &ZeroModel).shape;
+        let b = plan_tb(
+            &block(0x14, &[(0x3001, 0), (0x6800, 0), (0x3001, 0)]),
+            &ZeroModel,
+        )
+        .shape;
         let mut t = Transitions::default();
         assert_eq!(t.enter(a, 100), None);
         // a ran both instructions and control went to 0x0c (branch taken)

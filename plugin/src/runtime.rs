@@ -24,9 +24,7 @@ use crate::args::{Config, parse_args};
 use crate::cost::{CostModel, ZeroModel};
 use crate::plan::{DecodedInsn, TbShape, Transitions, plan_tb};
 use crate::thumb::{self, Class, Flow, Insn, Mem};
-use crate::trace::{
-    FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, TraceWriter,
-};
+use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, TraceWriter};
 
 /// Exit code when the instruction limit stops the guest (like timeout(1)).
 const EXIT_INSN_LIMIT: i32 = 124;
@@ -42,7 +40,10 @@ struct Counters {
 // after the vCPU stopped, at exit).
 unsafe impl Sync for Counters {}
 
-static COUNTERS: Counters = Counters { insns: UnsafeCell::new(0), cycles: UnsafeCell::new(0) };
+static COUNTERS: Counters = Counters {
+    insns: UnsafeCell::new(0),
+    cycles: UnsafeCell::new(0),
+};
 
 #[inline(always)]
 fn insns_now() -> u64 {
@@ -170,12 +171,19 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
         ));
     }
     if !info.target_name.starts_with("arm") {
-        return Err(format!("target {}: only 32-bit Arm (Thumb) guests are supported", info.target_name));
+        return Err(format!(
+            "target {}: only 32-bit Arm (Thumb) guests are supported",
+            info.target_name
+        ));
     }
     let model: Box<dyn CostModel> = Box::new(ZeroModel);
     let file = File::create(&cfg.trace)
         .map_err(|e| format!("cannot create trace file {}: {e}", cfg.trace))?;
-    let flags = if model.models_cycles() { FLAG_CYCLES_MODELLED } else { 0 };
+    let flags = if model.models_cycles() {
+        FLAG_CYCLES_MODELLED
+    } else {
+        0
+    };
     let writer = TraceWriter::new(
         BufWriter::with_capacity(1 << 20, file),
         cfg.base,
@@ -237,14 +245,19 @@ impl HasCallbacks for RtosLab {
         _id: PluginId,
         tb: TranslationBlock,
     ) -> qemu_plugin::Result<()> {
-        let Some(rt) = RUNTIME.get() else { return Ok(()) };
+        let Some(rt) = RUNTIME.get() else {
+            return Ok(());
+        };
         let n = tb.size();
         if n == 0 {
             return Ok(());
         }
         let mut decoded = Vec::with_capacity(n);
         for insn in tb.instructions() {
-            decoded.push(DecodedInsn { pc: insn.vaddr(), insn: decode_insn(&insn.data()) });
+            decoded.push(DecodedInsn {
+                pc: insn.vaddr(),
+                insn: decode_insn(&insn.data()),
+            });
         }
         let plan = plan_tb(&decoded, rt.model.as_ref());
 
@@ -268,11 +281,14 @@ impl HasCallbacks for RtosLab {
         }
         for st in &plan.stores {
             let cost = st.cycles;
-            tb.instruction(st.idx)?.register_memory_access_callback_flags(
-                move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| on_store(rt, vaddr, cost),
-                MemRW::QEMU_PLUGIN_MEM_W,
-                CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
-            );
+            tb.instruction(st.idx)?
+                .register_memory_access_callback_flags(
+                    move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| {
+                        on_store(rt, vaddr, cost)
+                    },
+                    MemRW::QEMU_PLUGIN_MEM_W,
+                    CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+                );
         }
         if rt.dynamic || (rt.insn_limit != 0 && plan.may_loop) {
             // One per translation, kept for the block's lifetime (QEMU never tells us

@@ -112,7 +112,13 @@ pub struct Insn {
 
 impl Insn {
     const fn new(len: u8, class: Class, mem: Mem, flow: Flow, regs: u8) -> Insn {
-        Insn { len, class, mem, flow, regs }
+        Insn {
+            len,
+            class,
+            mem,
+            flow,
+            regs,
+        }
     }
     const fn alu(len: u8) -> Insn {
         Insn::new(len, Class::Alu, Mem::None, Flow::Seq, 0)
@@ -133,9 +139,9 @@ impl Insn {
     /// Target address of a direct branch at `pc`, if this is one.
     pub fn direct_target(&self, pc: u64) -> Option<u64> {
         match self.flow {
-            Flow::Direct { offset, .. } => Some(
-                (pc.wrapping_add(4).wrapping_add(offset as i64 as u64)) & 0xFFFF_FFFF,
-            ),
+            Flow::Direct { offset, .. } => {
+                Some((pc.wrapping_add(4).wrapping_add(offset as i64 as u64)) & 0xFFFF_FFFF)
+            }
             _ => None,
         }
     }
@@ -178,7 +184,11 @@ pub fn decode_bytes(bytes: &[u8]) -> Option<Insn> {
 
 /// Classify an instruction given its halfwords (`hw2` is ignored for 16-bit ones).
 pub fn decode(hw1: u16, hw2: u16) -> Insn {
-    if insn_len(hw1) == 2 { decode16(hw1) } else { decode32(hw1, hw2) }
+    if insn_len(hw1) == 2 {
+        decode16(hw1)
+    } else {
+        decode32(hw1, hw2)
+    }
 }
 
 fn sign_extend(value: u32, bits: u32) -> i32 {
@@ -210,15 +220,27 @@ pub fn decode16(h: u16) -> Insn {
             let rd = ((h >> 4) & 0x8) | (h & 0x7);
             match opc {
                 // ADD (register), MOV (register): a write to PC is a branch.
-                0b0000..=0b0011 | 0b1000..=0b1011 if rd == 15 => {
-                    Insn::new(2, Class::Branch, Mem::None, Flow::Indirect { link: false }, 0)
-                }
-                0b1100 | 0b1101 => {
-                    Insn::new(2, Class::Branch, Mem::None, Flow::Indirect { link: false }, 0)
-                }
-                0b1110 | 0b1111 => {
-                    Insn::new(2, Class::Branch, Mem::None, Flow::Indirect { link: true }, 0)
-                }
+                0b0000..=0b0011 | 0b1000..=0b1011 if rd == 15 => Insn::new(
+                    2,
+                    Class::Branch,
+                    Mem::None,
+                    Flow::Indirect { link: false },
+                    0,
+                ),
+                0b1100 | 0b1101 => Insn::new(
+                    2,
+                    Class::Branch,
+                    Mem::None,
+                    Flow::Indirect { link: false },
+                    0,
+                ),
+                0b1110 | 0b1111 => Insn::new(
+                    2,
+                    Class::Branch,
+                    Mem::None,
+                    Flow::Indirect { link: true },
+                    0,
+                ),
                 _ => Insn::alu(2),
             }
         }
@@ -297,7 +319,11 @@ fn decode16_misc(h: u16) -> Insn {
             2,
             Class::Branch,
             Mem::None,
-            Flow::Direct { offset: imm as i32, cond: true, link: false },
+            Flow::Direct {
+                offset: imm as i32,
+                cond: true,
+                link: false,
+            },
             0,
         );
     }
@@ -330,7 +356,13 @@ fn decode16_misc(h: u16) -> Insn {
             let pc = bit(h, 8) == 1;
             let regs = (h & 0xFF).count_ones() as u8 + pc as u8;
             if pc {
-                Insn::new(2, Class::LoadMulti, Mem::Load, Flow::Indirect { link: false }, regs)
+                Insn::new(
+                    2,
+                    Class::LoadMulti,
+                    Mem::Load,
+                    Flow::Indirect { link: false },
+                    regs,
+                )
             } else {
                 Insn::new(2, Class::LoadMulti, Mem::Load, Flow::Seq, regs)
             }
@@ -415,7 +447,11 @@ fn coprocessor(hw1: u16) -> Insn {
     // Cortex-M3 they all fault (no coprocessor); classify them as possible memory
     // accesses so the plugin stays correct on a core that has them.
     let mem = if (hw1 >> 9) & 0x7 == 0b110 {
-        if bit(hw1, 4) == 1 { Mem::Load } else { Mem::Store }
+        if bit(hw1, 4) == 1 {
+            Mem::Load
+        } else {
+            Mem::Store
+        }
     } else {
         Mem::None
     };
@@ -430,7 +466,11 @@ fn decode32_ldm_stm(hw1: u16, hw2: u16) -> Insn {
     }
     let regs = hw2.count_ones() as u8;
     if bit(hw1, 4) == 1 {
-        let flow = if hw2 & 0x8000 != 0 { Flow::Indirect { link: false } } else { Flow::Seq };
+        let flow = if hw2 & 0x8000 != 0 {
+            Flow::Indirect { link: false }
+        } else {
+            Flow::Seq
+        };
         Insn::new(4, Class::LoadMulti, Mem::Load, flow, regs)
     } else {
         Insn::new(4, Class::StoreMulti, Mem::Store, Flow::Seq, regs)
@@ -485,7 +525,11 @@ fn decode32_branch_misc(hw1: u16, hw2: u16) -> Insn {
                 4,
                 Class::Branch,
                 Mem::None,
-                Flow::Direct { offset: sign_extend(imm, 21), cond: true, link: false },
+                Flow::Direct {
+                    offset: sign_extend(imm, 21),
+                    cond: true,
+                    link: false,
+                },
                 0,
             );
         }
@@ -519,7 +563,11 @@ fn decode32_branch_misc(hw1: u16, hw2: u16) -> Insn {
             4,
             Class::Branch,
             Mem::None,
-            Flow::Direct { offset: sign_extend(imm, 25), cond: false, link },
+            Flow::Direct {
+                offset: sign_extend(imm, 25),
+                cond: false,
+                link,
+            },
             0,
         );
     }
@@ -535,8 +583,10 @@ mod tests {
 
     /// Decode an encoding written the way objdump prints it: "hw1" or "hw1 hw2".
     fn d(s: &str) -> Insn {
-        let parts: Vec<u16> =
-            s.split_whitespace().map(|p| u16::from_str_radix(p, 16).unwrap()).collect();
+        let parts: Vec<u16> = s
+            .split_whitespace()
+            .map(|p| u16::from_str_radix(p, 16).unwrap())
+            .collect();
         let insn = decode(parts[0], *parts.get(1).unwrap_or(&0));
         assert_eq!(insn.len as usize, parts.len() * 2, "length of {s}");
         // decode_bytes must agree with decode on the little-endian byte form.
@@ -602,7 +652,10 @@ mod tests {
         assert!(is_store("9001")); // str r0, [sp, #4]
         assert!(is_store("c10c")); // stmia r1!, {r2, r3}
         let push = d("b510"); // push {r4, lr}
-        assert_eq!((push.mem, push.class, push.regs), (Mem::Store, Class::StoreMulti, 2));
+        assert_eq!(
+            (push.mem, push.class, push.regs),
+            (Mem::Store, Class::StoreMulti, 2)
+        );
         assert_eq!(d("c10c").regs, 2);
     }
 
@@ -622,7 +675,10 @@ mod tests {
         assert!(is_store("e881 000c")); // stmia.w r1, {r2, r3}
         assert!(is_store("e901 000c")); // stmdb r1, {r2, r3}
         let push = d("e92d 4ff0"); // push.w {r4-r11, lr}
-        assert_eq!((push.mem, push.class, push.regs), (Mem::Store, Class::StoreMulti, 9));
+        assert_eq!(
+            (push.mem, push.class, push.regs),
+            (Mem::Store, Class::StoreMulti, 9)
+        );
         assert_eq!(d("e9c1 2302").class, Class::StoreDual);
         assert_eq!(d("e9c1 2302").regs, 2);
     }
@@ -702,7 +758,14 @@ mod tests {
         assert!(!b_self.only_forward(0x100));
         // bne.n with offset -4 (loop back to pc-4 ... objdump: d1fc)
         let bne = d("d1fc");
-        assert_eq!(bne.flow, Flow::Direct { offset: -8, cond: true, link: false });
+        assert_eq!(
+            bne.flow,
+            Flow::Direct {
+                offset: -8,
+                cond: true,
+                link: false
+            }
+        );
         assert_eq!(bne.direct_target(0x20), Some(0x1c));
         // b.n forward by 8: e002 at 0x10 -> 0x18
         assert_eq!(d("e002").direct_target(0x10), Some(0x18));
@@ -711,17 +774,45 @@ mod tests {
         let cbz = d("b128");
         assert_eq!(cbz.direct_target(0), Some(0xe));
         assert!(cbz.only_forward(0));
-        assert_eq!(d("b918").flow, Flow::Direct { offset: 6, cond: true, link: false }); // cbnz r0
+        assert_eq!(
+            d("b918").flow,
+            Flow::Direct {
+                offset: 6,
+                cond: true,
+                link: false
+            }
+        ); // cbnz r0
         // bl: f000 f802 at 0 -> 8; f7ff fffe at 0x10 -> 0x10 (bl to self)
         let bl = d("f000 f802");
-        assert_eq!(bl.flow, Flow::Direct { offset: 4, cond: false, link: true });
+        assert_eq!(
+            bl.flow,
+            Flow::Direct {
+                offset: 4,
+                cond: false,
+                link: true
+            }
+        );
         assert_eq!(bl.direct_target(0), Some(8));
         assert_eq!(d("f7ff fffe").direct_target(0x10), Some(0x10));
         // b.w far backwards: f7ff bffe = b.w . ; f400 b800 = b.w -0x400000
-        assert_eq!(d("f7ff bffe").flow, Flow::Direct { offset: -4, cond: false, link: false });
+        assert_eq!(
+            d("f7ff bffe").flow,
+            Flow::Direct {
+                offset: -4,
+                cond: false,
+                link: false
+            }
+        );
         assert_eq!(d("f400 b800").direct_target(0x0040_0000), Some(4));
         // beq.w: f000 8001 at 0 -> 6; f43f affe = beq.w .
-        assert_eq!(d("f000 8001").flow, Flow::Direct { offset: 2, cond: true, link: false });
+        assert_eq!(
+            d("f000 8001").flow,
+            Flow::Direct {
+                offset: 2,
+                cond: true,
+                link: false
+            }
+        );
         assert_eq!(d("f43f affe").direct_target(0x200), Some(0x200));
         // indirect
         assert_eq!(d("4770").flow, Flow::Indirect { link: false }); // bx lr

@@ -62,7 +62,13 @@ impl<W: Write> TraceWriter<W> {
     /// Write the header to `out` and return the writer.
     pub fn new(mut out: W, base: u32, size: u32, flags: u32, max_records: u64) -> io::Result<Self> {
         out.write_all(&header_bytes(base, size, flags))?;
-        Ok(TraceWriter { out, max_records, hits: 0, status: 0, finished: false })
+        Ok(TraceWriter {
+            out,
+            max_records,
+            hits: 0,
+            status: 0,
+            finished: false,
+        })
     }
 
     /// Append a hit record, or count it as dropped when the record limit is reached.
@@ -104,7 +110,8 @@ impl<W: Write> TraceWriter<W> {
         }
         self.finished = true;
         self.status |= extra_status;
-        self.out.write_all(&record_bytes(END_ID, self.status, insns, cycles))?;
+        self.out
+            .write_all(&record_bytes(END_ID, self.status, insns, cycles))?;
         self.out.flush()?;
         Ok(true)
     }
@@ -141,8 +148,8 @@ mod tests {
         assert_eq!(
             h,
             [
-                b'R', b'T', b'L', b'T', b'R', b'A', b'C', b'E', 1, 0, 0, 0, 24, 0, 0, 0, 0, 0,
-                0, 0x21, 0, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+                b'R', b'T', b'L', b'T', b'R', b'A', b'C', b'E', 1, 0, 0, 0, 24, 0, 0, 0, 0, 0, 0,
+                0x21, 0, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
             ]
         );
         assert_eq!(u32_at(&header_bytes(1, 2, FLAG_CYCLES_MODELLED), 24), 1);
@@ -155,8 +162,8 @@ mod tests {
         assert_eq!(
             r,
             [
-                7, 0, 0, 0, 0, 0, 0, 0, 8, 7, 6, 5, 4, 3, 2, 1, 0x18, 0x17, 0x16, 0x15, 0x14,
-                0x13, 0x12, 0x11
+                7, 0, 0, 0, 0, 0, 0, 0, 8, 7, 6, 5, 4, 3, 2, 1, 0x18, 0x17, 0x16, 0x15, 0x14, 0x13,
+                0x12, 0x11
             ]
         );
         let e = record_bytes(END_ID, 5, 42, 0);
@@ -172,7 +179,10 @@ mod tests {
         w.hit(0, 2, 0).unwrap();
         w.hit(1, 5, 0).unwrap();
         assert!(w.finish(0, 9, 0).unwrap());
-        assert!(!w.finish(STATUS_INSN_LIMIT, 99, 0).unwrap(), "second finish is a no-op");
+        assert!(
+            !w.finish(STATUS_INSN_LIMIT, 99, 0).unwrap(),
+            "second finish is a no-op"
+        );
         w.hit(3, 100, 0).unwrap(); // after finish: ignored
         let b = w.get_ref();
         assert_eq!(b.len(), HEADER_SIZE + 3 * RECORD_SIZE);

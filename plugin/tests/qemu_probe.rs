@@ -25,26 +25,28 @@ const EXPECTED: &[(u32, u64)] = &[
     (0, 2),
     (1, 3),
     (2, 3),
-    (3, 8),   // five nops
+    (3, 8), // five nops
     (4, 3),
-    (5, 24),  // counted loop, 10 rounds of subs+bne
+    (5, 24), // counted loop, 10 rounds of subs+bne
     (6, 3),
-    (7, 12),  // MMIO load and MMIO store in the middle of a block
+    (7, 12), // MMIO load and MMIO store in the middle of a block
     (8, 3),
-    (9, 6),   // bl / bx lr
+    (9, 6), // bl / bx lr
     (10, 3),
-    (11, 4),  // into the SVC handler
-    (12, 4),  // back from it
+    (11, 4), // into the SVC handler
+    (12, 4), // back from it
     (13, 3),
-    (14, 6),  // PendSV pended by an ICSR store, taken right after it
+    (14, 6), // PendSV pended by an ICSR store, taken right after it
     (15, 4),
-    (16, 3),  // strb to an aligned probe address
-    (20, 9),  // stack stores and a store past the region are not hits
+    (16, 3), // strb to an aligned probe address
+    (20, 9), // stack stores and a store past the region are not hits
     (20, 5),
     (20, 5),
     (20, 5),
     (20, 5),
-    (4095, 5),
+    (21, 5), // r12 form (str.w ip, [ip]), as the firmware's probe
+    (22, 3),
+    (4095, 3),
 ];
 /// End record total = last hit + this many (its str, b exit, movs, ldr, bkpt).
 const TAIL: u64 = 5;
@@ -83,7 +85,12 @@ fn parse_trace(path: &Path) -> Trace {
     assert_eq!((b.len() - 32) % 24, 0, "whole records");
     let mut recs: Vec<Rec> = b[32..]
         .chunks_exact(24)
-        .map(|r| Rec { id: u32_at(r, 0), status: u32_at(r, 4), insns: u64_at(r, 8), cycles: u64_at(r, 16) })
+        .map(|r| Rec {
+            id: u32_at(r, 0),
+            status: u32_at(r, 4),
+            insns: u64_at(r, 8),
+            cycles: u64_at(r, 16),
+        })
         .collect();
     let end = recs.pop().expect("no end record");
     assert_eq!(end.id, END_ID, "last record is the end record");
@@ -91,7 +98,13 @@ fn parse_trace(path: &Path) -> Trace {
         assert_ne!(r.id, END_ID, "end record only at the end");
         assert_eq!(r.status, 0, "hit records have 0 in the status field");
     }
-    Trace { base: u32_at(&b, 16), size: u32_at(&b, 20), flags: u32_at(&b, 24), hits: recs, end }
+    Trace {
+        base: u32_at(&b, 16),
+        size: u32_at(&b, 20),
+        flags: u32_at(&b, 24),
+        hits: recs,
+        end,
+    }
 }
 
 fn on_path(tool: &str) -> bool {
@@ -113,7 +126,10 @@ fn tools_or_skip(test: &str) -> Option<()> {
             if std::env::var_os("RTOSLAB_REQUIRE_QEMU").is_some_and(|v| v == "1") {
                 panic!("{test}: {tool} not found on PATH and RTOSLAB_REQUIRE_QEMU=1");
             }
-            let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {tool} not found on PATH");
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED {test}: {tool} not found on PATH"
+            );
             return None;
         }
     }
@@ -166,10 +182,28 @@ fn plugin_path() -> PathBuf {
     .unwrap_or_else(|e| panic!("plugin library: {e}"))
 }
 
-fn scratch_dir(test: &str) -> PathBuf {
+/// A scratch directory, removed when the test passes (kept for inspection on failure).
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+fn scratch_dir(test: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("rtoslab-plugin-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Scratch(d)
 }
 
 fn build_fixture(dir: &Path, defines: &[&str]) -> PathBuf {
@@ -183,7 +217,11 @@ fn build_fixture(dir: &Path, defines: &[&str]) -> PathBuf {
         .arg(Path::new(FIXTURE_DIR).join("probe_test.S"))
         .output()
         .expect("running arm-none-eabi-gcc");
-    assert!(out.status.success(), "assembling the fixture failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "assembling the fixture failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     elf
 }
 
@@ -195,8 +233,17 @@ fn run_qemu(elf: &Path, trace: &Path, plugin_args: &str, icount: bool) -> Output
         plugin.push_str(plugin_args);
     }
     let mut cmd = Command::new("qemu-system-arm");
-    cmd.args(["-M", "mps2-an385", "-display", "none", "-monitor", "none", "-serial", "none"])
-        .args(["-semihosting-config", "enable=on,target=native"]);
+    cmd.args([
+        "-M",
+        "mps2-an385",
+        "-display",
+        "none",
+        "-monitor",
+        "none",
+        "-serial",
+        "none",
+    ])
+    .args(["-semihosting-config", "enable=on,target=native"]);
     if icount {
         cmd.args(["-icount", "shift=0,align=off,sleep=off"]);
     }
@@ -215,7 +262,10 @@ fn run_qemu(elf: &Path, trace: &Path, plugin_args: &str, icount: bool) -> Output
         if start.elapsed() > Duration::from_secs(60) {
             child.kill().ok();
             let out = child.wait_with_output().unwrap();
-            panic!("qemu did not finish in 60 s; stderr:\n{}", String::from_utf8_lossy(&out.stderr));
+            panic!(
+                "qemu did not finish in 60 s; stderr:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -237,21 +287,39 @@ fn distances(t: &Trace) -> Vec<(u32, u64)> {
 fn check_default_trace(t: &Trace) {
     assert_eq!((t.base, t.size), (0x2100_0000, 0x4000));
     assert_eq!(t.flags, 0, "no cycle model");
-    assert_eq!(distances(t), EXPECTED, "probe ids and instruction distances");
-    assert!(t.hits.iter().all(|r| r.cycles == 0), "cycle column is 0 without a model");
+    assert_eq!(
+        distances(t),
+        EXPECTED,
+        "probe ids and instruction distances"
+    );
+    assert!(
+        t.hits.iter().all(|r| r.cycles == 0),
+        "cycle column is 0 without a model"
+    );
     assert_eq!(t.end.status, 0, "end status");
-    assert_eq!(t.end.insns, t.hits.last().unwrap().insns + TAIL, "end record total");
+    assert_eq!(
+        t.end.insns,
+        t.hits.last().unwrap().insns + TAIL,
+        "end record total"
+    );
     assert_eq!(t.end.cycles, 0);
 }
 
 #[test]
 fn probe_counts_exact_with_icount() {
-    let Some(()) = tools_or_skip("probe_counts_exact_with_icount") else { return };
+    let Some(()) = tools_or_skip("probe_counts_exact_with_icount") else {
+        return;
+    };
     let dir = scratch_dir("icount");
     let elf = build_fixture(&dir, &[]);
     let trace = dir.join("t.bin");
     let out = run_qemu(&elf, &trace, "", true);
-    assert_eq!(out.status.code(), Some(0), "qemu stderr:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "qemu stderr:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     check_default_trace(&parse_trace(&trace));
 }
 
@@ -259,12 +327,19 @@ fn probe_counts_exact_with_icount() {
 fn probe_counts_exact_without_icount() {
     // Without -icount the counts are the same, except that when the PendSV interrupt
     // is taken depends on host timing; the harness always runs with -icount.
-    let Some(()) = tools_or_skip("probe_counts_exact_without_icount") else { return };
+    let Some(()) = tools_or_skip("probe_counts_exact_without_icount") else {
+        return;
+    };
     let dir = scratch_dir("noicount");
     let elf = build_fixture(&dir, &[]);
     let trace = dir.join("t.bin");
     let out = run_qemu(&elf, &trace, "", false);
-    assert_eq!(out.status.code(), Some(0), "qemu stderr:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "qemu stderr:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let t = parse_trace(&trace);
     let upto_13 = EXPECTED.iter().position(|e| e.0 == 13).unwrap() + 1;
     assert_eq!(distances(&t)[..upto_13], EXPECTED[..upto_13]);
@@ -280,16 +355,29 @@ fn probe_counts_exact_without_icount() {
 
 #[test]
 fn insn_limit_stops_a_hang() {
-    let Some(()) = tools_or_skip("insn_limit_stops_a_hang") else { return };
+    let Some(()) = tools_or_skip("insn_limit_stops_a_hang") else {
+        return;
+    };
     let dir = scratch_dir("hang");
     let elf = build_fixture(&dir, &["-DHANG"]);
     let trace = dir.join("t.bin");
     let out = run_qemu(&elf, &trace, "insn_limit=100000", true);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(124), "exit code; stderr:\n{stderr}");
-    assert!(stderr.contains("instruction limit 100000 reached"), "stderr:\n{stderr}");
+    assert!(
+        stderr.contains("instruction limit 100000 reached"),
+        "stderr:\n{stderr}"
+    );
     let t = parse_trace(&trace);
-    assert_eq!(t.hits, vec![Rec { id: 0, status: 0, insns: 2, cycles: 0 }]);
+    assert_eq!(
+        t.hits,
+        vec![Rec {
+            id: 0,
+            status: 0,
+            insns: 2,
+            cycles: 0
+        }]
+    );
     assert_eq!(t.end.status, 0b010, "status bit 1 only");
     // The limit is checked when a block that can loop is entered; `b .` is one block
     // of one instruction, so it stops exactly at the limit.
@@ -298,27 +386,45 @@ fn insn_limit_stops_a_hang() {
 
 #[test]
 fn unaligned_probe_store_sets_status_bit_2() {
-    let Some(()) = tools_or_skip("unaligned_probe_store_sets_status_bit_2") else { return };
+    let Some(()) = tools_or_skip("unaligned_probe_store_sets_status_bit_2") else {
+        return;
+    };
     let dir = scratch_dir("unaligned");
     let elf = build_fixture(&dir, &["-DUNALIGNED"]);
     let trace = dir.join("t.bin");
     let out = run_qemu(&elf, &trace, "", true);
-    assert_eq!(out.status.code(), Some(0), "qemu stderr:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "qemu stderr:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let t = parse_trace(&trace);
     let ids: Vec<(u32, u64)> = t.hits.iter().map(|r| (r.id, r.insns)).collect();
-    assert_eq!(ids, vec![(0, 2), (1, 8)], "the unaligned store is not a hit");
+    assert_eq!(
+        ids,
+        vec![(0, 2), (1, 8)],
+        "the unaligned store is not a hit"
+    );
     assert_eq!(t.end.status, 0b100);
     assert_eq!(t.end.insns, 8 + TAIL);
 }
 
 #[test]
 fn record_limit_drops_later_hits() {
-    let Some(()) = tools_or_skip("record_limit_drops_later_hits") else { return };
+    let Some(()) = tools_or_skip("record_limit_drops_later_hits") else {
+        return;
+    };
     let dir = scratch_dir("maxrec");
     let elf = build_fixture(&dir, &[]);
     let trace = dir.join("t.bin");
     let out = run_qemu(&elf, &trace, "max_records=3", true);
-    assert_eq!(out.status.code(), Some(0), "qemu stderr:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "qemu stderr:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let t = parse_trace(&trace);
     let ids: Vec<(u32, u64)> = t.hits.iter().map(|r| (r.id, r.insns)).collect();
     assert_eq!(ids, vec![(0, 2), (1, 5), (2, 8)]);
@@ -329,13 +435,20 @@ fn record_limit_drops_later_hits() {
 
 #[test]
 fn region_arguments_are_used() {
-    let Some(()) = tools_or_skip("region_arguments_are_used") else { return };
+    let Some(()) = tools_or_skip("region_arguments_are_used") else {
+        return;
+    };
     let dir = scratch_dir("region");
     let elf = build_fixture(&dir, &[]);
     let trace = dir.join("t.bin");
     // Region of 4 words starting at probe 2's address: probes 2..5 become ids 0..3.
     let out = run_qemu(&elf, &trace, "base=0x21000008,size=16", true);
-    assert_eq!(out.status.code(), Some(0), "qemu stderr:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "qemu stderr:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let t = parse_trace(&trace);
     assert_eq!((t.base, t.size), (0x2100_0008, 16));
     let ids: Vec<(u32, u64)> = t.hits.iter().map(|r| (r.id, r.insns)).collect();
@@ -344,24 +457,48 @@ fn region_arguments_are_used() {
 
 #[test]
 fn bad_arguments_fail_plugin_install() {
-    let Some(()) = tools_or_skip("bad_arguments_fail_plugin_install") else { return };
+    let Some(()) = tools_or_skip("bad_arguments_fail_plugin_install") else {
+        return;
+    };
     let dir = scratch_dir("badargs");
     let elf = build_fixture(&dir, &[]);
     let trace = dir.join("t.bin");
     for (args, msg) in [
         ("bogus=1", "rtoslab-plugin: unknown argument 'bogus'"),
-        ("insn_limit=lots", "rtoslab-plugin: insn_limit=lots: not an unsigned number"),
-        ("size=3", "rtoslab-plugin: size=0x3: must be a non-zero multiple of 4"),
+        (
+            "insn_limit=lots",
+            "rtoslab-plugin: insn_limit=lots: not an unsigned number",
+        ),
+        (
+            "size=3",
+            "rtoslab-plugin: size=0x3: must be a non-zero multiple of 4",
+        ),
     ] {
         let out = run_qemu(&elf, &trace, args, true);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_ne!(out.status.code(), Some(0), "{args}: qemu must not run");
         assert!(stderr.contains(msg), "{args}: stderr was:\n{stderr}");
-        assert_eq!(stderr.lines().filter(|l| l.contains("rtoslab-plugin")).count(), 1, "one line");
+        assert_eq!(
+            stderr
+                .lines()
+                .filter(|l| l.contains("rtoslab-plugin"))
+                .count(),
+            1,
+            "one line"
+        );
     }
     // trace= missing entirely
     let out = Command::new("qemu-system-arm")
-        .args(["-M", "mps2-an385", "-display", "none", "-monitor", "none", "-serial", "none"])
+        .args([
+            "-M",
+            "mps2-an385",
+            "-display",
+            "none",
+            "-monitor",
+            "none",
+            "-serial",
+            "none",
+        ])
         .arg("-kernel")
         .arg(&elf)
         .arg("-plugin")
@@ -371,10 +508,16 @@ fn bad_arguments_fail_plugin_install() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_ne!(out.status.code(), Some(0));
-    assert!(stderr.contains("rtoslab-plugin: missing required argument trace=<file>"), "{stderr}");
+    assert!(
+        stderr.contains("rtoslab-plugin: missing required argument trace=<file>"),
+        "{stderr}"
+    );
     // an unwritable trace path
     let out = run_qemu(&elf, Path::new("/nonexistent-dir/t.bin"), "", true);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_ne!(out.status.code(), Some(0));
-    assert!(stderr.contains("rtoslab-plugin: cannot create trace file /nonexistent-dir/t.bin"), "{stderr}");
+    assert!(
+        stderr.contains("rtoslab-plugin: cannot create trace file /nonexistent-dir/t.bin"),
+        "{stderr}"
+    );
 }
