@@ -30,6 +30,7 @@ class Target:
     clock_hz: int
     probe_base: int
     probe_size: int
+    model_defaults: dict[str, object]  # timing-model settings ([model] in target.toml)
     raw: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -89,6 +90,7 @@ def targets() -> dict[str, Target]:
             clock_hz=int(_get(d, "clock_hz", int, toml)),  # type: ignore[call-overload]
             probe_base=int(_get(d, "probe_base", int, toml)),  # type: ignore[call-overload]
             probe_size=int(_get(d, "probe_size", int, toml)),  # type: ignore[call-overload]
+            model_defaults=dict(_get(d, "model", dict, toml, {})),  # type: ignore[call-overload]
             raw=d,
         )
     return found

@@ -48,7 +48,7 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
     target = config.target_info()
     model = config.model_settings()
     identity: dict[str, object] = {
-        "build_hash": config.hash(),
+        "build_hash": config.build_hash(),
         "target": config.target,
         "core": str(model.get("core", target.core)),
         "clock_hz": int(model.get("clock_hz", target.clock_hz)),  # type: ignore[call-overload]
@@ -149,7 +149,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
         if reason is not None:
             results[i] = BenchResult(bench.name, "n/a", reason)
         else:
-            to_build.setdefault(config.hash(), (config, []))[1].append(bench)
+            to_build.setdefault(config.build_hash(), (config, []))[1].append(bench)
     flush()
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -167,7 +167,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
             for i, (config, bench, _) in enumerate(items):
                 if results[i] is not None:
                     continue
-                b = built[config.hash()]
+                b = built[config.build_hash()]
                 if isinstance(b, str):
                     results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b}")
                 else:

@@ -40,3 +40,17 @@ def test_render_template_replaces_placeholders_and_bools() -> None:
 def test_render_template_unknown_placeholder_names_file_and_key() -> None:
     with pytest.raises(RtoslabError, match=r"t\.h\.in: placeholder @MISSING@ has no kernel option"):
         render_template("@MISSING@", {}, "t.h.in")
+
+
+def test_model_settings_change_identity_but_not_the_build() -> None:
+    a = BuildConfig(model=(("clock_hz", 72_000_000),))
+    b = BuildConfig()
+    assert a.hash() != b.hash()
+    assert a.build_hash() == b.build_hash()
+    assert a.model_settings()["clock_hz"] == 72_000_000
+    assert b.model_settings()["clock_hz"] == 25_000_000  # the target's clock by default
+
+
+def test_unknown_model_setting_is_refused() -> None:
+    with pytest.raises(RtoslabError, match="unknown timing-model setting 'warp'"):
+        BuildConfig(model=(("warp", 9),)).hash()

@@ -78,7 +78,7 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
     cmake = _tool("cmake")
     _tool("ninja")
     _tool("arm-none-eabi-gcc")
-    chash = config.hash()
+    chash = config.build_hash()
     build_dir = cache_root() / "build" / chash
     kconfig = build_dir / "kconfig"
     write_kernel_config(config, kconfig)
@@ -93,9 +93,9 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
         "CMAKE_TOOLCHAIN_FILE": str(firmware_root() / "cmake" / "arm-none-eabi.cmake"),
         "CMAKE_BUILD_TYPE": "None",
     }
-    clock = config.model_settings().get("clock_hz")
-    if clock is not None:
-        args["LAB_TARGET_CLOCK_HZ"] = str(int(clock))  # type: ignore[call-overload]
+    # The image is built for the emulated board's clock (the rate QEMU's SysTick counts
+    # at), never the timing model's clock_hz, which only converts cycles to time.
+    args["LAB_TARGET_CLOCK_HZ"] = str(config.target_info().clock_hz)
     for crate in config.kernel_info().deps:
         args[cmake_var(crate)] = str(dep_path(crate))
 
@@ -112,7 +112,7 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
                         "kernel_options": config.resolved_kernel_options(),
                         "cflags": list(config.cflags), "model": config.model_settings()},
                        indent=1, sort_keys=True, default=str))
-    names = sorted(b.name for b in wanted)
+    names = sorted({b.name for b in wanted})
     for b in wanted:
         if b not in benches:
             raise RtoslabError(f"benchmark {b.name} cannot be built for kernel {config.kernel}")

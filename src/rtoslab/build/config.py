@@ -38,6 +38,10 @@ def tree_hash(paths: list[Path]) -> str:
     return h.hexdigest()
 
 
+# Timing-model settings (docs/timing-model.md); all but clock_hz are plugin arguments.
+MODEL_KEYS = frozenset({"clock_hz", "core", "flash", "sram", "flash_ws", "sram_ws", "prefetch", "div"})
+
+
 @dataclass(frozen=True)
 class BuildConfig:
     target: str = "mps2-an385"
@@ -68,20 +72,40 @@ class BuildConfig:
         return opts
 
     def model_settings(self) -> dict[str, object]:
-        return dict(self.model)
+        """Effective timing-model settings: the target's defaults, then the overrides.
+
+        ``clock_hz`` (the target's clock unless overridden) converts cycles to µs on the
+        host; every other key is passed to the QEMU plugin as an argument.
+        """
+        target = self.target_info()
+        settings: dict[str, object] = {"clock_hz": target.clock_hz, **target.model_defaults}
+        for key, value in self.model:
+            if key not in MODEL_KEYS:
+                raise RtoslabError(f"unknown timing-model setting '{key}': known settings: "
+                                   f"{', '.join(sorted(MODEL_KEYS))}")
+            settings[key] = value
+        return settings
 
     def kernel_config_hash(self) -> str:
         return sha256_text(canonical_json(self.resolved_kernel_options()))[:16]
 
-    def hash(self) -> str:
-        """Stable identity of this configuration (12 hex digits)."""
+    def build_hash(self) -> str:
+        """Identity of the firmware image set (12 hex digits): the build-cache key.
+
+        Timing-model settings are not part of it: they change how an image is measured,
+        not the image, so a sweep over them reuses one build.
+        """
         ident = {
             "target": self.target,
             "kernel": self.kernel,
             "kernel_options": self.resolved_kernel_options(),
             "cflags": list(self.cflags),
-            "model": self.model_settings(),
         }
+        return sha256_text(canonical_json(ident))[:12]
+
+    def hash(self) -> str:
+        """Stable identity of this configuration, model settings included (12 hex digits)."""
+        ident = {"build": self.build_hash(), "model": self.model_settings()}
         return sha256_text(canonical_json(ident))[:12]
 
     def describe(self) -> str:

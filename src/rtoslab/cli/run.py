@@ -43,6 +43,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--cflags", default="-O2", help="compiler flags of the configuration (default: -O2)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="kernel option override (repeatable)")
+    p.add_argument("--model", action="append", default=[], metavar="KEY=VALUE",
+                   help="timing-model setting (repeatable): core, clock_hz, flash_ws, sram_ws, "
+                   "prefetch, div (docs/timing-model.md)")
     p.add_argument("--json", action="store_true", help="print the rtoslab.run/1 JSON document")
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path (default: run-ID.md beside the database)")
@@ -50,10 +53,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd)
 
 
-def parse_option(text: str) -> tuple[str, object]:
+def parse_option(text: str, flag: str = "--option") -> tuple[str, object]:
     key, sep, value = text.partition("=")
     if not sep or not key:
-        raise RtoslabError(f"bad --option '{text}': write KEY=VALUE, e.g. configTICK_RATE_HZ=1000")
+        raise RtoslabError(f"bad {flag} '{text}': write KEY=VALUE, e.g. "
+                           + ("flash_ws=2" if flag == "--model" else "configTICK_RATE_HZ=1000"))
     try:
         return key, int(value, 0)
     except ValueError:
@@ -124,9 +128,10 @@ def cmd(args: argparse.Namespace) -> int:
     get_kernel(args.kernel)
     benches = select_benchmarks(args)
     options = tuple(sorted(parse_option(o) for o in args.option))
+    model = tuple(sorted(parse_option(o, "--model") for o in args.model))
     config = BuildConfig(target=args.target, kernel=args.kernel, kernel_options=options,
-                         cflags=tuple(shlex.split(args.cflags)))
-    config.resolved_kernel_options()  # unknown options fail before anything is stored
+                         cflags=tuple(shlex.split(args.cflags)), model=model)
+    config.hash()  # unknown options and settings fail before anything is stored
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     run_id, _results, status = run_plan(store, [(config, benches)], command, quiet=args.json,
@@ -136,9 +141,9 @@ def cmd(args: argparse.Namespace) -> int:
 
 
 def run_experiment(args: argparse.Namespace) -> int:
-    if args.suite or args.bench or args.option:
+    if args.suite or args.bench or args.option or args.model:
         raise RtoslabError("an experiment file sets its own benchmarks and options: "
-                           "drop --suite/--bench/--option")
+                           "drop --suite/--bench/--option/--model")
     exp = load_experiment(args.experiment)  # every check before anything is stored
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])

@@ -37,14 +37,13 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtoslab.build.config import BuildConfig
+from rtoslab.build.config import MODEL_KEYS, BuildConfig
 from rtoslab.catalog import Benchmark, benchmarks, kernels, suites, targets
 from rtoslab.model import RtoslabError
 
 TOP_KEYS = {"name", "description", "suite", "benchmarks", "matrix", "exclude", "baseline"}
 MATRIX_KEYS = {"target", "kernel", "opt", "lto", "cflags", "kernel_options", "model"}
 OPT_LEVELS = {"-O0", "-O1", "-O2", "-O3", "-Os", "-Ofast", "-Og", "-Oz"}
-MODEL_KEYS = {"clock_hz", "core", "flash_ws", "sram_ws", "prefetch", "div_policy", "model"}
 POINT_KEYS = {"target", "kernel", "opt", "lto", "cflags"}
 _NAME = re.compile(r"[a-z0-9_-]+")
 

@@ -29,11 +29,13 @@ class Renderer(Protocol):
 
 def _factories() -> dict[str, Callable[[], Renderer]]:
     # Imported here so that importing the interface does not import every renderer.
+    from rtoslab.report.html import HtmlRenderer
     from rtoslab.report.json_report import JsonRenderer
     from rtoslab.report.markdown import MarkdownRenderer
     from rtoslab.report.terminal import TerminalRenderer
 
     return {
+        "html": HtmlRenderer,  # without a sample loader: use report.html.render_html for histograms
         "json": JsonRenderer,
         "markdown": MarkdownRenderer,
         "terminal": TerminalRenderer,

@@ -162,7 +162,7 @@ def _tick_budget(plot_width: float, labels: Sequence[str]) -> int:
 
 
 def _x_ticks(lo: float, hi: float, plot_width: float, integral: bool) -> list[float]:
-    probe = [fmt_num(lo), fmt_num(hi)]
+    probe = [fmt_num(round(lo)), fmt_num(round(hi))] if integral else [fmt_num(lo), fmt_num(hi)]
     ticks = nice_ticks(lo, hi, _tick_budget(plot_width, probe))
     if integral:
         ticks = [t for t in ticks if float(t).is_integer()] or [float(round(lo))]
@@ -176,7 +176,7 @@ def _count_word(n: int) -> str:
 # ---------------------------------------------------------------- histogram
 
 HIST_WIDTH = 340
-HIST_HEIGHT = 190
+HIST_HEIGHT = 200
 
 
 def histogram_svg(values: Sequence[float], *, title: str, unit: str, max_bins: int = 40,
@@ -187,9 +187,9 @@ def histogram_svg(values: Sequence[float], *, title: str, unit: str, max_bins: i
     one bar in the middle, labelled with the value and the count.
     """
     w, h = HIST_WIDTH, HIST_HEIGHT
-    left, right, top, bottom = 42.0, 12.0, 26.0, 38.0
+    left, right, top, bottom = 42.0, 12.0, 38.0, 38.0
     pw, ph = w - left - right, h - top - bottom
-    body = [_text(left, 15, title, "ctitle")]
+    body = [_text(8, 15, title, "ctitle")]
     bins = histogram_bins(values, max_bins)
     label = f"histogram of {title} ({unit}), {_count_word(len(values))}"
     if not bins:
@@ -207,17 +207,14 @@ def histogram_svg(values: Sequence[float], *, title: str, unit: str, max_bins: i
             continue
         body.append(_line(left, y_of(t), left + pw, y_of(t), "grid"))
         body.append(_text(left - 5, y_of(t) + 3.5, fmt_num(t), "tick", "end"))
-    if len(bins) == 1 and (bins[0].hi - bins[0].lo == 1 or bins[0].lo == bins[0].hi) and (
-            min(values) == max(values)):
+    if min(values) == max(values):
         value = float(values[0])
         bar_w = 36.0
         cx = left + pw / 2
         body.append(_rect(cx - bar_w / 2, y_of(ymax), bar_w, ph, "bar",
                           f"{fmt_num(value)} {unit}: {_count_word(bins[0].count)}"))
-        body.append(_text(cx, y_of(ymax) + 14, "", "note", "middle"))
-        body.pop()
-        body.append(_text(cx + bar_w / 2 + 6, top + 14, f"all {_count_word(bins[0].count)}", "note"))
-        body.append(_text(cx + bar_w / 2 + 6, top + 28, f"= {fmt_num(value)} {unit}", "note"))
+        body.append(_text(cx + bar_w / 2 + 6, top + 12, f"all {_count_word(bins[0].count)}", "note"))
+        body.append(_text(cx + bar_w / 2 + 6, top + 26, f"= {fmt_num(value)} {unit}", "note"))
         body.append(_line(left, base_y, left + pw, base_y, "axis"))
         body.append(_text(cx, base_y + 14, fmt_num(value), "tick", "middle"))
         body.append(_text(left + pw / 2, h - 6, f"{unit} (count on the y axis)", "alabel", "middle"))
@@ -241,10 +238,9 @@ def histogram_svg(values: Sequence[float], *, title: str, unit: str, max_bins: i
                           f"{span} {unit}: {_count_word(b.count)}"))
     if marker is not None and x_lo <= marker <= x_hi:
         mx = x_of(marker)
-        body.append(_line(mx, top - 4, mx, base_y, "marker"))
-        anchor = "end" if mx > left + pw * 0.75 else "start"
-        body.append(_text(mx + (-3 if anchor == "end" else 3), top + 6,
-                          f"median {fmt_num(marker)}", "mlabel", anchor))
+        body.append(_line(mx, top - 8, mx, base_y, "marker"))
+        anchor = "end" if mx > left + pw * 0.7 else "start" if mx < left + pw * 0.3 else "middle"
+        body.append(_text(mx, top - 11, f"median {fmt_num(marker)}", "mlabel", anchor))
     body.append(_line(left, base_y, left + pw, base_y, "axis"))
     for t in _x_ticks(x_lo, x_hi, pw, integral):
         body.append(_line(x_of(t), base_y, x_of(t), base_y + 4, "axis"))
@@ -294,7 +290,7 @@ def boxplot_svg(rows: Sequence[BoxRow], *, title: str, unit: str) -> str:
     pad = (hi - lo) * 0.04 if hi > lo else max(1.0, abs(lo) * 0.05)
     x_lo, x_hi = lo - pad, hi + pad
     if lo >= 0 > x_lo:
-        x_lo = 0.0 if lo - pad < 0 and lo < pad * 3 else x_lo
+        x_lo = 0.0  # no negative axis for counts
 
     def x_of(v: float) -> float:
         return left + pw * (v - x_lo) / (x_hi - x_lo)
@@ -339,7 +335,7 @@ def boxplot_svg(rows: Sequence[BoxRow], *, title: str, unit: str) -> str:
 
 RATIO_WIDTH = 900
 _RATIO_LABEL_W = 260.0
-_RATIO_VALUE_W = 90.0
+_RATIO_VALUE_W = 200.0
 _RATIO_ROW_H = 24.0
 
 
@@ -357,9 +353,10 @@ def fmt_ratio(value: float) -> str:
 
 
 def ratio_bars_svg(bars: Sequence[RatioBar], *, title: str) -> str:
-    """Horizontal bars from 0 to each ratio (class ``ratio``, ``rect.ratiobar`` each), with a
-    dashed reference line at 1. Bars above 1 (more than the baseline) and below 1 have
-    different classes (``above``, ``below``)."""
+    """Horizontal bars from 1 to each ratio (class ``ratio``, one ``rect.ratiobar`` per
+    ratio), so that small differences show; the x axis spans the ratios and 1, and each
+    value is written in a column on the right. Bars above 1 (more than the baseline),
+    below 1 and equal to 1 have the classes ``above``, ``below``, ``equal``."""
     w = RATIO_WIDTH
     top, bottom = 26.0, 34.0
     left, right = _RATIO_LABEL_W, _RATIO_VALUE_W
@@ -368,28 +365,34 @@ def ratio_bars_svg(bars: Sequence[RatioBar], *, title: str) -> str:
     body = [_text(8, 15, title, "ctitle")]
     values = [b.ratio for b in bars if b.ratio is not None and math.isfinite(b.ratio)]
     label = f"ratio bar chart: {title}"
-    x_hi = max([1.0, *values]) * 1.08
+    lo, hi = min([1.0, *values]), max([1.0, *values])
+    pad = (hi - lo) * 0.08 if hi > lo else 0.05
+    x_lo, x_hi = max(0.0, lo - pad), hi + pad
 
     def x_of(v: float) -> float:
-        return left + pw * max(0.0, v) / x_hi
+        return left + pw * (v - x_lo) / (x_hi - x_lo)
 
     base_y = top + _RATIO_ROW_H * max(1, len(bars))
-    for t in nice_ticks(0, x_hi, _tick_budget(pw, ["0.000"])):
+    for t in nice_ticks(x_lo, x_hi, _tick_budget(pw, ["0.000"])):
         body.append(_line(x_of(t), top, x_of(t), base_y, "grid"))
         body.append(_text(x_of(t), base_y + 15, fmt_num(t), "tick", "middle"))
+    one = x_of(1.0)
     for i, bar in enumerate(bars):
         y = top + _RATIO_ROW_H * i
         cy = y + _RATIO_ROW_H / 2
         body.append(_text(left - 8, cy + 4, bar.label, "rlabel", "end"))
         r = bar.ratio
         if r is None or not math.isfinite(r):
-            body.append(_text(left + 4, cy + 4, bar.note or "no ratio", "note"))
+            body.append(_text(left + pw + 10, cy + 4, bar.note or "no ratio", "note"))
             continue
         cls = "ratiobar above" if r > 1 else "ratiobar below" if r < 1 else "ratiobar equal"
-        body.append(_rect(left, y + 4, x_of(r) - left, _RATIO_ROW_H - 8, cls,
-                          f"{bar.label}: {fmt_ratio(r)}"))
-        body.append(_text(x_of(r) + 5, cy + 4, fmt_ratio(r), "rvalue"))
-    body.append(_line(x_of(1.0), top - 4, x_of(1.0), base_y, "marker"))
+        x0, x1 = sorted((one, x_of(r)))
+        if x1 - x0 < 2:
+            x0, x1 = (x0 + x1) / 2 - 1, (x0 + x1) / 2 + 1
+        body.append(_rect(x0, y + 4, x1 - x0, _RATIO_ROW_H - 8, cls, f"{bar.label}: {fmt_ratio(r)}"))
+        body.append(_text(left + pw + 10, cy + 4, fmt_ratio(r), "rvalue"))
+    body.append(_line(one, top - 4, one, base_y, "marker"))
     body.append(_line(left, base_y, left + pw, base_y, "axis"))
-    body.append(_text(left + pw / 2, h - 6, "ratio to the baseline (1 = same)", "alabel", "middle"))
+    body.append(_text(left + pw / 2, h - 6, "ratio to the baseline (dashed line: 1 = same)", "alabel",
+                      "middle"))
     return _svg("ratio", w, h, label, body)

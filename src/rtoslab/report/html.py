@@ -1,0 +1,616 @@
+"""HTML report: one self-contained page (inline CSS and SVG, no script, no external request).
+
+Contents, in order: the run's identity; the configurations; a statistics table per
+configuration (failed and n/a benchmarks as rows with their reasons, then warnings);
+when the run has more than one configuration, comparison tables with ratio columns and a
+ratio bar chart per ratio column, and box plots across configurations per metric;
+histograms of the raw samples per metric, one per configuration (small multiples); the
+flash/RAM footprint per configuration and benchmark.
+
+Raw samples are not part of a ``RunView``: give the renderer a loader
+(``Store.load_samples``) to draw histograms and quartiles. Without one, as built by
+``get_renderer("html")``, histograms say "raw samples not loaded" and box plots show
+min, median and max from the stored summaries. The CLI calls ``render_html(store, view)``.
+
+The output depends only on the stored data: no time other than the run's own appears.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from html import escape
+
+from rtoslab.compare import ComparisonTable, RatioColumn, build_table
+from rtoslab.model import Sample, Summary
+from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
+from rtoslab.report.rows import Row, config_title, run_rows, warning_lines
+from rtoslab.report.svg import (
+    BoxRow,
+    BoxStats,
+    RatioBar,
+    box_stats,
+    boxplot_svg,
+    fmt_ratio,
+    histogram_svg,
+    ratio_bars_svg,
+)
+from rtoslab.store.db import Store
+from rtoslab.store.views import ConfigView, MetricView, ResultView, RunView
+
+SampleLoader = Callable[[int], tuple[Sample, ...]]
+Baselines = Sequence[tuple[str, dict[str, object]]]
+
+# Units drawn from raw samples (``us`` is cycles scaled by the clock: not charted).
+CHART_UNITS = ("insn", "cycle")
+DEFAULT_BASELINE = "first configuration"
+NO_SAMPLES = "raw samples not loaded"
+
+# Components in the order the footprint tables show them (others after, alphabetically).
+_COMPONENT_ORDER = ("kernel", "port", "target", "harness", "benchmark", "libc", "lto", "linker")
+# ``extra`` keys with a table of their own (the rest are listed as "other values").
+_FOOTPRINT_KEYS = ("footprint", "footprint_error", "main_stack_peak_bytes")
+
+_CSS = """
+:root { --fg: #1d2430; --muted: #5b6575; --line: #d5dae2; --head: #eef1f5; --bar: #4a78b5;
+  --iqr: #c9d9f0; --above: #d9822b; --below: #3b8f5a; --bad: #b42318; --na: #8a6d00; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--fg); background: #fff;
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; }
+main { max-width: 1200px; margin: 0 auto; padding: 18px 24px 48px; }
+h1 { font-size: 24px; margin: 4px 0 8px; }
+h2 { font-size: 19px; margin: 34px 0 10px; padding-bottom: 4px; border-bottom: 2px solid var(--line); }
+h3 { font-size: 16px; margin: 22px 0 8px; }
+h4 { font-size: 14px; margin: 14px 0 6px; color: var(--muted); font-weight: 600; }
+p.desc, p.note, figcaption, .caption { color: var(--muted); }
+p.desc { margin: -4px 0 8px; }
+code { font: 12.5px/1.4 ui-monospace, "DejaVu Sans Mono", monospace; background: #f3f5f8;
+  padding: 1px 4px; border-radius: 3px; }
+dd code { overflow-wrap: anywhere; }
+code.hash, .nw, td.name { white-space: nowrap; }
+nav { margin: 10px 0 0; font-size: 13px; }
+nav a { margin-right: 14px; color: #2a5ea8; text-decoration: none; }
+dl.identity { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 8px 0; }
+dl.identity dt { color: var(--muted); }
+dl.identity dd { margin: 0; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; margin: 6px 0 10px; }
+table { border-collapse: collapse; font-size: 13px; }
+th, td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; text-align: left; }
+thead th { background: var(--head); font-weight: 600; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.ratio { background: #fbf7ef; }
+td.problem { color: var(--muted); }
+.badge { display: inline-block; padding: 0 6px; border-radius: 9px; font-size: 12px;
+  font-weight: 600; color: #fff; background: var(--muted); }
+.badge.ok, .badge.complete { background: #3b8f5a; }
+.badge.failed { background: var(--bad); }
+.badge.n-a, .badge.incomplete, .badge.running { background: var(--na); }
+ul.warnings { margin: 4px 0 10px; padding-left: 20px; color: var(--na); font-size: 13px; }
+.multiples { display: flex; flex-wrap: wrap; gap: 10px 14px; margin: 4px 0 12px; }
+figure { margin: 0; }
+figure.hist-fig { width: 342px; border: 1px solid var(--line); border-radius: 4px; padding: 2px; }
+figure.hist-fig figcaption { font-size: 12px; font-weight: 600; color: var(--fg); padding: 4px 6px 0; }
+figure.chart { margin: 6px 0 14px; }
+.placeholder { height: 178px; display: flex; align-items: center; justify-content: center;
+  color: var(--muted); font-style: italic; text-align: center; padding: 10px; }
+.placeholder b { color: var(--fg); font-style: normal; }
+svg { display: block; max-width: 100%; height: auto; }
+svg text { font-family: system-ui, "DejaVu Sans", sans-serif; font-size: 11px; fill: var(--fg); }
+svg .ctitle { font-size: 12px; font-weight: 600; }
+svg .tick, svg .alabel, svg .note { fill: var(--muted); }
+svg .note { font-style: italic; }
+svg .mlabel { fill: #8a3b12; font-size: 10px; }
+svg .rvalue { font-variant-numeric: tabular-nums; }
+svg .grid { stroke: #edf0f4; stroke-width: 1; }
+svg .axis { stroke: #8b94a3; stroke-width: 1; }
+svg .bar { fill: var(--bar); }
+svg .bar:hover, svg .ratiobar:hover { opacity: 0.8; }
+svg .marker { stroke: #8a3b12; stroke-width: 1.2; stroke-dasharray: 4 3; }
+svg .whisker { stroke: #38475c; stroke-width: 1.3; }
+svg .iqr { fill: var(--iqr); stroke: #38475c; stroke-width: 1.3; }
+svg .median { stroke: #0f1d33; stroke-width: 3; }
+svg .ratiobar.above { fill: var(--above); }
+svg .ratiobar.below { fill: var(--below); }
+svg .ratiobar.equal { fill: #8b94a3; }
+"""
+
+
+def _e(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+def _code(text: str) -> str:
+    return f"<code>{_e(text)}</code>" if text else "-"
+
+
+def _words(text: str) -> str:
+    """Code text that wraps only between words (never at a hyphen inside a flag)."""
+    if not text.strip():
+        return "-"
+    return "<code>" + " ".join(f'<span class="nw">{_e(w)}</span>' for w in text.split()) + "</code>"
+
+
+def _pairs(values: dict[str, object]) -> str:
+    """A dict as one ``key=value`` per line (values as JSON)."""
+    return "<br>".join(f'<code class="nw">{_e(k)}={_e(json.dumps(v, ensure_ascii=False))}</code>'
+                       for k, v in sorted(values.items()))
+
+
+def _badge(status: str) -> str:
+    return f'<span class="badge {_e(status.replace("/", "-"))}">{_e(status)}</span>'
+
+
+_NUM = ' class="num"'
+
+
+def _table(header: Sequence[tuple[str, bool]], rows: Sequence[str], cls: str, caption: str = "") -> str:
+    """A table in a horizontal-scroll wrapper. ``header``: (label, numeric) pairs; ``rows``:
+    ready ``<tr>`` elements."""
+    head = "".join(f"<th{_NUM if num else ''}>{_e(label)}</th>" for label, num in header)
+    cap = f'<caption class="caption">{_e(caption)}</caption>' if caption else ""
+    return (f'<div class="scroll"><table class="{cls}">{cap}<thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _td(text: str, num: bool = False, raw: bool = False, cls: str = "") -> str:
+    classes = " ".join(c for c in ("num" if num else "", cls) if c)
+    attr = f' class="{classes}"' if classes else ""
+    return f"<td{attr}>{text if raw else _e(text)}</td>"
+
+
+def _int_or_none(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _component_order(names: set[str]) -> list[str]:
+    known = [c for c in _COMPONENT_ORDER if c in names]
+    return known + sorted(names - set(_COMPONENT_ORDER))
+
+
+def _footprint(result: ResultView) -> dict[str, object] | None:
+    fp = result.extra.get("footprint")
+    return fp if isinstance(fp, dict) else None
+
+
+def _components(fp: dict[str, object], key: str) -> dict[str, int]:
+    part = fp.get(key)
+    if not isinstance(part, dict):
+        return {}
+    out: dict[str, int] = {}
+    for k, v in part.items():
+        n = _int_or_none(v)
+        if n is not None:
+            out[str(k)] = n
+    return out
+
+
+class HtmlRenderer:
+    """The HTML report. ``load_samples``: raw samples of a metric id (``Store.load_samples``);
+    ``baselines``: (name, axis values) pairs as for ``compare.build_table`` (none: the first
+    configuration is the baseline of every other); ``stat``: the statistic compared."""
+
+    name = "html"
+    file_suffix = ".html"
+
+    def __init__(self, load_samples: SampleLoader | None = None, baselines: Baselines = (),
+                 stat: str = "median", title: str | None = None) -> None:
+        self.load_samples = load_samples
+        self.baselines = tuple(baselines)
+        self.stat = stat
+        self.title = title
+
+    def render(self, view: RunView) -> str:
+        return _Page(view, self).html()
+
+
+def render_html(store: Store, view: RunView, baselines: Baselines = (), title: str | None = None,
+                stat: str = "median") -> str:
+    """The HTML report of ``view`` with histograms and quartiles from ``store``'s raw samples."""
+    return HtmlRenderer(store.load_samples, baselines, stat, title).render(view)
+
+
+class _Page:
+    def __init__(self, view: RunView, renderer: HtmlRenderer) -> None:
+        self.view = view
+        self.r = renderer
+        self.rows = run_rows(view)
+        self.configs = view.configs
+        self.labels = self._config_labels()
+        self._samples: dict[int, tuple[Sample, ...]] = {}
+
+    # ------------------------------------------------------------ data helpers
+
+    def _config_labels(self) -> dict[int, str]:
+        """Short names of the configurations: the axis values that differ between them."""
+        if not self.configs:
+            return {}
+        if len(self.configs) == 1:
+            c = self.configs[0]
+            return {c.id: config_title(c)}
+        table = build_table([(self.view.id, replace(r, metrics=())) for r in self.view.results])
+        labels = {col.config.id: col.label for col in table.columns}
+        seen: dict[str, int] = {}
+        for label in labels.values():
+            seen[label] = seen.get(label, 0) + 1
+        return {cid: f"{label} ({self._config(cid).hash})" if seen[label] > 1 else label
+                for cid, label in labels.items()}
+
+    def _config(self, config_id: int) -> ConfigView:
+        return next(c for c in self.configs if c.id == config_id)
+
+    def samples(self, metric: MetricView) -> tuple[Sample, ...] | None:
+        if self.r.load_samples is None:
+            return None
+        if metric.id not in self._samples:
+            self._samples[metric.id] = self.r.load_samples(metric.id)
+        return self._samples[metric.id]
+
+    def benchmarks(self) -> list[str]:
+        return list(dict.fromkeys(r.benchmark for r in self.view.results))
+
+    def metric_names(self, benchmark: str) -> list[str]:
+        return list(dict.fromkeys(m.name for r in self.view.results if r.benchmark == benchmark
+                                  and r.status == "ok" for m in r.metrics))
+
+    def result(self, config: ConfigView, benchmark: str) -> ResultView | None:
+        return next((r for r in self.view.results_for(config.id) if r.benchmark == benchmark), None)
+
+    def chart_units(self, benchmark: str, metric: str) -> list[str]:
+        present = {u for r in self.view.results if r.benchmark == benchmark and r.status == "ok"
+                   for m in r.metrics if m.name == metric for u in m.summaries}
+        return [u for u in CHART_UNITS if u in present]
+
+    # ------------------------------------------------------------ page
+
+    def html(self) -> str:
+        v = self.view
+        title = self.r.title or f"rtoslab run {v.id}"
+        multi = len(self.configs) > 1
+        sections = [("configurations", "Configurations", self.configurations()),
+                    ("summary", "Statistics", self.summaries())]
+        if multi:
+            sections.append(("comparison", "Comparison", self.comparison()))
+            sections.append(("boxplots", "Box plots across configurations", self.boxplots()))
+        sections.append(("distributions", "Distributions of raw samples", self.distributions()))
+        sections.append(("footprint", "Footprint", self.footprint()))
+        if not v.results:
+            sections = [("summary", "Results", "<p>No results are stored for this run.</p>")]
+        nav = "".join(f'<a href="#{sid}">{_e(name)}</a>' for sid, name, _ in sections)
+        body = "".join(f'<section id="{sid}"><h2>{_e(name)}</h2>{content}</section>'
+                       for sid, name, content in sections)
+        return (
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
+            f'<header><h1>{_e(title)}</h1>{self.identity()}<nav>{nav}</nav></header>\n'
+            f"{body}\n</main>\n</body>\n</html>\n"
+        )
+
+    def identity(self) -> str:
+        v = self.view
+        counts = {s: sum(1 for r in v.results if r.status == s) for s in ("ok", "failed", "n/a")}
+        tools = ", ".join(f"{k} {val}" for k, val in sorted(v.tool_versions.items()))
+        fields: list[tuple[str, str]] = [
+            ("run", _e(v.id)),
+            ("status", _badge(v.status)),
+            ("started", _e(v.started_at)),
+            ("finished", _e(v.finished_at or "-")),
+            ("revision", _code(v.rtoslab_revision)),
+            ("host", _e(v.host)),
+        ]
+        if v.experiment:
+            fields.append(("experiment", _e(v.experiment)))
+        fields += [
+            ("command", _code(v.command)),
+            ("tools", _e(tools or "-")),
+            ("results", _e(f"{counts['ok']} ok, {counts['failed']} failed, {counts['n/a']} n/a "
+                           f"in {len(self.configs)} configuration{'s' if len(self.configs) != 1 else ''}")),
+        ]
+        items = "".join(f"<dt>{_e(k)}</dt><dd>{val}</dd>" for k, val in fields)
+        return f'<dl class="identity">{items}</dl>'
+
+    def configurations(self) -> str:
+        header = [(h, False) for h in ("name", "hash", "target (core)", "kernel", "kernel config",
+                                       "compiler", "cflags", "ldflags", "timing model")]
+        rows = []
+        for c in self.configs:
+            cells = [
+                _td(self.labels[c.id], cls="name"),
+                _td(f'<code class="hash">{_e(c.hash)}</code>', raw=True),
+                _td(f'<span class="nw">{_e(c.target)}</span> ({_e(c.core)})', raw=True),
+                _td(c.kernel),
+                _td((_pairs(c.kernel_config) + "<br>" if c.kernel_config else "")
+                    + f'hash <code class="hash">{_e(c.kernel_config_hash)}</code>', raw=True),
+                _td(f'<span class="nw">{_e(c.compiler)}</span> {_e(c.compiler_version)}', raw=True),
+                _td(_words(c.cflags), raw=True),
+                _td(_words(c.ldflags), raw=True),
+                _td(_pairs(c.model) or "-", raw=True),
+            ]
+            rows.append("<tr>" + "".join(cells) + "</tr>")
+        return _table(header, rows, "configs")
+
+    # ------------------------------------------------------------ statistics
+
+    def summaries(self) -> str:
+        header = [("benchmark", False), ("metric", False), ("unit", False),
+                  *((c, True) for c in STAT_COLUMNS)]
+        out = []
+        for config in self.configs:
+            rows = [r for r in self.rows if r.config.id == config.id]
+            out.append(f"<h3>{_e(self.labels[config.id])}</h3>")
+            if len(self.configs) > 1:
+                out.append(f'<p class="desc">{_e(config_title(config))} · '
+                           f'<code class="hash">{_e(config.hash)}</code></p>')
+            out.append(_table(header, [self._summary_row(r) for r in rows], "summary"))
+            warnings = warning_lines(rows)
+            if warnings:
+                items = "".join(f"<li>{_e(w.row.benchmark)} / {_e(w.row.metric or '')} ({_e(w.row.unit)}): "
+                                f"{_e(w.text)}</li>" for w in warnings)
+                out.append(f'<ul class="warnings">{items}</ul>')
+        return "".join(out)
+
+    def _summary_row(self, row: Row) -> str:
+        if row.status != "ok":
+            why = f"{_badge(row.status)} {_e(row.reason or 'no reason given')}"
+            return (f'<tr class="problem">{_td(row.benchmark)}'
+                    f'<td class="problem" colspan="{2 + len(STAT_COLUMNS)}">{why}</td></tr>')
+        cells = [_td(row.benchmark), _td(row.metric or "-"), _td(row.unit or "-")]
+        cells += [_td(c, num=True) for c in stat_cells(row.summary)]
+        return "<tr>" + "".join(cells) + "</tr>"
+
+    # ------------------------------------------------------------ comparison
+
+    def _table_for(self, unit: str) -> ComparisonTable:
+        results: list[tuple[int, ResultView]] = []
+        for r in self.view.results:
+            if r.status == "ok":
+                r = replace(r, metrics=tuple(m for m in r.metrics if unit in m.summaries))
+            results.append((self.view.id, r))
+        if self.r.baselines:
+            return build_table(results, stat=self.r.stat, unit=unit, baselines=self.r.baselines)
+        table = build_table(results, stat=self.r.stat, unit=unit)
+        first = table.columns[0]
+        ratios = tuple(RatioColumn(DEFAULT_BASELINE, c, first) for c in table.columns[1:])
+        return replace(table, ratios=ratios)
+
+    def _col_label(self, config: ConfigView) -> str:
+        return self.labels.get(config.id, config.hash)
+
+    def _note(self, table: ComparisonTable, row: tuple[str, ...], key: tuple[int, int, str]) -> str | None:
+        """Why a cell has no value: its own note, or its benchmark's (failed / n/a)."""
+        note = table.notes.get((row, key))
+        if note is None and len(row) == 2:
+            note = table.notes.get(((row[0], "*"), key))
+        return note
+
+    def _rows(self, table: ComparisonTable) -> list[tuple[str, ...]]:
+        """Rows grouped by benchmark; a benchmark's "*" row (failed / n/a in some
+        configuration) only when no configuration measured a metric of it."""
+        order = {b: i for i, b in enumerate(self.benchmarks())}
+        measured = {row[0] for row in table.rows if len(row) == 2 and row[1] != "*"}
+        rows = [row for row in table.rows if not (len(row) == 2 and row[1] == "*" and row[0] in measured)]
+        return sorted(rows, key=lambda row: order.get(row[0], len(order)) if len(row) == 2 else 0)
+
+    def comparison(self) -> str:
+        out = []
+        units = [u for u in CHART_UNITS if any(u in m.summaries for r in self.view.results
+                                               if r.status == "ok" for m in r.metrics)]
+        if not units:
+            return "<p>No measurements to compare.</p>"
+        for unit in units:
+            table = self._table_for(unit)
+            rows = self._rows(table)
+            out.append(f"<h3>{_e(self.r.stat)}, {_e(unit)}</h3>")
+            names = sorted({rc.baseline for rc in table.ratios})
+            out.append(f'<p class="desc">Ratio = configuration / baseline ({_e(", ".join(names))}); '
+                       "above 1 means more than the baseline. Reasons for failed and n/a "
+                       "benchmarks are in the statistics tables (and in each badge's tooltip).</p>")
+            header = [("benchmark", False), ("metric", False)]
+            header += [(self._col_label(c.config), True) for c in table.columns]
+            header += [(f"{self._col_label(rc.column.config)} / {self._col_label(rc.base.config)}", True)
+                       for rc in table.ratios]
+            trs = []
+            for row in rows:
+                bench, metric = row if len(row) == 2 else ("", row[0])
+                cells = [_td(bench), _td("(all)" if metric == "*" else metric)]
+                for c in table.columns:
+                    value = table.value(row, c)
+                    note = self._note(table, row, c.key)
+                    if value is not None:
+                        cells.append(_td(fmt_num(value), num=True))
+                    elif note is not None:
+                        status, _, reason = note.partition(": ")
+                        badge = f'<span class="badge {_e(status.replace("/", "-"))}" title="{_e(reason)}">'
+                        cells.append(_td(f"{badge}{_e(status)}</span>", num=True, raw=True))
+                    else:
+                        cells.append(_td("-", num=True))
+                for rc in table.ratios:
+                    ratio = table.ratio(row, rc)
+                    cells.append(_td(fmt_ratio(ratio) if ratio is not None else "-", num=True, cls="ratio"))
+                trs.append("<tr>" + "".join(cells) + "</tr>")
+            out.append(_table(header, trs, "comparison"))
+            for rc in table.ratios:
+                bars = []
+                for row in rows:
+                    if row[-1] == "*":
+                        continue
+                    short = "not measured in both"
+                    for col in (rc.column, rc.base):
+                        note = self._note(table, row, col.key)
+                        if note is not None and table.value(row, col) is None:
+                            short = f"{note.partition(':')[0]} in {self._col_label(col.config)}"
+                            break
+                    bars.append(RatioBar(" / ".join(row), table.ratio(row, rc), short))
+                title = (f"{self._col_label(rc.column.config)} / {self._col_label(rc.base.config)}: "
+                         f"{table.stat} {unit}")
+                out.append(f'<figure class="chart">{ratio_bars_svg(bars, title=title)}</figure>')
+        return "".join(out)
+
+    # ------------------------------------------------------------ box plots
+
+    def _box_row(self, config: ConfigView, result: ResultView | None, metric: str,
+                 unit: str) -> BoxRow | None:
+        label = self.labels[config.id]
+        if result is None:
+            return None
+        if result.status != "ok":
+            return BoxRow(label, None, note=f"{result.status}: {result.reason or 'no reason given'}")
+        m = next((x for x in result.metrics if x.name == metric), None)
+        if m is None or unit not in m.summaries:
+            return None
+        samples = self.samples(m)
+        if samples is None:
+            s: Summary = m.summaries[unit]
+            return BoxRow(label, BoxStats(s.n, s.min, s.median, s.median, s.median, s.max),
+                          quartiles=False)
+        if not samples:
+            return BoxRow(label, None, note="no samples stored")
+        values = [float(x.insns if unit == "insn" else x.cycles) for x in samples]
+        return BoxRow(label, box_stats(values))
+
+    def boxplots(self) -> str:
+        out = []
+        if self.r.load_samples is None:
+            out.append(f'<p class="note">{NO_SAMPLES}: boxes show min, median and max only.</p>')
+        else:
+            out.append('<p class="desc">Whiskers: min and max; box: p25 to p75; thick line: median.</p>')
+        for bench in self.benchmarks():
+            for metric in self.metric_names(bench):
+                for unit in self.chart_units(bench, metric):
+                    rows = [b for c in self.configs
+                            if (b := self._box_row(c, self.result(c, bench), metric, unit)) is not None]
+                    if len(rows) < 2:
+                        continue
+                    svg = boxplot_svg(rows, title=f"{bench} · {metric} ({unit})", unit=unit)
+                    out.append(f'<figure class="chart">{svg}</figure>')
+        return "".join(out)
+
+    # ------------------------------------------------------------ histograms
+
+    def _hist_figure(self, config: ConfigView, result: ResultView, metric: str, unit: str) -> str:
+        label = self.labels[config.id]
+        if result.status != "ok":
+            text = f"<b>{_badge(result.status)}</b> {_e(result.reason or 'no reason given')}"
+            return (f'<figure class="hist-fig missing"><figcaption>{_e(label)}</figcaption>'
+                    f'<div class="placeholder">{text}</div></figure>')
+        m = next((x for x in result.metrics if x.name == metric), None)
+        if m is None or unit not in m.summaries:
+            return ""
+        samples = self.samples(m)
+        if samples is None:
+            return (f'<figure class="hist-fig missing"><figcaption>{_e(label)}</figcaption>'
+                    f'<div class="placeholder">{NO_SAMPLES}</div></figure>')
+        values = [float(x.insns if unit == "insn" else x.cycles) for x in samples]
+        median = m.summaries[unit].median
+        svg = histogram_svg(values, title=f"{label} (n={len(values)})", unit=unit,
+                            marker=median if values else None)
+        return f'<figure class="hist-fig">{svg}</figure>'
+
+    def distributions(self) -> str:
+        out = []
+        if self.r.load_samples is None:
+            out.append(f'<p class="note">{NO_SAMPLES}: histograms need the raw samples from the store.</p>')
+        else:
+            out.append('<p class="desc">One histogram per configuration; each has its own x axis '
+                       "(compare configurations with the box plots). Dashed line: median.</p>")
+        for bench in self.benchmarks():
+            for metric in self.metric_names(bench):
+                desc = next((m.description for r in self.view.results if r.benchmark == bench
+                             for m in r.metrics if m.name == metric and m.description), "")
+                out.append(f"<h3>{_e(bench)} · {_e(metric)}</h3>")
+                if desc:
+                    out.append(f'<p class="desc">{_e(desc)}</p>')
+                for unit in self.chart_units(bench, metric):
+                    figures = [f for c in self.configs
+                               if (r := self.result(c, bench)) is not None
+                               and (f := self._hist_figure(c, r, metric, unit))]
+                    out.append(f"<h4>{_e(unit)}</h4>")
+                    out.append(f'<div class="multiples">{"".join(figures)}</div>')
+        if len(out) == 1:
+            out.append("<p>No metrics were measured.</p>")
+        return "".join(out)
+
+    # ------------------------------------------------------------ footprint
+
+    def footprint(self) -> str:
+        with_fp = [(r, fp) for r in self.view.results if (fp := _footprint(r)) is not None]
+        errors = [r for r in self.view.results if isinstance(r.extra.get("footprint_error"), str)]
+        out = []
+        if not with_fp and not errors:
+            out.append("<p>No footprint is recorded for this run.</p>")
+        if with_fp:
+            out.append('<p class="desc">Bytes, from the linker map of each benchmark image.</p>')
+            for key, name in (("flash", "Flash"), ("ram", "RAM")):
+                comps = _component_order({c for _, fp in with_fp for c in _components(fp, key)})
+                stack = key == "ram" and any(
+                    _int_or_none(r.extra.get("main_stack_peak_bytes")) is not None for r, _ in with_fp)
+                header = [("configuration", False), ("benchmark", False), (f"{key} total", True)]
+                header += [(c, True) for c in comps]
+                if stack:
+                    header.append(("main stack peak", True))
+                rows = []
+                for r, fp in with_fp:
+                    parts = _components(fp, key)
+                    total = _int_or_none(fp.get(f"{key}_total"))
+                    if total is None:
+                        total = sum(parts.values())
+                    cells = [_td(self.labels[r.config.id]), _td(r.benchmark), _td(str(total), num=True)]
+                    cells += [_td(str(parts[c]) if c in parts else "-", num=True) for c in comps]
+                    if stack:
+                        peak = _int_or_none(r.extra.get("main_stack_peak_bytes"))
+                        cells.append(_td("-" if peak is None else str(peak), num=True))
+                    rows.append("<tr>" + "".join(cells) + "</tr>")
+                out.append(f"<h3>{name}</h3>")
+                out.append(_table(header, rows, f"footprint {key}"))
+            out.append(self._sections(with_fp))
+        if errors:
+            items = "".join(f"<li>{_e(self.labels[r.config.id])} / {_e(r.benchmark)}: "
+                            f"{_e(r.extra['footprint_error'])}</li>" for r in errors)
+            out.append(f'<h4>Footprint not measured</h4><ul class="warnings">{items}</ul>')
+        out.append(self._other_values())
+        return "".join(out)
+
+    def _sections(self, with_fp: list[tuple[ResultView, dict[str, object]]]) -> str:
+        names = sorted({s for _, fp in with_fp for s in _components(fp, "sections")})
+        if not names:
+            return ""
+        header = [("configuration", False), ("benchmark", False), *((s, True) for s in names)]
+        rows = []
+        for r, fp in with_fp:
+            sec = _components(fp, "sections")
+            cells = [_td(self.labels[r.config.id]), _td(r.benchmark)]
+            cells += [_td(str(sec[s]) if s in sec else "-", num=True) for s in names]
+            rows.append("<tr>" + "".join(cells) + "</tr>")
+        return ("<details><summary>By output section</summary>"
+                + _table(header, rows, "footprint sections") + "</details>")
+
+    def _other_values(self) -> str:
+        """Other scalar values a benchmark reported (``LAB-KV`` lines, wall time)."""
+        keyed = [(r, {k: v for k, v in sorted(r.extra.items()) if k not in _FOOTPRINT_KEYS
+                      and isinstance(v, int | float | str) and not isinstance(v, bool)})
+                 for r in self.view.results]
+        keyed = [(r, d) for r, d in keyed if d]
+        if not keyed:
+            return ""
+        keys = sorted({k for _, d in keyed for k in d})
+        header = [("configuration", False), ("benchmark", False)]
+        header += [("wall time (s)" if k == "wall_s" else k, True) for k in keys]
+        rows = []
+        for r, d in keyed:
+            cells = [_td(self.labels[r.config.id]), _td(r.benchmark)]
+            for k in keys:
+                v = d.get(k)
+                text = "-" if v is None else fmt_num(v) if isinstance(v, int | float) else str(v)
+                cells.append(_td(text, num=True))
+            rows.append("<tr>" + "".join(cells) + "</tr>")
+        return "<h3>Other values reported</h3>" + _table(header, rows, "extra")
+
+
+__all__ = ["CHART_UNITS", "HtmlRenderer", "render_html"]
