@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 from pathlib import Path
 
+from rtoslab.report.terminal import TerminalRenderer
 from rtoslab.store.db import Store, default_db_path, open_store
 
 
 def add_db_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", type=Path, default=None,
                    help="results database (default: $RTOSLAB_DB or ./rtoslab-results/results.sqlite)")
+
+
+def terminal_renderer() -> TerminalRenderer:
+    """The table renderer for this terminal: at least 160 columns so names never fold."""
+    return TerminalRenderer(width=max(160, shutil.get_terminal_size((160, 40)).columns))
 
 
 def open_db(args: argparse.Namespace) -> Store:

@@ -16,7 +16,7 @@ from rich.progress import Progress as RichProgress
 
 from rtoslab.build.config import BuildConfig
 from rtoslab.catalog import Benchmark, get_benchmark, get_kernel, get_target, suite_benchmarks
-from rtoslab.cli.common import add_db_option, open_db
+from rtoslab.cli.common import add_db_option, open_db, terminal_renderer
 from rtoslab.cli.tables import print_experiment_tables
 from rtoslab.model import BenchResult, RtoslabError
 from rtoslab.pipeline import Progress, execute
@@ -164,7 +164,7 @@ def print_run(store: Store, run_id: int, *, as_json: bool, report: Path | None) 
     if as_json:
         sys.stdout.write(get_renderer("json").render(view))
     else:
-        sys.stdout.write(get_renderer("terminal").render(view))
+        sys.stdout.write(terminal_renderer().render(view))
     md = get_renderer("markdown")
     path = report if report is not None else store.path.parent / f"run-{run_id}{md.file_suffix}"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rtoslab.cli.common import add_db_option, open_db
+from rtoslab.cli.common import add_db_option, open_db, terminal_renderer
 from rtoslab.model import RtoslabError
 from rtoslab.report.base import get_renderer, renderer_names
 
@@ -31,6 +31,7 @@ def cmd(args: argparse.Namespace) -> int:
         except ValueError:
             raise RtoslabError(f"bad run id '{args.run_id}': give a number or 'latest'") from None
     fmt = "json" if args.json else (args.format or "terminal")
-    out = get_renderer(fmt).render(store.load_run(run_id))
+    renderer = terminal_renderer() if fmt == "terminal" else get_renderer(fmt)
+    out = renderer.render(store.load_run(run_id))
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     return 0
