@@ -56,7 +56,7 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
         "kernel_config": config.resolved_kernel_options(),
         "kernel_config_hash": config.kernel_config_hash(),
         "compiler": "arm-none-eabi-gcc",
-        "compiler_version": tools.get("arm-none-eabi-gcc", ""),
+        "compiler_version": tools.get("arm-none-eabi-gcc", "").removeprefix("arm-none-eabi-gcc "),
         "cflags": " ".join(config.cflags),
         "ldflags": "-nostartfiles --specs=nano.specs --specs=nosys.specs -Wl,--gc-sections",
         "model": model,

@@ -40,9 +40,9 @@ def store_run(tmp_path: Path, *results: BenchResult, finish: bool = True) -> Run
 
 
 def test_registry() -> None:
-    assert renderer_names() == ("json", "markdown", "terminal")
+    assert renderer_names() == ("html", "json", "markdown", "terminal")
     suffixes = {name: get_renderer(name).file_suffix for name in renderer_names()}
-    assert suffixes == {"json": ".json", "markdown": ".md", "terminal": ".txt"}
+    assert suffixes == {"html": ".html", "json": ".json", "markdown": ".md", "terminal": ".txt"}
     for name in renderer_names():
         renderer: Renderer = get_renderer(name)
         assert renderer.name == name
@@ -50,8 +50,8 @@ def test_registry() -> None:
 
 def test_unknown_format_lists_valid_ones() -> None:
     with pytest.raises(RtoslabError) as err:
-        get_renderer("html")
-    assert str(err.value) == "unknown report format 'html': use one of json, markdown, terminal"
+        get_renderer("pdf")
+    assert str(err.value) == "unknown report format 'pdf': use one of html, json, markdown, terminal"
 
 
 @pytest.mark.parametrize(

@@ -159,3 +159,22 @@ def test_coordinates_are_short_and_deterministic() -> None:
     assert svg == histogram_svg([1, 2, 3, 3, 10, 40], title="t", unit="cycle", marker=3)
     numbers = re.findall(r' (?:x|y|width|height|x1|x2|y1|y2)="([^"]+)"', svg)
     assert numbers and all(re.fullmatch(r"-?\d+(\.\d)?", n) for n in numbers)
+
+
+def test_long_labels_are_cut_with_the_whole_text_as_tooltip() -> None:
+    label = "freertos -O2 lto configTICK_RATE_HZ=1000 configUSE_PREEMPTION=1 run 12"
+    svg = boxplot_svg([BoxRow(label, BoxStats(1, 1, 1, 1, 1, 1)), BoxRow("b", BoxStats(1, 2, 2, 2, 2, 2))],
+                      title="m", unit="insn")
+    _parse(svg)
+    assert f"<title>{label}</title>" in svg
+    shown = re.search(r'class="rlabel" text-anchor="end"><title>[^<]*</title>([^<]*)</text>', svg)
+    assert shown is not None and shown.group(1).endswith("…") and len(shown.group(1)) < len(label)
+
+
+def test_histogram_of_a_wide_range_stays_within_max_bins() -> None:
+    values = [1_000_000 + (k * 7919) % 250_000 for k in range(500)] + [5_000_000]
+    svg = histogram_svg(values, title="outlier", unit="cycle", max_bins=40)
+    _parse(svg)
+    bins = histogram_bins(values, max_bins=40)
+    assert len(bins) <= 41 and sum(b.count for b in bins) == len(values)
+    assert len(_bars(svg)) == sum(1 for b in bins if b.count)

@@ -22,6 +22,7 @@ from rtoslab.model import BenchResult, RtoslabError
 from rtoslab.pipeline import Progress, execute
 from rtoslab.plan.experiment import load_experiment
 from rtoslab.report.base import get_renderer
+from rtoslab.report.html import render_html
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store
 from rtoslab.tools import host_name, rtoslab_revision, tool_versions
@@ -48,7 +49,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "prefetch, div (docs/timing-model.md)")
     p.add_argument("--json", action="store_true", help="print the rtoslab.run/1 JSON document")
     p.add_argument("--report", type=Path, default=None,
-                   help="Markdown report path (default: run-ID.md beside the database)")
+                   help="Markdown report path; the HTML report goes beside it with .html "
+                   "(default: run-ID.md beside the database)")
     add_db_option(p)
     p.set_defaults(func=cmd)
 
@@ -153,13 +155,16 @@ def run_experiment(args: argparse.Namespace) -> int:
             f"benchmarks, {args.jobs} jobs", highlight=False)
     run_id, _results, status = run_plan(store, exp.plan(), command, quiet=args.json,
                                         experiment=str(args.experiment), jobs=args.jobs)
-    print_run(store, run_id, as_json=args.json, report=args.report)
+    baselines = [(b.name, dict(b.match)) for b in exp.baselines]
+    print_run(store, run_id, as_json=args.json, report=args.report, baselines=baselines)
     if not args.json:
         print_experiment_tables(store, run_id, exp)
     return 0 if status == "complete" else 1
 
 
-def print_run(store: Store, run_id: int, *, as_json: bool, report: Path | None) -> None:
+def print_run(store: Store, run_id: int, *, as_json: bool, report: Path | None,
+              baselines: list[tuple[str, dict[str, object]]] | None = None) -> None:
+    """Print the run (table or JSON) and write its Markdown and HTML reports."""
     view = store.load_run(run_id)
     if as_json:
         sys.stdout.write(get_renderer("json").render(view))
@@ -169,4 +174,7 @@ def print_run(store: Store, run_id: int, *, as_json: bool, report: Path | None) 
     path = report if report is not None else store.path.parent / f"run-{run_id}{md.file_suffix}"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(md.render(view))
-    Console(stderr=True).print(f"run {run_id}: report written to {path}", highlight=False)
+    html_path = path.with_suffix(".html")
+    html_path.write_text(render_html(store, view, baselines=baselines or ()))
+    Console(stderr=True).print(f"run {run_id}: reports written to {path} and {html_path}",
+                               highlight=False)

@@ -8,6 +8,7 @@ import sys
 from rtoslab.cli.common import add_db_option, open_db, terminal_renderer
 from rtoslab.model import RtoslabError
 from rtoslab.report.base import get_renderer, renderer_names
+from rtoslab.report.html import render_html
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,7 +32,11 @@ def cmd(args: argparse.Namespace) -> int:
         except ValueError:
             raise RtoslabError(f"bad run id '{args.run_id}': give a number or 'latest'") from None
     fmt = "json" if args.json else (args.format or "terminal")
-    renderer = terminal_renderer() if fmt == "terminal" else get_renderer(fmt)
-    out = renderer.render(store.load_run(run_id))
+    view = store.load_run(run_id)
+    if fmt == "html":
+        out = render_html(store, view)
+    else:
+        renderer = terminal_renderer() if fmt == "terminal" else get_renderer(fmt)
+        out = renderer.render(view)
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     return 0

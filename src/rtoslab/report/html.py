@@ -94,7 +94,10 @@ figure.hist-fig figcaption { font-size: 12px; font-weight: 600; color: var(--fg)
 figure.chart { margin: 6px 0 14px; }
 .placeholder { height: 178px; display: flex; align-items: center; justify-content: center;
   color: var(--muted); font-style: italic; text-align: center; padding: 10px; }
-.placeholder b { color: var(--fg); font-style: normal; }
+.placeholder .badge { margin-right: 6px; font-style: normal; }
+.placeholder .why { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 7;
+  line-clamp: 7; overflow: hidden; max-height: 10.2em; font-size: 13px; }
+figure.chart figcaption { font-size: 12px; padding-left: 8px; }
 svg { display: block; max-width: 100%; height: auto; }
 svg text { font-family: system-ui, "DejaVu Sans", sans-serif; font-size: 11px; fill: var(--fg); }
 svg .ctitle { font-size: 12px; font-weight: 600; }
@@ -317,20 +320,20 @@ class _Page:
         return f'<dl class="identity">{items}</dl>'
 
     def configurations(self) -> str:
-        header = [(h, False) for h in ("name", "hash", "target (core)", "kernel", "kernel config",
-                                       "compiler", "cflags", "ldflags", "timing model")]
+        header = [(h, False) for h in ("name", "hash", "target", "kernel and its options", "compiler",
+                                       "flags", "timing model")]
         rows = []
         for c in self.configs:
+            kernel = f"{_e(c.kernel)}<br>" + (_pairs(c.kernel_config) + "<br>" if c.kernel_config else "")
+            kernel += f'options hash <code class="hash">{_e(c.kernel_config_hash)}</code>'
+            flags = f"cflags {_words(c.cflags)}<br>ldflags {_words(c.ldflags)}"
             cells = [
                 _td(self.labels[c.id], cls="name"),
                 _td(f'<code class="hash">{_e(c.hash)}</code>', raw=True),
-                _td(f'<span class="nw">{_e(c.target)}</span> ({_e(c.core)})', raw=True),
-                _td(c.kernel),
-                _td((_pairs(c.kernel_config) + "<br>" if c.kernel_config else "")
-                    + f'hash <code class="hash">{_e(c.kernel_config_hash)}</code>', raw=True),
-                _td(f'<span class="nw">{_e(c.compiler)}</span> {_e(c.compiler_version)}', raw=True),
-                _td(_words(c.cflags), raw=True),
-                _td(_words(c.ldflags), raw=True),
+                _td(f'<span class="nw">{_e(c.target)}</span><br>{_e(c.core)}', raw=True),
+                _td(kernel, raw=True),
+                _td(f'<span class="nw">{_e(c.compiler)}</span><br>{_e(c.compiler_version)}', raw=True),
+                _td(flags, raw=True),
                 _td(_pairs(c.model) or "-", raw=True),
             ]
             rows.append("<tr>" + "".join(cells) + "</tr>")
@@ -437,20 +440,19 @@ class _Page:
                 trs.append("<tr>" + "".join(cells) + "</tr>")
             out.append(_table(header, trs, "comparison"))
             for rc in table.ratios:
-                bars = []
-                for row in rows:
-                    if row[-1] == "*":
-                        continue
-                    short = "not measured in both"
-                    for col in (rc.column, rc.base):
-                        note = self._note(table, row, col.key)
-                        if note is not None and table.value(row, col) is None:
-                            short = f"{note.partition(':')[0]} in {self._col_label(col.config)}"
-                            break
-                    bars.append(RatioBar(" / ".join(row), table.ratio(row, rc), short))
                 title = (f"{self._col_label(rc.column.config)} / {self._col_label(rc.base.config)}: "
                          f"{table.stat} {unit}")
-                out.append(f'<figure class="chart">{ratio_bars_svg(bars, title=title)}</figure>')
+                bars = [RatioBar(" / ".join(row), ratio) for row in rows
+                        if (ratio := table.ratio(row, rc)) is not None]
+                left_out = sum(1 for row in rows if row[-1] != "*") - len(bars)
+                if not bars:
+                    out.append(f'<p class="note">{_e(title)}: no metric has a value in both '
+                               "configurations.</p>")
+                    continue
+                note = (f'<figcaption>{left_out} metric{"s" if left_out != 1 else ""} without a '
+                        "value in both configurations left out (see the table).</figcaption>"
+                        if left_out else "")
+                out.append(f'<figure class="chart">{ratio_bars_svg(bars, title=title)}{note}</figure>')
         return "".join(out)
 
     # ------------------------------------------------------------ box plots
@@ -480,14 +482,15 @@ class _Page:
         if self.r.load_samples is None:
             out.append(f'<p class="note">{NO_SAMPLES}: boxes show min, median and max only.</p>')
         else:
-            out.append('<p class="desc">Whiskers: min and max; box: p25 to p75; thick line: median.</p>')
+            out.append('<p class="desc">Whiskers: min and max; box: p25 to p75; thick line: median. '
+                       "One chart per metric measured in at least two configurations.</p>")
         for bench in self.benchmarks():
             for metric in self.metric_names(bench):
                 for unit in self.chart_units(bench, metric):
                     rows = [b for c in self.configs
                             if (b := self._box_row(c, self.result(c, bench), metric, unit)) is not None]
-                    if len(rows) < 2:
-                        continue
+                    if sum(1 for b in rows if b.stats is not None) < 2:
+                        continue  # nothing to set side by side
                     svg = boxplot_svg(rows, title=f"{bench} · {metric} ({unit})", unit=unit)
                     out.append(f'<figure class="chart">{svg}</figure>')
         return "".join(out)
@@ -497,7 +500,8 @@ class _Page:
     def _hist_figure(self, config: ConfigView, result: ResultView, metric: str, unit: str) -> str:
         label = self.labels[config.id]
         if result.status != "ok":
-            text = f"<b>{_badge(result.status)}</b> {_e(result.reason or 'no reason given')}"
+            reason = _e(result.reason or "no reason given")
+            text = f'{_badge(result.status)} <span class="why" title="{reason}">{reason}</span>'
             return (f'<figure class="hist-fig missing"><figcaption>{_e(label)}</figcaption>'
                     f'<div class="placeholder">{text}</div></figure>')
         m = next((x for x in result.metrics if x.name == metric), None)

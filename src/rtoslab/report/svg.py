@@ -107,21 +107,42 @@ def box_stats(values: Sequence[float]) -> BoxStats:
     )
 
 
+def _smaller_step(step: float) -> float:
+    """The next smaller 1, 2, 5 x 10^k step."""
+    exp = math.floor(math.log10(step) + 1e-9)
+    mant = round(step / 10.0**exp)
+    return {1: 0.5, 2: 1.0, 5: 2.0}.get(mant, 1.0) * 10.0**exp
+
+
+def _ticks_for(lo: float, hi: float, step: float) -> list[float]:
+    first = math.ceil(lo / step - 1e-9)
+    last = math.floor(hi / step + 1e-9)
+    return [round(k * step, 10) for k in range(first, last + 1)]
+
+
 def nice_ticks(lo: float, hi: float, max_ticks: int = 6) -> list[float]:
-    """Round tick values inside ``[lo, hi]``, at most ``max_ticks`` (at least one)."""
+    """Round tick values inside ``[lo, hi]``: at most ``max_ticks``, and at least three when
+    that many fit (at least one always)."""
     if hi < lo:
         lo, hi = hi, lo
     if hi == lo:
         return [lo]
     max_ticks = max(2, max_ticks)
     step = nice_step((hi - lo) / (max_ticks - 1))
-    first = math.ceil(lo / step - 1e-9)
-    last = math.floor(hi / step + 1e-9)
-    ticks = [round(k * step, 10) for k in range(first, last + 1)]
+    ticks = _ticks_for(lo, hi, step)
+    while len(ticks) < min(3, max_ticks):
+        step = _smaller_step(step)
+        finer = _ticks_for(lo, hi, step)
+        if len(finer) > max_ticks:
+            break
+        ticks = finer
     return ticks or [lo]
 
 
 # ---------------------------------------------------------------- drawing helpers
+
+# Rough width of one character per text class (11-12 px sans-serif), to cut long labels.
+_CHAR_PX = {"ctitle": 7.2, "rlabel": 6.4, "note": 6.0}
 
 
 def _f(x: float) -> str:
@@ -130,10 +151,18 @@ def _f(x: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def _text(x: float, y: float, text: str, cls: str = "", anchor: str = "start") -> str:
+def _text(x: float, y: float, text: str, cls: str = "", anchor: str = "start",
+          max_px: float | None = None) -> str:
+    """A text element; longer than ``max_px`` (estimated) it is cut with an ellipsis and the
+    whole text becomes its tooltip."""
     klass = f' class="{cls}"' if cls else ""
     anchor_attr = f' text-anchor="{anchor}"' if anchor != "start" else ""
-    return f'<text x="{_f(x)}" y="{_f(y)}"{klass}{anchor_attr}>{escape(text)}</text>'
+    shown, tip = text, ""
+    if max_px is not None:
+        fit = max(4, int(max_px / _CHAR_PX.get(cls, 6.2)))
+        if len(text) > fit:
+            shown, tip = text[: fit - 1].rstrip() + "…", f"<title>{escape(text)}</title>"
+    return f'<text x="{_f(x)}" y="{_f(y)}"{klass}{anchor_attr}>{tip}{escape(shown)}</text>'
 
 
 def _line(x1: float, y1: float, x2: float, y2: float, cls: str) -> str:
@@ -189,7 +218,7 @@ def histogram_svg(values: Sequence[float], *, title: str, unit: str, max_bins: i
     w, h = HIST_WIDTH, HIST_HEIGHT
     left, right, top, bottom = 42.0, 12.0, 38.0, 38.0
     pw, ph = w - left - right, h - top - bottom
-    body = [_text(8, 15, title, "ctitle")]
+    body = [_text(8, 15, title, "ctitle", max_px=w - 16)]
     bins = histogram_bins(values, max_bins)
     label = f"histogram of {title} ({unit}), {_count_word(len(values))}"
     if not bins:
@@ -234,7 +263,8 @@ def histogram_svg(values: Sequence[float], *, title: str, unit: str, max_bins: i
             span = f"{fmt_num(b.lo)}..{fmt_num(b.hi)}"
         x0, x1 = x_of(b.lo - offset), x_of(b.hi - offset)
         gap = 1.0 if x1 - x0 > 3 else 0.0
-        body.append(_rect(x0 + gap / 2, y_of(b.count), x1 - x0 - gap, base_y - y_of(b.count), "bar",
+        bar_h = max(2.0, base_y - y_of(b.count))  # a lone outlier stays visible
+        body.append(_rect(x0 + gap / 2, base_y - bar_h, x1 - x0 - gap, bar_h, "bar",
                           f"{span} {unit}: {_count_word(b.count)}"))
     if marker is not None and x_lo <= marker <= x_hi:
         mx = x_of(marker)
@@ -279,7 +309,7 @@ def boxplot_svg(rows: Sequence[BoxRow], *, title: str, unit: str) -> str:
     left, right = _BOX_LABEL_W, _BOX_VALUE_W
     pw = w - left - right
     h = int(top + bottom + _BOX_ROW_H * max(1, len(rows)))
-    body = [_text(8, 15, title, "ctitle")]
+    body = [_text(8, 15, title, "ctitle", max_px=w - 16)]
     drawn = [r.stats for r in rows if r.stats is not None]
     label = f"box plots of {title} ({unit}) across {len(rows)} configurations"
     if not drawn:
@@ -303,10 +333,10 @@ def boxplot_svg(rows: Sequence[BoxRow], *, title: str, unit: str) -> str:
     body.append(_line(left, base_y, left + pw, base_y, "axis"))
     for i, row in enumerate(rows):
         cy = top + _BOX_ROW_H * i + _BOX_ROW_H / 2
-        parts = [_text(left - 8, cy + 4, row.label, "rlabel", "end")]
+        parts = [_text(left - 8, cy + 4, row.label, "rlabel", "end", max_px=left - 16)]
         s = row.stats
         if s is None:
-            parts.append(_text(left + 4, cy + 4, row.note or "no samples", "note"))
+            parts.append(_text(left + 4, cy + 4, row.note or "no samples", "note", max_px=pw + right - 12))
             body.append('<g class="boxrow empty">' + "".join(parts) + "</g>")
             continue
         tip = (f"{row.label}: n={s.n} min {fmt_num(s.min)}, p25 {fmt_num(s.p25)}, median "
@@ -362,7 +392,7 @@ def ratio_bars_svg(bars: Sequence[RatioBar], *, title: str) -> str:
     left, right = _RATIO_LABEL_W, _RATIO_VALUE_W
     pw = w - left - right
     h = int(top + bottom + _RATIO_ROW_H * max(1, len(bars)))
-    body = [_text(8, 15, title, "ctitle")]
+    body = [_text(8, 15, title, "ctitle", max_px=w - 16)]
     values = [b.ratio for b in bars if b.ratio is not None and math.isfinite(b.ratio)]
     label = f"ratio bar chart: {title}"
     lo, hi = min([1.0, *values]), max([1.0, *values])
@@ -380,10 +410,10 @@ def ratio_bars_svg(bars: Sequence[RatioBar], *, title: str) -> str:
     for i, bar in enumerate(bars):
         y = top + _RATIO_ROW_H * i
         cy = y + _RATIO_ROW_H / 2
-        body.append(_text(left - 8, cy + 4, bar.label, "rlabel", "end"))
+        body.append(_text(left - 8, cy + 4, bar.label, "rlabel", "end", max_px=left - 16))
         r = bar.ratio
         if r is None or not math.isfinite(r):
-            body.append(_text(left + pw + 10, cy + 4, bar.note or "no ratio", "note"))
+            body.append(_text(left + pw + 10, cy + 4, bar.note or "no ratio", "note", max_px=right - 14))
             continue
         cls = "ratiobar above" if r > 1 else "ratiobar below" if r < 1 else "ratiobar equal"
         x0, x1 = sorted((one, x_of(r)))
