@@ -44,29 +44,51 @@ mkdir -p "$out" || exit 2
 total_pass=0
 total_fail=0
 
+# Build and run one configuration; all output goes to $out/test_ftl_<cfg>.log
+# and the test binary's exit status to $out/test_ftl_<cfg>.status.
+build_and_run_one() {
+    local cfg=$1 defs=$2
+    local bin="$out/test_ftl_$cfg" log="$out/test_ftl_$cfg.log"
+    {
+        echo "== build $cfg: $cc ${defs:-(default geometry)}"
+        # shellcheck disable=SC2086
+        if ! "$cc" "${cflags[@]}" $defs -I"$core" "$core"/*.c "$here/test_ftl.c" -o "$bin"; then
+            echo "build of $cfg failed"
+            echo build > "$out/test_ftl_$cfg.status"
+            return
+        fi
+        echo "== run $cfg"
+        "$bin"
+        echo $? > "$out/test_ftl_$cfg.status"
+    } > "$log" 2>&1
+}
+
+# The configurations are independent: build and run them in parallel, then
+# report them in order.
+ran=()
 for cfg in $configs; do
     if ! defs=$(defines_for "$cfg"); then
         echo "unknown configuration '$cfg'"
         total_fail=$((total_fail + 1))
         continue
     fi
-    bin="$out/test_ftl_$cfg"
-    echo "== build $cfg: $cc ${defs:-(default geometry)}"
-    # shellcheck disable=SC2086
-    if ! "$cc" "${cflags[@]}" $defs -I"$core" "$core"/*.c "$here/test_ftl.c" -o "$bin"; then
-        echo "build of $cfg failed"
-        total_fail=$((total_fail + 1))
-        continue
-    fi
-    echo "== run $cfg"
+    rm -f "$out/test_ftl_$cfg.status" "$out/test_ftl_$cfg.log"
+    build_and_run_one "$cfg" "$defs" &
+    ran+=("$cfg")
+done
+wait
+
+for cfg in "${ran[@]}"; do
     log="$out/test_ftl_$cfg.log"
-    "$bin" | tee "$log"
-    status=${PIPESTATUS[0]}
+    cat "$log"
+    status=$(cat "$out/test_ftl_$cfg.status" 2>/dev/null || echo missing)
     summary=$(tail -n 1 "$log")
-    if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    if [ "$status" = build ]; then
+        total_fail=$((total_fail + 1))
+    elif [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
         total_pass=$((total_pass + BASH_REMATCH[1]))
         total_fail=$((total_fail + BASH_REMATCH[2]))
-        if [ "$status" -ne 0 ] && [ "${BASH_REMATCH[2]}" -eq 0 ]; then
+        if [ "$status" != 0 ] && [ "${BASH_REMATCH[2]}" -eq 0 ]; then
             total_fail=$((total_fail + 1))
         fi
     else

@@ -50,11 +50,11 @@ static void fail_at(const char *file, int line, const char *what)
 /* Records a failure with both values and carries on. */
 #define CHECK_EQ(a, b)                                                                         \
     do {                                                                                       \
-        unsigned long long va_ = (unsigned long long)(a);                                      \
-        unsigned long long vb_ = (unsigned long long)(b);                                      \
+        long long va_ = (long long)(a);                                                        \
+        long long vb_ = (long long)(b);                                                        \
         if (va_ != vb_) {                                                                      \
             char msg_[256];                                                                    \
-            snprintf(msg_, sizeof msg_, "%s == %s (%llu != %llu)", #a, #b, va_, vb_);          \
+            snprintf(msg_, sizeof msg_, "%s == %s (%lld != %lld)", #a, #b, va_, vb_);          \
             fail_at(__FILE__, __LINE__, msg_);                                                 \
         }                                                                                      \
     } while (0)
@@ -749,6 +749,12 @@ static void test_gc_triggers_at_threshold(void)
         CHECK(ftl_alloc_free_count() >= FTL_GC_RESERVE_BLOCKS);
     }
     CHECK(ftl_gc_counters().reclaim_jobs > 1u);
+    /* Sequential overwrites leave fully invalid victims: one GC unit per
+     * host page is plenty, so incremental GC never stalls a host write. */
+    ftl_stats_t s;
+    ftl_stats(&s);
+    CHECK_EQ(s.gc_foreground, 0u);
+    CHECK_EQ(s.gc_pages_relocated, 0u);
     CHECK_EQ(verify_all("threshold"), 0u);
 }
 
@@ -1001,7 +1007,9 @@ static void test_mount_rebuild_equals_map(void)
     CHECK_EQ(rep.pages_garbage, 0u);
     CHECK_EQ(rep.pages_mapped, LBAS);
     CHECK_EQ(rep.next_seq, seq_before);
-    CHECK_EQ(rep.blocks_free + rep.blocks_closed, FTL_NAND_BLOCKS);
+    CHECK_EQ(rep.blocks_free + rep.blocks_closed + rep.blocks_resumed, FTL_NAND_BLOCKS);
+    /* The open host block is resumed where it stopped. */
+    CHECK(rep.blocks_resumed >= 1u);
     uint32_t ties;
     CHECK_EQ(compare_l2p(&ties), 0u);
     if (!gc_half_way) {
@@ -1063,6 +1071,42 @@ static void test_mount_blank_and_unformatted(void)
     CHECK_EQ(ftl_map_mapped_count(), 0u);
 }
 
+/* A block whose erase was interrupted can read as fully erased although
+ * it is not programmable: mount must not trust it, and erases it before
+ * first use. */
+static void test_mount_torn_erase_looks_erased(void)
+{
+    fresh(FTL_GC_POLICY_GREEDY);
+    for (uint32_t lba = 0; lba < PPB / 2u; lba++) {
+        REQUIRE(write_lbas(lba, 1u) == FTL_OK);
+    }
+    uint32_t block = FTL_PPN_BLOCK(ftl_map_lookup(0u));
+    /* Power fails while that block is being erased (e.g. as a victim). */
+    ftl_nand_cut_arm(1u, FTL_NAND_CUT_TORN);
+    CHECK_EQ(ftl_nand_erase(block), FTL_NAND_ERR_POWER);
+    ftl_nand_power_restore();
+    CHECK_EQ(ftl_nand_write_pointer(block), PPB); /* not programmable */
+    ftl_init();
+    ftl_mount_report_t rep;
+    REQUIRE(ftl_mount(&rep) == FTL_OK);
+    CHECK_EQ(ftl_alloc_state(block), FTL_BLOCK_FREE);
+    CHECK(ftl_alloc_needs_erase(block));
+    CHECK_EQ(rep.pages_mapped, 0u);
+    ftl_host_model_reset(); /* the erase took the data with it */
+    /* Use every block at least once: the FTL must keep working. */
+    ftl_phase_t ph[2];
+    ph[0] = phase(FTL_PAT_SW, 1u, 0u, LBAS, LBAS, 1u);
+    ph[1] = phase(FTL_PAT_RW, 1u, 0u, LBAS, LBAS, 1u);
+    drive_result_t r = run_phases(ph, 2u, 5u);
+    CHECK(!r.halted);
+    CHECK_EQ(r.cmd_errors, 0u);
+    CHECK(!ftl_alloc_needs_erase(block));
+    ftl_stats_t s;
+    ftl_stats(&s);
+    CHECK(s.erases_on_open > 0u);
+    CHECK_EQ(verify_all("torn erase"), 0u);
+}
+
 /* Power cut during format: mount still works, a new format recovers. */
 static void test_mount_after_cut_format(void)
 {
@@ -1115,35 +1159,23 @@ typedef struct {
     uint32_t torn_pages;   /* garbage pages seen by mount */
 } cut_tally_t;
 
-/* One run: cut at mutating op `n` with `mode`, reboot, mount, verify.
- * Returns false (after reporting) on the first inconsistency. */
-static bool cut_run(uint32_t n, ftl_nand_cut_mode_t mode, cut_tally_t *tally)
+/* Reboot after a cut: power back, RAM state lost, mount, then check that
+ * every LBA holds its last acknowledged data or, for a write that was in
+ * flight, old or new data; never anything else. The host model then
+ * settles on what was found. Returns false (after reporting) on the first
+ * inconsistency. */
+static bool recover_and_check(const char *what, uint32_t n, ftl_nand_cut_mode_t mode,
+                              cut_tally_t *tally)
 {
-    ftl_phase_t ph[4];
-    uint32_t np = cut_workload(ph);
-    fresh(FTL_GC_POLICY_GREEDY);
-    ftl_nand_cut_arm(n, mode);
-    ftl_gen_t gen;
-    (void)ftl_host_gen_init(&gen, ph, np, CUT_SEED);
-    drive_result_t r = drive(&gen, k_style_default);
-    if (!r.halted || r.halt_reason != FTL_ERR_IO || r.verify_errors != 0u) {
-        printf("    cut %u mode %d: run did not halt cleanly (halted %d reason %d verify %u)\n",
-               (unsigned)n, (int)mode, (int)r.halted, (int)r.halt_reason,
-               (unsigned)r.verify_errors);
-        return false;
-    }
-    /* Reboot. */
     ftl_nand_power_restore();
     ftl_nand_cut_disarm();
     ftl_init();
     ftl_mount_report_t rep;
     if (ftl_mount(&rep) != FTL_OK || ftl_map_check() != FTL_OK) {
-        printf("    cut %u mode %d: mount failed\n", (unsigned)n, (int)mode);
+        printf("    %s cut %u mode %d: mount failed\n", what, (unsigned)n, (int)mode);
         return false;
     }
     tally->torn_pages += rep.pages_garbage;
-    /* Every LBA: last acknowledged data, or for a write in flight old or
-     * new data; never anything else. */
     for (uint32_t lba = 0; lba < LBAS; lba++) {
         ftl_status_t st = read_lba(lba);
         uint32_t got = 0u;
@@ -1151,8 +1183,8 @@ static bool cut_run(uint32_t n, ftl_nand_cut_mode_t mode, cut_tally_t *tally)
         uint32_t acked = ftl_host_model_acked(lba);
         uint32_t issued = ftl_host_model_issued(lba);
         if (dec != FTL_OK || got < acked || got > issued) {
-            printf("    cut %u mode %d: lba %u read status %d gen %u, acked %u issued %u\n",
-                   (unsigned)n, (int)mode, (unsigned)lba, (int)dec, (unsigned)got,
+            printf("    %s cut %u mode %d: lba %u read status %d gen %u, acked %u issued %u\n",
+                   what, (unsigned)n, (int)mode, (unsigned)lba, (int)dec, (unsigned)got,
                    (unsigned)acked, (unsigned)issued);
             return false;
         }
@@ -1165,12 +1197,57 @@ static bool cut_run(uint32_t n, ftl_nand_cut_mode_t mode, cut_tally_t *tally)
         }
         ftl_host_model_settle(lba, got);
     }
-    /* The recovered FTL must keep working: more writes (with GC), then
-     * everything verifies. */
+    return true;
+}
+
+/* Runs `phases` with a cut armed at mutating op `n`; true if it halted
+ * cleanly with an I/O error (false: it finished before op n, or broke). */
+static bool run_with_cut(const ftl_phase_t *ph, uint32_t np, uint32_t seed, uint32_t n,
+                         ftl_nand_cut_mode_t mode, bool *finished)
+{
+    ftl_nand_cut_arm(n, mode);
+    ftl_gen_t gen;
+    (void)ftl_host_gen_init(&gen, ph, np, seed);
+    drive_result_t r = drive(&gen, k_style_default);
+    *finished = !r.halted && r.cmd_errors == 0u && r.verify_errors == 0u;
+    if (*finished) {
+        ftl_nand_cut_disarm();
+        return false;
+    }
+    if (!r.halted || r.halt_reason != FTL_ERR_IO || r.verify_errors != 0u) {
+        printf("    cut %u mode %d: run did not halt cleanly (halted %d reason %d verify %u)\n",
+               (unsigned)n, (int)mode, (int)r.halted, (int)r.halt_reason,
+               (unsigned)r.verify_errors);
+        return false;
+    }
+    return true;
+}
+
+/* After recovery the FTL must keep working: more writes, then
+ * everything verifies. */
+static bool still_usable(uint32_t n, ftl_nand_cut_mode_t mode)
+{
     ftl_phase_t post = phase(FTL_PAT_RW, 1u, 0u, LBAS, 2u * PPB, 1u);
-    r = run_phases(&post, 1u, n);
+    drive_result_t r = run_phases(&post, 1u, n);
     if (r.halted || r.cmd_errors != 0u || verify_all("post-cut") != 0u) {
         printf("    cut %u mode %d: FTL unusable after recovery\n", (unsigned)n, (int)mode);
+        return false;
+    }
+    return true;
+}
+
+/* One run: fresh device, cut at mutating op `n` of the workload, reboot,
+ * mount, verify, keep using it. */
+static bool cut_run(uint32_t n, ftl_nand_cut_mode_t mode, cut_tally_t *tally)
+{
+    ftl_phase_t ph[4];
+    uint32_t np = cut_workload(ph);
+    fresh(FTL_GC_POLICY_GREEDY);
+    bool finished;
+    if (!run_with_cut(ph, np, CUT_SEED, n, mode, &finished)) {
+        return false;
+    }
+    if (!recover_and_check("first", n, mode, tally) || !still_usable(n, mode)) {
         return false;
     }
     tally->runs++;
@@ -1195,7 +1272,7 @@ static void test_power_cut_every_step(void)
     REQUIRE(total == s.nand_programs + s.nand_erases);
 
     /* Every single step on small geometries, a sample on big ones. */
-    uint32_t stride = FTL_NAND_TOTAL_PAGES <= 4096u ? 1u : total / 24u + 1u;
+    uint32_t stride = FTL_NAND_TOTAL_PAGES <= 4096u ? 1u : total / 8u + 1u;
     static const ftl_nand_cut_mode_t modes[3] = {FTL_NAND_CUT_BEFORE, FTL_NAND_CUT_TORN,
                                                  FTL_NAND_CUT_AFTER};
     for (uint32_t m = 0; m < 3u; m++) {
@@ -1223,6 +1300,64 @@ static void test_power_cut_every_step(void)
         if (modes[m] == FTL_NAND_CUT_TORN) {
             CHECK(tally.torn_pages > 0u);
         }
+    }
+}
+
+/* A second cut while the recovered FTL works: the first cut leaves torn
+ * pages, half-written blocks and maybe a torn erase; GC then reclaims those
+ * blocks while the second cut hits every operation of that work. */
+static void test_power_cut_twice(void)
+{
+    ftl_phase_t ph[4];
+    uint32_t np = cut_workload(ph);
+    ftl_phase_t post = phase(FTL_PAT_RW, 1u, 0u, LBAS, LBAS, 1u);
+    /* Reference: count the operations of the first workload. */
+    fresh(FTL_GC_POLICY_GREEDY);
+    ftl_nand_cut_arm(0u, FTL_NAND_CUT_BEFORE);
+    drive_result_t r = run_phases(ph, np, CUT_SEED);
+    REQUIRE(!r.halted);
+    uint32_t total = ftl_nand_mutation_count();
+    /* Every second cut point after 16 first ones on the small geometry,
+     * fewer on bigger ones to bound the run time. */
+    uint32_t first_points = FTL_NAND_TOTAL_PAGES <= 256u ? 16u
+                            : FTL_NAND_TOTAL_PAGES <= 4096u ? 4u : 2u;
+    uint32_t second_stride = FTL_NAND_TOTAL_PAGES <= 4096u ? 1u : 4093u;
+    cut_tally_t tally = {0};
+    uint32_t second_cuts = 0u;
+    static const ftl_nand_cut_mode_t modes[3] = {FTL_NAND_CUT_TORN, FTL_NAND_CUT_BEFORE,
+                                                 FTL_NAND_CUT_AFTER};
+    for (uint32_t k = 0; k < first_points; k++) {
+        uint32_t n = 1u + (total - 1u) * k / (first_points - 1u);
+        ftl_nand_cut_mode_t first_mode = modes[k % 3u];
+        for (uint32_t m = 1u;; m += second_stride) {
+            ftl_nand_cut_mode_t second_mode = modes[m % 3u];
+            fresh(FTL_GC_POLICY_GREEDY);
+            bool finished;
+            if (!run_with_cut(ph, np, CUT_SEED, n, first_mode, &finished) ||
+                !recover_and_check("first", n, first_mode, &tally)) {
+                fail_at(__FILE__, __LINE__, "first cut");
+                return;
+            }
+            if (!run_with_cut(&post, 1u, n + 1u, m, second_mode, &finished)) {
+                if (finished) {
+                    break; /* m is past the end of the recovery workload */
+                }
+                fail_at(__FILE__, __LINE__, "second run");
+                return;
+            }
+            if (!recover_and_check("second", m, second_mode, &tally) ||
+                !still_usable(m, second_mode)) {
+                printf("    (first cut at %u, mode %d)\n", (unsigned)n, (int)first_mode);
+                fail_at(__FILE__, __LINE__, "second cut");
+                return;
+            }
+            second_cuts++;
+        }
+    }
+    printf("    %u first cuts x %u second cuts in total, torn pages %u\n",
+           (unsigned)first_points, (unsigned)second_cuts, (unsigned)tally.torn_pages);
+    if (second_stride == 1u) {
+        CHECK(second_cuts > first_points * LBAS / 2u);
     }
 }
 
@@ -1450,8 +1585,10 @@ static const test_case_t k_tests[] = {
     TEST(test_static_wear_levelling),
     TEST(test_mount_rebuild_equals_map),
     TEST(test_mount_blank_and_unformatted),
+    TEST(test_mount_torn_erase_looks_erased),
     TEST(test_mount_after_cut_format),
     TEST(test_power_cut_every_step),
+    TEST(test_power_cut_twice),
     TEST(test_generator_determinism),
     TEST(test_pattern_verification),
     TEST(test_engine_determinism_across_driving),

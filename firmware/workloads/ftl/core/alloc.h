@@ -14,11 +14,18 @@
  * block with the lowest erase count, the GC stream the one with the
  * highest (cold data rests on worn blocks). Ties go to the lowest index.
  *
+ * Unverified free blocks: a block that merely looks erased at mount may be
+ * the victim of an interrupted erase (cells weakly erased, not safely
+ * programmable). Mount therefore puts such blocks in the pool flagged
+ * "erase before use"; whoever opens one must erase it first
+ * (ftl_alloc_prepare / ftl_alloc_erase_done). Blocks erased by format or
+ * by GC are clean.
+ *
  * Reserve: the host stream may not open a block while the pool holds
  * FTL_GC_RESERVE_BLOCKS or fewer free blocks; those are kept for GC so
  * that a reclaim can always complete.
  *
- * RAM: 5 bytes per block plus a few words. Opening a block scans the pool
+ * RAM: 6 bytes per block plus a few words. Opening a block scans the pool
  * (O(blocks)); everything else is O(1).
  */
 #ifndef FTL_ALLOC_H
@@ -41,13 +48,27 @@ typedef enum {
 /* Every block CLOSED (contents unknown), no open stream, empty pool. */
 void ftl_alloc_init(void);
 
-/* Puts an erased block into the free pool (from CLOSED; format, mount, and
- * after GC erased it). FTL_ERR_STATE if the block is an open stream block. */
+/* Puts a block that was just erased into the free pool (from CLOSED;
+ * format, and after GC erased it). FTL_ERR_STATE if the block is an open
+ * stream block. */
 ftl_status_t ftl_alloc_release(uint32_t block);
+
+/* Same, for a block that only looks erased (mount): it will be erased
+ * again before its first page is handed out. */
+ftl_status_t ftl_alloc_release_unverified(uint32_t block);
+
+/* True if `block` must be erased before it is programmed. */
+bool ftl_alloc_needs_erase(uint32_t block);
 
 /* Marks a block CLOSED (mount: the block holds data). FTL_ERR_STATE if the
  * block is an open stream block. */
 ftl_status_t ftl_alloc_set_closed(uint32_t block);
+
+/* Mount: makes the CLOSED, partly written `block` the open block of
+ * `stream` again, continuing at `next_page`. FTL_ERR_STATE if the stream
+ * already has a block or the block is not CLOSED, FTL_ERR_PARAM if
+ * next_page is not inside the block. */
+ftl_status_t ftl_alloc_resume(ftl_stream_t stream, uint32_t block, uint32_t next_page);
 
 /* State of a block (CLOSED for an out-of-range index). */
 ftl_block_state_t ftl_alloc_state(uint32_t block);
@@ -55,10 +76,22 @@ ftl_block_state_t ftl_alloc_state(uint32_t block);
 /* Blocks in the free pool. */
 uint32_t ftl_alloc_free_count(void);
 
+/* Makes sure `stream` has an open block with room, opening one from the
+ * pool if needed (the full block is closed). Returns FTL_BLOCK_NONE if
+ * pages can be handed out now (or if the pool may not give a block, which
+ * ftl_alloc_page then reports), or the newly opened block if it must be
+ * erased first: erase it, then call ftl_alloc_erase_done(). */
+uint32_t ftl_alloc_prepare(ftl_stream_t stream);
+
+/* Records that an "erase before use" block has been erased. */
+void ftl_alloc_erase_done(uint32_t block);
+
 /* Next physical page of `stream`, in program order. Opens a new block from
  * the pool if the stream has none or its block is full (the full block is
  * closed). FTL_ERR_NOSPACE if a block is needed and the pool may not give
- * one to this stream (reserve rule above); *ppn is then unchanged. */
+ * one to this stream (reserve rule above); FTL_ERR_STATE if the open block
+ * still needs its erase (call ftl_alloc_prepare first); *ppn is unchanged
+ * on error. */
 ftl_status_t ftl_alloc_page(ftl_stream_t stream, uint32_t *ppn);
 
 /* True if ftl_alloc_page(stream) would succeed now. */

@@ -48,6 +48,7 @@ typedef struct {
     uint32_t host_pages_trimmed;
     uint32_t read_errors;
     uint32_t gc_foreground;
+    uint32_t erases_on_open;
     uint32_t nand_reads;
     uint32_t nand_programs;
     uint32_t nand_erases;
@@ -64,6 +65,8 @@ static struct {
     ftl_cmd_t cur;
     uint32_t cur_page;      /* next page index of `cur` */
     uint32_t cur_ppn;       /* physical page of the outstanding request */
+    uint32_t cur_erase;     /* block of an outstanding erase-before-use,
+                               FTL_BLOCK_NONE if the request is a page op */
     ftl_status_t cur_status;/* first error met by `cur` */
 
     ftl_nand_req_t req;
@@ -90,6 +93,7 @@ void ftl_init(void)
     ftl_host_cmdq_init(&s_eng.cmdq);
     ftl_host_cplq_init(&s_eng.cplq);
     s_eng.owner = OWNER_NONE;
+    s_eng.cur_erase = FTL_BLOCK_NONE;
     s_eng.next_seq = 1u;
     ftl_map_init();
     ftl_alloc_init();
@@ -107,6 +111,7 @@ static void become_ready(uint32_t next_seq)
     ftl_host_cplq_init(&s_eng.cplq);
     s_eng.cur_active = false;
     s_eng.owner = OWNER_NONE;
+    s_eng.cur_erase = FTL_BLOCK_NONE;
     s_eng.next_seq = next_seq;
     s_eng.gc_credit = 0u;
     s_eng.gc_foreground = false;
@@ -231,16 +236,25 @@ static uint8_t *cur_page_buffer(void)
     return &s_eng.cur.data[s_eng.cur_page * FTL_NAND_PAGE_SIZE];
 }
 
-/* Prepares the PROGRAM of the current WRITE page, or asks for GC. */
+/* Prepares the PROGRAM of the current WRITE page (or the erase of a newly
+ * opened unverified block first), or asks for GC. */
 static host_result_t write_next_page(void)
 {
+    ftl_nand_req_t *req = &s_eng.req;
+    uint32_t unverified = ftl_alloc_prepare(FTL_STREAM_HOST);
+    if (unverified != FTL_BLOCK_NONE) {
+        req->op = FTL_NAND_OP_ERASE;
+        req->addr = unverified;
+        req->data = NULL;
+        s_eng.cur_erase = unverified;
+        return HOST_NAND;
+    }
     uint32_t ppn;
     if (ftl_alloc_page(FTL_STREAM_HOST, &ppn) != FTL_OK) {
         return HOST_NEED_GC;
     }
     s_eng.gc_foreground = false;
     uint8_t *data = cur_page_buffer();
-    ftl_nand_req_t *req = &s_eng.req;
     req->op = FTL_NAND_OP_PROGRAM;
     req->addr = ppn;
     req->data = data;
@@ -251,6 +265,7 @@ static host_result_t write_next_page(void)
     req->spare.kind = FTL_SPARE_KIND_HOST;
     ftl_util_spare_seal(&req->spare);
     s_eng.cur_ppn = ppn;
+    s_eng.cur_erase = FTL_BLOCK_NONE;
     return HOST_NAND;
 }
 
@@ -271,6 +286,7 @@ static host_result_t read_next_page(void)
         req->addr = ppn;
         req->data = cur_page_buffer();
         s_eng.cur_ppn = ppn;
+        s_eng.cur_erase = FTL_BLOCK_NONE;
         return HOST_NAND;
     }
     return finish_current(s_eng.cur_status);
@@ -313,23 +329,24 @@ static host_result_t host_advance(void)
 /* GC pacing                                                            */
 /* ------------------------------------------------------------------ */
 
-/* Considers starting a job; called after every host page write. */
+/* Considers starting a job; called after every host page write.
+ * Static wear levelling is evaluated once after each erase and, when it
+ * fires, takes precedence over reclaim: the cold block it moves is freed
+ * at the end of the job like any victim, so the job needs at most one
+ * block from the pool while it runs (GC may dip into the reserve), and
+ * when it ends the pool is no smaller than when it started. */
 static void gc_maybe_start(void)
 {
     uint32_t free_blocks = ftl_alloc_free_count();
-    if (free_blocks < FTL_GC_START_BLOCKS) {
-        if (ftl_gc_start_reclaim(s_eng.next_seq) == FTL_OK) {
+    if (s_eng.wl_check && free_blocks >= FTL_GC_RESERVE_BLOCKS) {
+        s_eng.wl_check = false;
+        uint32_t cold = ftl_wear_pick_cold();
+        if (cold != FTL_BLOCK_NONE && ftl_gc_start(FTL_GC_JOB_WEAR, cold) == FTL_OK) {
             return;
         }
     }
-    /* Static wear levelling only with room to spare: a cold block may be
-     * full of valid pages and need a whole free block for its copy. */
-    if (s_eng.wl_check && free_blocks > FTL_GC_RESERVE_BLOCKS + 1u) {
-        s_eng.wl_check = false;
-        uint32_t cold = ftl_wear_pick_cold();
-        if (cold != FTL_BLOCK_NONE) {
-            (void)ftl_gc_start(FTL_GC_JOB_WEAR, cold);
-        }
+    if (free_blocks < FTL_GC_START_BLOCKS) {
+        (void)ftl_gc_start_reclaim(s_eng.next_seq);
     }
 }
 
@@ -431,6 +448,14 @@ ftl_step_t ftl_step(ftl_nand_req_t **req)
 static void complete_host(const ftl_nand_req_t *req)
 {
     uint32_t lpn = s_eng.cur.lba + s_eng.cur_page;
+    if (s_eng.cur_erase != FTL_BLOCK_NONE) {
+        /* The host block is verified erased; its first page comes next. */
+        ftl_alloc_erase_done(s_eng.cur_erase);
+        ftl_wear_on_erase(s_eng.cur_erase);
+        s_eng.n.erases_on_open++;
+        s_eng.cur_erase = FTL_BLOCK_NONE;
+        return;
+    }
     if (s_eng.cur.op == (uint8_t)FTL_CMD_WRITE) {
         if (ftl_map_update(lpn, s_eng.cur_ppn, NULL) != FTL_OK) {
             halt(FTL_ERR_CORRUPT);
@@ -575,7 +600,8 @@ void ftl_stats(ftl_stats_t *out)
     out->wl_invocations = g.wear_jobs;
     out->wl_pages_relocated = g.pages_wear;
     out->gc_pages_dropped = g.dropped;
-    out->erases = g.erases;
+    out->erases = g.erases + g.erases_on_open + s_eng.n.erases_on_open;
+    out->erases_on_open = g.erases_on_open + s_eng.n.erases_on_open;
     out->nand_reads = s_eng.n.nand_reads;
     out->nand_programs = s_eng.n.nand_programs;
     out->nand_erases = s_eng.n.nand_erases;

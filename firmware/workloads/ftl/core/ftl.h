@@ -20,8 +20,10 @@
  *
  * Every ftl_step()/ftl_complete() call does bounded work: at most one
  * command's bookkeeping over FTL_CMD_MAX_PAGES pages (no NAND operation),
- * one O(pages per block) bitmap scan, one O(blocks) victim or free-block
- * scan, and one CRC over a page. At most one NAND request is outstanding.
+ * one O(pages per block) bitmap scan, a few O(blocks) scans (victim
+ * choice, free-block choice, wear check; only when a job starts or a block
+ * is opened), and one CRC over a page. At most one NAND request is
+ * outstanding.
  *
  * (a) RTOS build: three tasks and three queues, e.g.
  *       host task:  generator -> ftl_submit() (via a command queue into the
@@ -33,7 +35,8 @@
  *                          IDLE -> block on the command queue, ftl_submit() }
  *       NAND task:  receive req, ftl_nand_execute(req), send it back
  *     Only the FTL task calls ftl_* engine functions, so no locking is
- *     needed inside the core.
+ *     needed inside the core. The FTL task takes a command off its OS
+ *     queue only while ftl_inflight() < FTL_HOST_QUEUE_DEPTH.
  * (b) State-machine build: the same three roles as run-to-completion
  *     handlers fed by event queues: a HOST_CMD event handler calls
  *     ftl_submit() then pumps ftl_step(); a NAND_REQ event handler calls
@@ -51,10 +54,12 @@
  * volatile: it unmaps pages in RAM only; after a remount a trimmed LBA may
  * read as its old contents again.
  *
- * Lifecycle: ftl_init() once after reset (RAM state only, the NAND keeps
- * its contents), then ftl_format() (empty device) or ftl_mount() (rebuild
- * from the NAND). After FTL_STEP_HALTED, call ftl_init() and ftl_mount()
- * again. Format and mount are synchronous and not meant to be timed.
+ * Lifecycle: ftl_nand_factory_reset() once on a cold boot (the simulated
+ * chip lives in .bss), ftl_init() after every reset (RAM state only, the
+ * NAND keeps its contents), then ftl_format() (empty device) or
+ * ftl_mount() (rebuild from the NAND). After FTL_STEP_HALTED, call
+ * ftl_init() and ftl_mount() again. Format and mount are synchronous and
+ * not meant to be timed.
  */
 #ifndef FTL_FTL_H
 #define FTL_FTL_H
@@ -87,7 +92,11 @@ typedef struct {
     uint32_t wl_invocations;       /* WEAR (static wear levelling) jobs */
     uint32_t wl_pages_relocated;   /* pages copied by WEAR jobs */
     uint32_t gc_pages_dropped;     /* valid pages lost to failed checks */
-    uint32_t erases;               /* erases issued by GC/WL (not format) */
+    uint32_t erases;               /* erases issued by the engine: GC/WL
+                                      victims and erase-before-use (not
+                                      format) */
+    uint32_t erases_on_open;       /* of which erase-before-use of blocks
+                                      found erased at mount */
     uint32_t nand_reads;           /* NAND requests issued by the engine */
     uint32_t nand_programs;
     uint32_t nand_erases;
@@ -118,8 +127,10 @@ ftl_status_t ftl_mount(ftl_mount_report_t *report);
 ftl_status_t ftl_submit(const ftl_cmd_t *cmd);
 
 /* Advances the engine (see top of file). *req is set for FTL_STEP_NAND
- * and NULL otherwise. The request is owned by the engine; it stays valid
- * until passed back to ftl_complete(). */
+ * and NULL otherwise (pass req == NULL only to poll the state while a
+ * request is outstanding). The request is owned by the
+ * engine; it stays valid until passed back to ftl_complete(). Returns
+ * FTL_STEP_IDLE before the first format/mount. */
 ftl_step_t ftl_step(ftl_nand_req_t **req);
 
 /* Hands back the request of the last FTL_STEP_NAND with req->status set.

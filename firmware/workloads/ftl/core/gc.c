@@ -12,6 +12,7 @@ typedef enum {
     GC_PH_SCAN = 0,    /* look for the next valid page of the victim */
     GC_PH_READING,     /* READ of the source page outstanding */
     GC_PH_COPY,        /* source read and checked: program it next */
+    GC_PH_OPENING,     /* ERASE of a new GC block (unverified) outstanding */
     GC_PH_PROGRAMMING, /* PROGRAM of the copy outstanding */
     GC_PH_ERASING      /* ERASE of the victim outstanding */
 } gc_phase_t;
@@ -25,6 +26,7 @@ static struct {
     uint32_t src_ppn;       /* page being relocated */
     uint32_t dst_ppn;       /* its new location */
     uint32_t lpn;           /* logical page being relocated */
+    uint32_t opening;       /* block being erased before use */
     ftl_nand_spare_t spare; /* spare record read from the source */
     ftl_status_t error;
     ftl_gc_counters_t counters;
@@ -43,6 +45,7 @@ void ftl_gc_init(void)
     s_gc.src_ppn = FTL_PPN_NONE;
     s_gc.dst_ppn = FTL_PPN_NONE;
     s_gc.lpn = FTL_LPN_NONE;
+    s_gc.opening = FTL_BLOCK_NONE;
     s_gc.error = FTL_OK;
     s_gc.counters = (ftl_gc_counters_t){0};
 }
@@ -265,6 +268,15 @@ ftl_gc_result_t ftl_gc_step(ftl_nand_req_t *req)
         return FTL_GC_NAND;
     }
     case GC_PH_COPY: {
+        uint32_t unverified = ftl_alloc_prepare(FTL_STREAM_GC);
+        if (unverified != FTL_BLOCK_NONE) {
+            s_gc.opening = unverified;
+            req->op = FTL_NAND_OP_ERASE;
+            req->addr = unverified;
+            req->data = NULL;
+            s_gc.phase = GC_PH_OPENING;
+            return FTL_GC_NAND;
+        }
         uint32_t dst;
         if (ftl_alloc_page(FTL_STREAM_GC, &dst) != FTL_OK) {
             return fail(FTL_ERR_NOSPACE);
@@ -281,6 +293,7 @@ ftl_gc_result_t ftl_gc_step(ftl_nand_req_t *req)
         return FTL_GC_NAND;
     }
     case GC_PH_READING:
+    case GC_PH_OPENING:
     case GC_PH_PROGRAMMING:
     case GC_PH_ERASING:
     default:
@@ -356,6 +369,13 @@ ftl_gc_result_t ftl_gc_complete(const ftl_nand_req_t *req)
     switch (s_gc.phase) {
     case GC_PH_READING:
         return complete_read(req);
+    case GC_PH_OPENING:
+        ftl_alloc_erase_done(s_gc.opening);
+        ftl_wear_on_erase(s_gc.opening);
+        s_gc.counters.erases_on_open++;
+        s_gc.opening = FTL_BLOCK_NONE;
+        s_gc.phase = GC_PH_COPY;
+        return FTL_GC_CONTINUE;
     case GC_PH_PROGRAMMING:
         return complete_program();
     case GC_PH_ERASING:

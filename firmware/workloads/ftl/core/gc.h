@@ -16,7 +16,8 @@
  *   ftl_gc_complete(req)  -> FTL_GC_CONTINUE / FTL_GC_UNIT_DONE /
  *                            FTL_GC_JOB_DONE / FTL_GC_ERROR
  * One "unit" of work is one page relocation (a READ then a PROGRAM) or the
- * final ERASE, so every unit is at most two NAND operations and at most
+ * final ERASE, so every unit is at most two NAND operations (three when
+ * the GC stream opens a block that must be erased first) and at most
  * O(pages per block) CPU work: the bound that lets a state machine or a
  * task interleave host commands between units.
  *
@@ -66,6 +67,8 @@ typedef struct {
     uint32_t stale_copies;    /* copies made obsolete before remapping */
     uint32_t dropped;         /* valid pages lost to a failed read check */
     uint32_t erases;          /* victims erased */
+    uint32_t erases_on_open;  /* unverified free blocks erased before the
+                                 GC stream used them */
 } ftl_gc_counters_t;
 
 /* No job, default policy (FTL_GC_DEFAULT_POLICY), counters cleared. */

@@ -92,7 +92,10 @@ ftl_status_t ftl_mount_format(ftl_mount_report_t *report)
 }
 
 /* Decides between the page `ppn` (intact, record `spare`) and the page
- * currently mapped for the same lpn. Returns FTL_ERR_IO on a read error. */
+ * currently mapped for the same lpn: the higher sequence number wins. On a
+ * tie (a page and its GC copy, identical contents) a GC copy is preferred
+ * to a host-written original, so that a GC job cut short does not have to
+ * copy the same pages again. Returns FTL_ERR_IO on a read error. */
 static ftl_status_t rebuild_claim(uint32_t ppn, const ftl_nand_spare_t *spare,
                                   ftl_mount_report_t *rep)
 {
@@ -103,19 +106,31 @@ static ftl_status_t rebuild_claim(uint32_t ppn, const ftl_nand_spare_t *spare,
             return FTL_ERR_IO;
         }
         rep->pages_superseded++;
-        if (spare->seq <= other.seq) {
-            return FTL_OK; /* the mapped copy is at least as new */
+        bool newer = spare->seq > other.seq ||
+                     (spare->seq == other.seq && spare->kind == FTL_SPARE_KIND_RELOC &&
+                      other.kind == FTL_SPARE_KIND_HOST);
+        if (!newer) {
+            return FTL_OK;
         }
     }
     return ftl_map_update(spare->lpn, ppn, NULL) == FTL_OK ? FTL_OK : FTL_ERR_CORRUPT;
 }
 
-/* Scans one block. Returns FTL_OK and sets *all_erased / *youngest. */
-static ftl_status_t rebuild_block(uint32_t block, ftl_mount_report_t *rep, bool *all_erased,
-                                  uint32_t *youngest)
+/* What the scan learnt about one block. */
+typedef struct {
+    uint32_t youngest;   /* largest intact sequence number, 0 if none */
+    uint32_t used;       /* pages before the trailing run of erased pages */
+    bool prefix;         /* pages [0, used) all programmed (intact or not) */
+    uint8_t last_kind;   /* spare kind of the youngest intact page, 0 if none */
+} block_scan_t;
+
+/* Scans one block: classifies every page and claims intact ones. */
+static ftl_status_t rebuild_block(uint32_t block, ftl_mount_report_t *rep, block_scan_t *scan)
 {
-    *all_erased = true;
-    *youngest = 0u;
+    scan->youngest = 0u;
+    scan->used = 0u;
+    scan->prefix = true;
+    scan->last_kind = 0u;
     for (uint32_t page = 0; page < FTL_NAND_PAGES_PER_BLOCK; page++) {
         uint32_t ppn = FTL_PPN_MAKE(block, page);
         ftl_nand_spare_t spare;
@@ -127,7 +142,10 @@ static ftl_status_t rebuild_block(uint32_t block, ftl_mount_report_t *rep, bool 
             rep->pages_erased++;
             continue;
         }
-        *all_erased = false;
+        if (scan->used != page) {
+            scan->prefix = false; /* an erased page before this one */
+        }
+        scan->used = page + 1u;
         if (!ftl_util_spare_ok(&spare)) {
             rep->pages_garbage++;
             continue;
@@ -138,8 +156,9 @@ static ftl_status_t rebuild_block(uint32_t block, ftl_mount_report_t *rep, bool 
             continue;
         }
         rep->pages_intact++;
-        if (spare.seq > *youngest) {
-            *youngest = spare.seq;
+        if (spare.seq >= scan->youngest) {
+            scan->youngest = spare.seq;
+            scan->last_kind = spare.kind;
         }
         ftl_status_t st = rebuild_claim(ppn, &spare, rep);
         if (st != FTL_OK) {
@@ -147,6 +166,22 @@ static ftl_status_t rebuild_block(uint32_t block, ftl_mount_report_t *rep, bool 
         }
     }
     return FTL_OK;
+}
+
+/* Candidate block to resume for each write stream. */
+typedef struct {
+    uint32_t block;
+    uint32_t next_page;
+    uint32_t youngest;
+} resume_pick_t;
+
+static void resume_consider(resume_pick_t *pick, uint32_t block, const block_scan_t *scan)
+{
+    if (pick->block == FTL_BLOCK_NONE || scan->youngest > pick->youngest) {
+        pick->block = block;
+        pick->next_page = scan->used;
+        pick->youngest = scan->youngest;
+    }
 }
 
 ftl_status_t ftl_mount_rebuild(ftl_mount_report_t *report)
@@ -160,23 +195,46 @@ ftl_status_t ftl_mount_rebuild(ftl_mount_report_t *report)
     ftl_wear_init();
     memset(s_ec_known, 0, sizeof s_ec_known);
 
+    resume_pick_t pick[FTL_STREAM_COUNT];
+    for (uint32_t s = 0; s < FTL_STREAM_COUNT; s++) {
+        pick[s].block = FTL_BLOCK_NONE;
+        pick[s].next_page = 0u;
+        pick[s].youngest = 0u;
+    }
     uint32_t max_seq = 0u;
     for (uint32_t b = 0; b < FTL_NAND_BLOCKS; b++) {
-        bool all_erased;
-        uint32_t youngest;
-        ftl_status_t st = rebuild_block(b, rep, &all_erased, &youngest);
+        block_scan_t scan;
+        ftl_status_t st = rebuild_block(b, rep, &scan);
         if (st != FTL_OK) {
             return st;
         }
-        if (all_erased) {
-            (void)ftl_alloc_release(b);
+        if (scan.used == 0u) {
+            /* Looks erased, but may be an interrupted erase: erase again
+             * before first use. */
+            (void)ftl_alloc_release_unverified(b);
             rep->blocks_free++;
         } else {
-            ftl_alloc_set_last_seq(b, youngest);
+            ftl_alloc_set_last_seq(b, scan.youngest);
             rep->blocks_closed++;
+            if (scan.prefix && scan.used < FTL_NAND_PAGES_PER_BLOCK) {
+                if (scan.last_kind == FTL_SPARE_KIND_HOST) {
+                    resume_consider(&pick[FTL_STREAM_HOST], b, &scan);
+                } else if (scan.last_kind == FTL_SPARE_KIND_RELOC) {
+                    resume_consider(&pick[FTL_STREAM_GC], b, &scan);
+                }
+            }
         }
-        if (youngest > max_seq) {
-            max_seq = youngest;
+        if (scan.youngest > max_seq) {
+            max_seq = scan.youngest;
+        }
+    }
+    /* Keep filling the blocks that were open when power went away, so that
+     * a power cut costs at most the page it tore, never whole blocks. */
+    for (uint32_t s = 0; s < FTL_STREAM_COUNT; s++) {
+        if (pick[s].block != FTL_BLOCK_NONE &&
+            ftl_alloc_resume((ftl_stream_t)s, pick[s].block, pick[s].next_page) == FTL_OK) {
+            rep->blocks_closed--;
+            rep->blocks_resumed++;
         }
     }
     rep->blocks_wear_estimated = wear_fill_unknown();

@@ -12,12 +12,21 @@
  *   - a page is intact if its spare record checks (magic, kind, checksum),
  *     its lpn is in range and its data matches the data CRC; any other
  *     programmed page is garbage (a torn program or erase) and is ignored;
- *   - for each lpn, the intact page with the highest sequence number wins
- *     (on a tie, which only happens between a page and its GC copy, the
- *     first one found is kept: the contents are identical);
- *   - a block whose pages are all erased is free; any other block is
- *     CLOSED, including one that was open when power was lost (it is
- *     never appended to again, GC reclaims it);
+ *   - for each lpn, the intact page with the highest sequence number wins;
+ *     a tie only happens between a page and its GC copy (identical
+ *     contents) and goes to the copy;
+ *   - a block whose pages are all erased is free, but flagged to be
+ *     erased again before first use (an interrupted erase can leave a
+ *     block that reads as erased yet is not safely programmable);
+ *   - a partly written block whose programmed pages form a prefix
+ *     (pages 0..k-1 programmed, k..end erased) is a block that was open
+ *     when power went away. The youngest such block whose newest intact
+ *     page is a host write is re-opened for the host stream at page k, the
+ *     youngest one holding a GC copy for the GC stream: a power cut costs
+ *     at most the page it tore, so repeated cuts cannot leak free blocks.
+ *     (Assumption shared with the simulator: an interrupted erase never
+ *     leaves that prefix shape; nand_sim erases the first half first.)
+ *   - every other block is CLOSED; GC reclaims it;
  *   - the erase count of a block is the largest one found in an intact
  *     spare record of the block; a block with none gets the mean of the
  *     known counts;
@@ -42,6 +51,7 @@ typedef struct {
     uint32_t pages_mapped;    /* logical pages mapped after the rebuild */
     uint32_t blocks_free;     /* blocks found fully erased */
     uint32_t blocks_closed;   /* blocks holding data or garbage */
+    uint32_t blocks_resumed;  /* partly written blocks re-opened for writing */
     uint32_t blocks_wear_estimated; /* erase count set to the mean */
 } ftl_mount_report_t;
 
