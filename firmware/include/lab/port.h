@@ -4,7 +4,7 @@
  *
  * Rules
  *   - This header declares; it never selects a kernel. A port implements the functions
- *     of the capabilities it has (its lab_port_caps.h says which, LAB_HAS_X = 1) and
+ *     of the capabilities it has (LAB_HAS_... = 1 in its lab_port_caps.h) and
  *     nothing else. A benchmark lists the capabilities it needs in bench.toml `requires`;
  *     rtoslab builds it only for ports that have them all and reports it "n/a" (with the
  *     reason written beside the 0 in lab_port_caps.h) everywhere else.
@@ -26,6 +26,22 @@
  *   - "woken" flags: the *_from_isr functions set *woken to true when they made a task
  *     ready that is more urgent than the one the interrupt preempted; they never set it to
  *     false, so one flag can collect several calls. Pass it to lab_port_isr_exit().
+ *
+ * Capabilities (each port's lab_port_caps.h defines every one of them, 0 or 1):
+ *   LAB_HAS_SCHEDULER           lab_port_start, lab_task_create before start, yield, priority
+ *   LAB_HAS_TASK_CREATE_DELETE  lab_task_create after lab_port_start, lab_task_delete
+ *   LAB_HAS_SUSPEND             lab_task_suspend, lab_task_resume
+ *   LAB_HAS_DELAY               lab_task_delay, lab_task_delay_until
+ *   LAB_HAS_TICK                lab_tick_count, lab_tick_rate_hz
+ *   LAB_HAS_TICK_HOOKS          the port calls lab_tick_hook_enter/exit around its tick
+ *   LAB_HAS_SEMAPHORE           lab_sem_* (counting and binary, give from ISR)
+ *   LAB_HAS_MUTEX               lab_mutex_*
+ *   LAB_HAS_MUTEX_PI            the mutexes inherit priority
+ *   LAB_HAS_QUEUE               lab_queue_* (send from ISR)
+ *   LAB_HAS_NOTIFY              lab_notify, lab_notify_from_isr, lab_notify_wait
+ *   LAB_HAS_CRITICAL            lab_critical_*
+ *   LAB_HAS_IRQ                 lab_port_irq_prio_*, lab_port_isr_enter / _exit
+ * lab_port_init exists in every port.
  */
 #ifndef LAB_PORT_H
 #define LAB_PORT_H

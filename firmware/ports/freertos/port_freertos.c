@@ -27,10 +27,38 @@ _Static_assert(LAB_WAIT_FOREVER == portMAX_DELAY, "LAB_WAIT_FOREVER must be port
 
 void lab_freertos_assert_failed(const char *file, int line);
 
+/* configASSERT (option configASSERT_ENABLED): end the run with LAB_EXIT_KERNEL_ASSERT and
+ * "FreeRTOS configASSERT failed at <file name>:<line>" on the console. */
 void lab_freertos_assert_failed(const char *file, int line)
 {
-    (void)line;
-    lab_fail_status(LAB_EXIT_KERNEL_ASSERT, file);
+    static char msg[160];
+    static const char prefix[] = "FreeRTOS configASSERT failed at ";
+    uint32_t n = 0;
+    for (const char *p = prefix; *p != '\0' && n < sizeof msg - 12u; p++) {
+        msg[n++] = *p;
+    }
+    const char *base = file;
+    for (const char *p = file; *p != '\0'; p++) {
+        if (*p == '/' || *p == '\\') {
+            base = p + 1;
+        }
+    }
+    for (const char *p = base; *p != '\0' && n < sizeof msg - 12u; p++) {
+        msg[n++] = *p;
+    }
+    msg[n++] = ':';
+    char digits[10];
+    uint32_t d = 0;
+    uint32_t v = (uint32_t)line;
+    do {
+        digits[d++] = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v != 0u && d < sizeof digits);
+    while (d > 0u) {
+        msg[n++] = digits[--d];
+    }
+    msg[n] = '\0';
+    lab_fail_status(LAB_EXIT_KERNEL_ASSERT, msg);
 }
 
 void vApplicationStackOverflowHook(TaskHandle_t task, char *name);

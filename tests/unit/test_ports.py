@@ -1,0 +1,127 @@
+"""Static consistency of the porting API, the ports and the kernel benchmarks (no toolchain).
+
+The compiler checks a great deal (-Wundef turns a missing capability into an error), but
+only for what is built: a port's unused function, a capability no benchmark requires or a
+kernel option no template uses would go unnoticed. These tests read the sources.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rtoslab.catalog import benchmarks, kernels, suite_benchmarks
+from rtoslab.paths import firmware_root
+
+PORT_H = firmware_root() / "include" / "lab" / "port.h"
+_DECL = re.compile(r"^(?:__attribute__\(\(noreturn\)\) )?[a-z_0-9 ]+?\b(lab_[a-z_0-9]+)\(", re.M)
+_DEF = re.compile(r"^(?:__attribute__\(\([a-z]+\)\) )*[a-z_0-9 ]+?\*?\b(lab_[a-z_0-9]+)\([^;]*?\)\s*\{",
+                  re.M | re.S)
+KERNEL_BENCHES = {
+    "k_yield", "k_preempt", "k_activate", "k_sem", "k_mutex", "k_queue", "k_task_create",
+    "k_irq_latency", "k_irq_latency_loaded", "k_isr_to_task", "k_delay", "k_tick",
+}
+
+
+def port_h_functions() -> set[str]:
+    return set(_DECL.findall(PORT_H.read_text()))
+
+
+def capability_names() -> set[str]:
+    """Every LAB_HAS_* that port.h documents: the canonical list."""
+    return set(re.findall(r"\bLAB_HAS_[A-Z_]+\b", PORT_H.read_text()))
+
+
+def test_port_h_declares_the_whole_api_and_selects_no_kernel() -> None:
+    text = PORT_H.read_text()
+    funcs = port_h_functions()
+    for name in ("lab_port_init", "lab_port_start", "lab_task_create", "lab_task_delete",
+                 "lab_task_yield", "lab_task_suspend", "lab_task_resume", "lab_task_delay",
+                 "lab_task_delay_until", "lab_tick_count", "lab_tick_rate_hz",
+                 "lab_sem_give_from_isr", "lab_mutex_lock", "lab_queue_send_from_isr",
+                 "lab_notify", "lab_notify_from_isr", "lab_notify_wait", "lab_critical_enter",
+                 "lab_critical_exit", "lab_port_isr_exit"):
+        assert name in funcs, name
+    assert "#ifdef" not in text and "#elif" not in text
+    assert not re.search(r"freertos|zephyr|threadx|rt-thread|toppers", text, re.I)
+
+
+def test_capability_list_is_the_expected_one() -> None:
+    assert capability_names() == {
+        "LAB_HAS_SCHEDULER", "LAB_HAS_TASK_CREATE_DELETE", "LAB_HAS_SUSPEND", "LAB_HAS_DELAY",
+        "LAB_HAS_TICK", "LAB_HAS_TICK_HOOKS", "LAB_HAS_SEMAPHORE", "LAB_HAS_MUTEX",
+        "LAB_HAS_MUTEX_PI", "LAB_HAS_QUEUE", "LAB_HAS_NOTIFY", "LAB_HAS_CRITICAL", "LAB_HAS_IRQ",
+    }
+
+
+@pytest.mark.parametrize("port", ["baremetal", "freertos", "template"])
+def test_every_port_states_every_capability_with_a_reason_for_each_0(port: str) -> None:
+    k = kernels()[port]
+    assert set(k.capabilities) == capability_names()
+    for cap, has in k.capabilities.items():
+        if not has:
+            assert k.unsupported_reasons.get(cap), f"{port}: {cap} = 0 without a reason"
+    assert (k.path / "lab_port_types.h").is_file()
+
+
+def test_capabilities_per_port() -> None:
+    on = {name: {c for c, v in k.capabilities.items() if v} for name, k in kernels().items()}
+    assert on["freertos"] == capability_names()
+    assert on["baremetal"] == {"LAB_HAS_CRITICAL", "LAB_HAS_IRQ"}
+    assert on["template"] == set()
+    assert kernels()["template"].is_template
+
+
+def test_template_port_defines_every_port_h_function() -> None:
+    src = (firmware_root() / "ports" / "template" / "port_template.c").read_text()
+    defined = set(_DEF.findall(src))
+    assert port_h_functions() <= defined, port_h_functions() - defined
+    # every body except the tick hooks' weak defaults fails clearly
+    assert src.count("lab_template_missing(\"template port: ") == len(port_h_functions()) - 2
+
+
+def test_freertos_port_implements_every_function_it_claims() -> None:
+    src = (firmware_root() / "ports" / "freertos" / "port_freertos.c").read_text()
+    assert port_h_functions() <= set(_DEF.findall(src))
+
+
+def test_kernel_suite_is_complete_and_requires_known_capabilities() -> None:
+    assert {b.name for b in suite_benchmarks("kernel")} == KERNEL_BENCHES
+    known = capability_names()
+    for b in benchmarks().values():
+        assert set(b.requires) <= known, (b.name, set(b.requires) - known)
+
+
+@pytest.mark.parametrize("bench", sorted(KERNEL_BENCHES))
+def test_kernel_benchmark_guards_what_it_requires(bench: str) -> None:
+    b = benchmarks()[bench]
+    src = (b.path / f"{bench}.c").read_text()
+    assert "#error" in src
+    for cap in b.requires:
+        assert f"!{cap}" in src, f"{bench}: no #if !{cap} guard"
+    # probe ids 0 and 1 belong to the harness
+    assert not re.search(r"LAB_PROBE\(\s*[01]\s*\)", src)
+
+
+def test_only_irq_latency_runs_on_baremetal() -> None:
+    bm = kernels()["baremetal"]
+    runnable = {b.name for b in suite_benchmarks("kernel")
+                if all(bm.capabilities.get(c, False) for c in b.requires)}
+    assert runnable == {"k_irq_latency"}
+
+
+def test_freertos_options_and_template_placeholders_match() -> None:
+    k = kernels()["freertos"]
+    text = (k.path / "FreeRTOSConfig.h.in").read_text()
+    placeholders = set(re.findall(r"@([A-Za-z_][A-Za-z0-9_]*)@", text))
+    assert placeholders == set(k.options)
+    assert k.deps == ("freertos-next",)
+    assert k.config_templates == ("FreeRTOSConfig.h",)
+    defaults = k.options
+    assert defaults["configUSE_PREEMPTION"] == 1
+    assert defaults["configTICK_RATE_HZ"] == 1000
+    assert defaults["configASSERT_ENABLED"] is False
+    assert defaults["configUSE_TRACE_FACILITY"] == 0
+    assert defaults["configCHECK_FOR_STACK_OVERFLOW"] == 0
+    assert "LAB_TARGET_CLOCK_HZ" in text
