@@ -14,6 +14,7 @@
 
 #include "lab/bench.h"
 #include "lab/console.h"
+#include "lab/stack.h"
 #include "lab/target.h"
 
 #define LAB_CALIBRATION_ROUNDS 16
@@ -30,36 +31,23 @@ __attribute__((noinline)) static void lab_harness_calibrate(void)
     }
 }
 
-#define LAB_STACK_PAINT 0xA5A5A5A5u
 #define LAB_STACK_PAINT_MARGIN 64u /* bytes below the live SP left unpainted */
 
-/* Fill the unused part of the main stack with a pattern (before anything is measured). */
+/* Paint the unused part of the main stack (before anything is measured). */
 static void lab_harness_paint_main_stack(void)
 {
     uintptr_t lo, hi, sp;
     lab_target_main_stack(&lo, &hi);
     __asm__ volatile("mov %0, sp" : "=r"(sp));
-    for (volatile uint32_t *p = (volatile uint32_t *)lo; (uintptr_t)p + LAB_STACK_PAINT_MARGIN < sp; p++) {
-        *p = LAB_STACK_PAINT;
-    }
-}
-
-/* Peak main-stack use in bytes: from the top down to the lowest word no longer painted.
- * Covers main() before a scheduler starts and every exception handler afterwards. */
-static uint32_t lab_harness_main_stack_peak(void)
-{
-    uintptr_t lo, hi;
-    lab_target_main_stack(&lo, &hi);
-    const volatile uint32_t *p = (const volatile uint32_t *)lo;
-    while ((uintptr_t)p < hi && *p == LAB_STACK_PAINT) {
-        p++;
-    }
-    return (uint32_t)(hi - (uintptr_t)p);
+    lab_stack_paint(lo, sp - LAB_STACK_PAINT_MARGIN);
 }
 
 void lab_finish(void)
 {
-    lab_console_put_kv("main_stack_peak_bytes", lab_harness_main_stack_peak());
+    /* Peak main-stack use: main() before a scheduler starts and every exception handler. */
+    uintptr_t lo, hi;
+    lab_target_main_stack(&lo, &hi);
+    lab_console_put_kv("main_stack_peak_bytes", lab_stack_peak_bytes(lo, hi));
     lab_console_puts("LAB-DONE\n");
     lab_target_exit(LAB_EXIT_OK);
 }
