@@ -1,43 +1,107 @@
-//! Cycle cost models.
+//! Cycle cost models: the interface between the instrumentation and a timing model.
 //!
-//! A model has two parts, matching the two places the plugin can charge cycles:
+//! A model has three parts, matching the three places the plugin can charge cycles:
 //!
-//! * **static**: `insn_cycles`, the cost of one instruction whenever it executes. It is
-//!   computed once per instruction at translation time and charged with QEMU inline
-//!   adds (no callback), together with the instruction count (see `plan.rs`).
-//! * **dynamic**: `transition_cycles`, charged when control enters a translation block,
-//!   knowing how the previous block ended (`TbExit`: its last instruction, its
-//!   fall-through address, whether it ran to the end). Comparing the new block's start
-//!   with the previous fall-through tells a taken branch from a not-taken one, so a
-//!   taken-branch pipeline refill (or an exception entry, when the previous block did
-//!   not end in a branch at all) is charged here. This costs one callback per executed
-//!   block, so it is only registered when `is_dynamic()` says the model uses it.
+//! * **static**: `block_costs`, the cost of each instruction of a block whenever it
+//!   executes, computed once at translation time (it may look at neighbouring
+//!   instructions of the same block, e.g. for load pipelining) and charged by the QEMU
+//!   inline adds that also count instructions (see `plan.rs`): free at run time. Where a
+//!   block continues straight on from the previous one (QEMU ends blocks at places the
+//!   processor does not see), the model also returns opaque boundary contexts, so that
+//!   the `Event::Next` charge can correct the first instruction for its real
+//!   predecessor: the cycle count never depends on where QEMU cut the blocks.
+//! * **dynamic, per block entry**: `event_charge`, charged when control enters a block.
+//!   `flow::Tracker` works out what the entry means (taken branch, exception entry,
+//!   exception return, tail-chain: an [`Event`]) from how the previous block ended; the
+//!   model prices it. One callback per executed block, registered only when
+//!   `is_dynamic()`.
+//! * **dynamic, per data access**: `data_ws`, wait states of one data access by address
+//!   (the memory region it falls in), charged from memory callbacks: on every store (which
+//!   has a callback for the probe anyway) and on the loads `data_ws_callback` selects.
+//!   Only used when `has_data_ws()`.
 //!
-//! `ZeroModel` is the model in use today: every cost is 0, the header says the cycle
-//! column is not modelled (flag bit 0 clear), and no per-block callback is registered.
+//! `ZeroModel` (core `none`) costs nothing: the header says the cycle column is not
+//! modelled (flag bit 0 clear) and no callback is registered for it. The Cortex-M models
+//! are in `timing.rs`.
 
-use crate::thumb::Insn;
+use crate::flow::Event;
+use crate::plan::{DecodedInsn, TbShape};
 
-/// How the previously executed translation block ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TbExit {
-    /// Address of the block's last instruction.
-    pub last_pc: u64,
-    /// The block's last instruction.
-    pub last: Insn,
-    /// Address just after the last instruction.
-    pub fallthrough: u64,
-    /// Whether every instruction of the block ran. False when the block was left early
-    /// (QEMU re-executes an I/O access in its own block under icount and then resumes
-    /// with a new block at the next instruction: that resumption is not a branch).
-    pub completed: bool,
+/// Cycles charged at a block entry (`CostModel::event_charge`), with whom they belong to:
+/// a probe store's value is the cycles completed *before* it, so charges that belong to
+/// the store itself or to a later instruction must not count in it.
+///
+/// Packed in one word, as it is returned and stored at every block entry (a struct
+/// returned through memory cost a store-forwarding stall per block).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Charge(u64);
+
+impl Charge {
+    /// `before`: cycles before the block's first instruction (a refill, an exception entry
+    /// or return); `head`: cycles that belong to the first instruction (its neighbour
+    /// rules and fetch stall after a cut; negative for a pipelined load); `later`: cycles
+    /// that belong to instruction `later_idx` (1 or 2: its fetch stall after a cut).
+    pub fn new(before: u32, head: i32, later: i32, later_idx: u32) -> Charge {
+        debug_assert!(before < 1 << 24 && later_idx < 256);
+        debug_assert!(i16::try_from(head).is_ok() && i16::try_from(later).is_ok());
+        Charge(
+            u64::from(before & 0xFF_FFFF)
+                | (u64::from(later_idx & 0xFF) << 24)
+                | (u64::from(head as i16 as u16) << 32)
+                | (u64::from(later as i16 as u16) << 48),
+        )
+    }
+
+    /// Only cycles before the block.
+    pub fn before_block(c: u32) -> Charge {
+        Charge::new(c, 0, 0, 0)
+    }
+
+    pub fn before(&self) -> u32 {
+        (self.0 & 0xFF_FFFF) as u32
+    }
+
+    pub fn head(&self) -> i32 {
+        i32::from((self.0 >> 32) as u16 as i16)
+    }
+
+    pub fn later(&self) -> i32 {
+        i32::from((self.0 >> 48) as u16 as i16)
+    }
+
+    pub fn later_idx(&self) -> u32 {
+        ((self.0 >> 24) & 0xFF) as u32
+    }
+
+    /// Everything, added to the cycle counter at block entry (wrapping: a negative total
+    /// is added as two's complement).
+    pub fn total(&self) -> u64 {
+        (i64::from(self.before()) + i64::from(self.head()) + i64::from(self.later())) as u64
+    }
+
+    /// The part that belongs to instruction `idx` of the block or later ones: what a
+    /// probe store at `idx` must not count (two's complement when negative).
+    pub fn from_insn(&self, idx: usize) -> u64 {
+        let mut c = 0i64;
+        if idx == 0 {
+            c += i64::from(self.head());
+        }
+        if idx <= self.later_idx() as usize {
+            c += i64::from(self.later());
+        }
+        c as u64
+    }
 }
 
-impl TbExit {
-    /// Did control reach `next_pc` some other way than falling through?
-    pub fn redirected(&self, next_pc: u64) -> bool {
-        self.completed && next_pc != self.fallthrough
-    }
+/// Static costs of one block (see `CostModel::block_costs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockCosts {
+    /// Cycles of each instruction.
+    pub cycles: Vec<u32>,
+    /// Each instruction as a predecessor (model-defined; carried by `Event::Next`).
+    pub tail_ctx: Vec<u64>,
+    /// The first instruction as a successor (model-defined).
+    pub head_ctx: u64,
 }
 
 pub trait CostModel: Send + Sync + 'static {
@@ -47,19 +111,49 @@ pub trait CostModel: Send + Sync + 'static {
     /// Whether the trace's cycle column carries modelled values (header flag bit 0).
     fn models_cycles(&self) -> bool;
 
-    /// Cycles of `insn` at `pc` each time it executes (the static part).
-    fn insn_cycles(&self, insn: &Insn, pc: u64) -> u32;
+    /// Static cycles of each instruction of a block, in order (same length as `insns`),
+    /// with the boundary contexts for `Event::Next`.
+    fn block_costs(&self, insns: &[DecodedInsn]) -> BlockCosts;
 
-    /// Whether `transition_cycles` is used. If false no per-block callback is needed
-    /// for the model.
+    /// For a block whose first instruction is `first`: the cycles a taken branch into it
+    /// costs on top of the model's refill (alignment, fetch wait states), and the fetch
+    /// wait states an exception entry or return into it costs.
+    fn head_cycles(&self, first: &DecodedInsn) -> (u32, u32) {
+        let _ = first;
+        (0, 0)
+    }
+
+    /// Whether `event_charge` is used (needs a callback at every block entry).
     fn is_dynamic(&self) -> bool {
         false
     }
 
-    /// Extra cycles charged when a block starting at `next_pc` is entered right after
-    /// the block described by `prev` (the dynamic part).
-    fn transition_cycles(&self, prev: &TbExit, next_pc: u64) -> u64 {
-        let _ = (prev, next_pc);
+    /// Cycles charged when block `next` is entered and the entry means `ev`.
+    fn event_charge(&self, ev: Event, next: &TbShape) -> Charge {
+        let _ = (ev, next);
+        Charge::default()
+    }
+
+    /// All the cycles of `event_charge`.
+    fn event_cycles(&self, ev: Event, next: &TbShape) -> u64 {
+        self.event_charge(ev, next).total()
+    }
+
+    /// Whether data accesses cost wait states that depend on their address.
+    fn has_data_ws(&self) -> bool {
+        false
+    }
+
+    /// Whether the non-store memory instruction `insn` needs a memory callback for its
+    /// data wait states (false when they are static, e.g. a literal load).
+    fn data_ws_callback(&self, insn: &DecodedInsn) -> bool {
+        let _ = insn;
+        false
+    }
+
+    /// Wait states of one data access at `vaddr`.
+    fn data_ws(&self, vaddr: u64) -> u64 {
+        let _ = vaddr;
         0
     }
 }
@@ -70,50 +164,66 @@ pub struct ZeroModel;
 
 impl CostModel for ZeroModel {
     fn name(&self) -> &'static str {
-        "zero"
+        "none"
     }
     fn models_cycles(&self) -> bool {
         false
     }
-    fn insn_cycles(&self, _insn: &Insn, _pc: u64) -> u32 {
-        0
+    fn block_costs(&self, insns: &[DecodedInsn]) -> BlockCosts {
+        BlockCosts {
+            cycles: vec![0; insns.len()],
+            tail_ctx: vec![0; insns.len()],
+            head_ctx: 0,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::thumb::decode;
+    use crate::plan::plan_tb;
 
     #[test]
     fn zero_model_is_zero_and_static() {
         let m = ZeroModel;
         assert!(!m.models_cycles());
         assert!(!m.is_dynamic());
-        assert_eq!(m.insn_cycles(&decode(0x6000, 0), 0), 0);
-        let exit = TbExit {
-            last_pc: 0,
-            last: decode(0xe7fe, 0),
-            fallthrough: 2,
-            completed: true,
-        };
-        assert_eq!(m.transition_cycles(&exit, 0), 0);
+        assert!(!m.has_data_ws());
+        let b = [
+            DecodedInsn::new(0, 0x6000, 0),
+            DecodedInsn::new(2, 0xe7fe, 0),
+        ];
+        assert_eq!(m.block_costs(&b).cycles, vec![0, 0]);
+        assert_eq!(m.head_cycles(&b[0]), (0, 0));
+        let shape = plan_tb(&b, &m, &[]).shape;
+        assert_eq!(m.event_cycles(Event::Entry, &shape), 0);
+        assert!(!m.data_ws_callback(&b[0]));
     }
 
     #[test]
-    fn redirected() {
-        let exit = TbExit {
-            last_pc: 0x10,
-            last: decode(0xd1fc, 0),
-            fallthrough: 0x12,
-            completed: true,
-        };
-        assert!(exit.redirected(0x0c));
-        assert!(!exit.redirected(0x12));
-        let partial = TbExit {
-            completed: false,
-            ..exit
-        };
-        assert!(!partial.redirected(0x0c));
+    fn charge_attribution() {
+        let c = Charge::new(10, -1, 2, 2); // head -1: a pipelined load
+        assert_eq!(
+            (c.before(), c.head(), c.later(), c.later_idx()),
+            (10, -1, 2, 2)
+        );
+        assert_eq!(c.total(), 11);
+        assert_eq!(c.from_insn(0), 1, "head and later");
+        let neg = Charge::new(0, -1, 0, 1);
+        assert_eq!(
+            10u64.wrapping_add(neg.total()),
+            9,
+            "a negative charge wraps back"
+        );
+        assert_eq!(neg.from_insn(0), u64::MAX);
+        assert_eq!(c.from_insn(1), 2);
+        assert_eq!(c.from_insn(2), 2, "the later instruction's own stall");
+        assert_eq!(c.from_insn(3), 0);
+        let none = Charge::before_block(5);
+        assert_eq!(
+            none.from_insn(0),
+            0,
+            "later_idx 0 with later 0 adds nothing"
+        );
     }
 }

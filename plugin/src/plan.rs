@@ -10,7 +10,8 @@
 //! of a segment runs, the counters include that instruction; a store is always the last
 //! instruction of its segment, so its memory callback (which QEMU runs after the access)
 //! reads `insns - 1` = instructions completed before the store, and `cycles - cost` =
-//! cycles before it.
+//! cycles before it (less, with a dynamic cost model, the part of the block-entry charge
+//! that belongs to the store or to instructions after it: `cost::Charge::from_insn`).
 //!
 //! Why segments end at memory accesses rather than the whole block being added once at
 //! block entry: QEMU leaves a block in the middle only at a memory access. Faults are
@@ -33,14 +34,39 @@
 //! code) also restarts mid-block; the firmware keeps code and data apart, so this does
 //! not occur.
 
-use crate::cost::{CostModel, TbExit};
-use crate::thumb::Insn;
+use crate::cost::CostModel;
+use crate::flow::{Exit, exit_of, reg_summary};
+use crate::thumb::{Insn, decode};
 
-/// One decoded instruction of a block.
+/// One decoded instruction of a block, with its encoding (cost models decode operands
+/// from it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DecodedInsn {
     pub pc: u64,
     pub insn: Insn,
+    /// First halfword in bits 15:0, second (32-bit instructions only) in bits 31:16.
+    pub raw: u32,
+}
+
+impl DecodedInsn {
+    /// Decode the instruction with halfwords `hw1`, `hw2` (`hw2` ignored for 16-bit ones).
+    pub fn new(pc: u64, hw1: u16, hw2: u16) -> DecodedInsn {
+        let insn = decode(hw1, hw2);
+        let hw2 = if insn.len == 4 { hw2 } else { 0 };
+        DecodedInsn {
+            pc,
+            insn,
+            raw: u32::from(hw1) | (u32::from(hw2) << 16),
+        }
+    }
+
+    pub fn hw1(&self) -> u16 {
+        self.raw as u16
+    }
+
+    pub fn hw2(&self) -> u16 {
+        (self.raw >> 16) as u16
+    }
 }
 
 /// An inline add to place on instruction `first`: `insns` instructions and `cycles`
@@ -59,14 +85,54 @@ pub struct StoreSite {
     pub cycles: u32,
 }
 
-/// How a block is shaped, kept for the runtime when a per-block callback is registered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What the per-block callback needs to know about a block (kept for the block's
+/// lifetime when that callback is registered).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TbShape {
     pub start: u64,
     pub n_insns: u32,
-    pub last_pc: u64,
-    pub last: Insn,
+    /// Address just after the last instruction.
     pub fallthrough: u64,
+    /// How control leaves the block.
+    pub exit: Exit,
+    /// Address of each instruction, for resuming after a block left early.
+    pub pcs: Box<[u32]>,
+    /// The block starts at a known exception handler entry.
+    pub is_handler: bool,
+    /// Extra cycles (beyond the model's refill) to refill the pipeline at this block's
+    /// first instruction after a taken branch: alignment and fetch wait states.
+    pub head_refill: u32,
+    /// Fetch wait states of the first instruction (charged on exception entry/return).
+    pub head_ws: u32,
+    /// Registers the block leaves holding a value copied from LR or popped from the
+    /// stack, and registers it leaves holding anything else (`flow::reg_summary`).
+    pub reg_lr_like: u16,
+    pub reg_other: u16,
+    /// The cost model's boundary contexts: each instruction as a predecessor, the first
+    /// as a successor (`CostModel::block_costs`).
+    pub tail_ctx: Box<[u64]>,
+    pub head_ctx: u64,
+}
+
+impl TbShape {
+    /// Where execution goes on after `ran` of this block's instructions ran.
+    pub fn resume_pc(&self, ran: u64) -> u64 {
+        usize::try_from(ran)
+            .ok()
+            .and_then(|i| self.pcs.get(i))
+            .map_or(self.fallthrough, |&pc| u64::from(pc))
+    }
+
+    /// The cost model's context of the last instruction that ran when `ran` of this
+    /// block's instructions ran (`ran` >= 1).
+    pub fn tail_ctx_after(&self, ran: u64) -> u64 {
+        usize::try_from(ran)
+            .ok()
+            .and_then(|i| i.checked_sub(1))
+            .and_then(|i| self.tail_ctx.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,24 +140,33 @@ pub struct TbPlan {
     pub shape: TbShape,
     pub segments: Vec<Segment>,
     pub stores: Vec<StoreSite>,
+    /// Instructions (loads) that need a memory callback for data wait states.
+    pub data_ws_sites: Vec<usize>,
     /// The block's last instruction can send execution backwards (backward or indirect
     /// branch, exception, WFI). Every loop passes through such a block, so the
     /// instruction-limit check only needs a callback on these.
     pub may_loop: bool,
 }
 
-/// Plan the instrumentation of a non-empty block.
-pub fn plan_tb(insns: &[DecodedInsn], model: &dyn CostModel) -> TbPlan {
+/// Plan the instrumentation of a non-empty block. `handlers`: exception handler entry
+/// addresses, sorted (bit 0 clear).
+pub fn plan_tb(insns: &[DecodedInsn], model: &dyn CostModel, handlers: &[u32]) -> TbPlan {
     assert!(!insns.is_empty(), "empty translation block");
+    let costs = model.block_costs(insns);
+    debug_assert_eq!(costs.cycles.len(), insns.len());
+    debug_assert_eq!(costs.tail_ctx.len(), insns.len());
     let mut segments = Vec::new();
     let mut stores = Vec::new();
+    let mut data_ws_sites = Vec::new();
     let mut seg_start = 0usize;
     let mut seg_cycles = 0u64;
     for (i, d) in insns.iter().enumerate() {
-        let c = model.insn_cycles(&d.insn, d.pc);
+        let c = costs.cycles[i];
         seg_cycles += u64::from(c);
         if d.insn.mem.may_store() {
             stores.push(StoreSite { idx: i, cycles: c });
+        } else if d.insn.mem.may_access() && model.data_ws_callback(d) {
+            data_ws_sites.push(i);
         }
         if d.insn.mem.may_access() || i == insns.len() - 1 {
             segments.push(Segment {
@@ -103,43 +178,31 @@ pub fn plan_tb(insns: &[DecodedInsn], model: &dyn CostModel) -> TbPlan {
             seg_cycles = 0;
         }
     }
+    let first = insns[0];
     let last = insns[insns.len() - 1];
+    let (head_refill, head_ws) = model.head_cycles(&first);
+    let start32 = (first.pc & 0xFFFF_FFFF) as u32;
+    let (reg_lr_like, reg_other) = reg_summary(insns);
     let shape = TbShape {
-        start: insns[0].pc,
+        start: first.pc,
         n_insns: insns.len() as u32,
-        last_pc: last.pc,
-        last: last.insn,
         fallthrough: (last.pc + u64::from(last.insn.len)) & 0xFFFF_FFFF,
+        exit: exit_of(insns),
+        pcs: insns.iter().map(|d| d.pc as u32).collect(),
+        is_handler: handlers.binary_search(&start32).is_ok(),
+        head_refill,
+        head_ws,
+        reg_lr_like,
+        reg_other,
+        tail_ctx: costs.tail_ctx.into_boxed_slice(),
+        head_ctx: costs.head_ctx,
     };
     TbPlan {
         shape,
         segments,
         stores,
+        data_ws_sites,
         may_loop: !last.insn.only_forward(last.pc),
-    }
-}
-
-/// Tracks block-to-block transitions for a dynamic cost model. Runs on the vCPU thread
-/// in the per-block callback, which fires at block entry, before the block's own inline
-/// adds.
-#[derive(Debug, Default)]
-pub struct Transitions {
-    prev: Option<(TbShape, u64)>,
-}
-
-impl Transitions {
-    /// Enter block `tb` with the instruction counter at `insns_now`. Returns the exit of
-    /// the previous block, if any, with `completed` set from how many of its
-    /// instructions were counted since it was entered.
-    pub fn enter(&mut self, tb: TbShape, insns_now: u64) -> Option<TbExit> {
-        let exit = self.prev.map(|(p, entered_at)| TbExit {
-            last_pc: p.last_pc,
-            last: p.last,
-            fallthrough: p.fallthrough,
-            completed: insns_now.wrapping_sub(entered_at) == u64::from(p.n_insns),
-        });
-        self.prev = Some((tb, insns_now));
-        exit
     }
 }
 
@@ -147,7 +210,6 @@ impl Transitions {
 mod tests {
     use super::*;
     use crate::cost::ZeroModel;
-    use crate::thumb::decode;
 
     /// A test model: 1 cycle per instruction, 2 per memory access, 3 per store.
     struct Toy;
@@ -158,12 +220,22 @@ mod tests {
         fn models_cycles(&self) -> bool {
             true
         }
-        fn insn_cycles(&self, insn: &Insn, _pc: u64) -> u32 {
-            match insn.mem {
-                crate::thumb::Mem::Store => 3,
-                crate::thumb::Mem::None => 1,
-                _ => 2,
+        fn block_costs(&self, insns: &[DecodedInsn]) -> crate::cost::BlockCosts {
+            crate::cost::BlockCosts {
+                cycles: insns
+                    .iter()
+                    .map(|d| match d.insn.mem {
+                        crate::thumb::Mem::Store => 3,
+                        crate::thumb::Mem::None => 1,
+                        _ => 2,
+                    })
+                    .collect(),
+                tail_ctx: (1..=insns.len() as u64).collect(),
+                head_ctx: 7,
             }
+        }
+        fn data_ws_callback(&self, _insn: &DecodedInsn) -> bool {
+            true
         }
     }
 
@@ -171,9 +243,8 @@ mod tests {
         let mut pc = start;
         encs.iter()
             .map(|&(a, b)| {
-                let insn = decode(a, b);
-                let d = DecodedInsn { pc, insn };
-                pc += u64::from(insn.len);
+                let d = DecodedInsn::new(pc, a, b);
+                pc += u64::from(d.insn.len);
                 d
             })
             .collect()
@@ -196,7 +267,7 @@ mod tests {
                 (0xe7fe, 0),
             ],
         );
-        let p = plan_tb(&b, &ZeroModel);
+        let p = plan_tb(&b, &ZeroModel, &[]);
         assert_eq!(
             p.segments,
             vec![
@@ -226,8 +297,8 @@ mod tests {
         );
         assert_eq!(p.shape.n_insns, 8);
         assert_eq!(p.shape.start, 0x100);
-        assert_eq!(p.shape.last_pc, 0x100 + 4 + 4 + 2 + 4 + 4 + 2 + 2);
-        assert_eq!(p.shape.fallthrough, p.shape.last_pc + 2);
+        assert_eq!(p.shape.pcs[7], 0x100 + 4 + 4 + 2 + 4 + 4 + 2 + 2);
+        assert_eq!(p.shape.fallthrough, u64::from(p.shape.pcs[7]) + 2);
         assert!(p.may_loop, "ends in b .");
         // Simulate: counter after each segment; the store callback sees counter-1.
         let mut counter = 0u64;
@@ -256,7 +327,7 @@ mod tests {
                 (0x4770, 0),
             ],
         );
-        let p = plan_tb(&b, &Toy);
+        let p = plan_tb(&b, &Toy, &[]);
         assert_eq!(
             p.segments,
             vec![
@@ -285,38 +356,38 @@ mod tests {
 
     #[test]
     fn forward_blocks_need_no_limit_check() {
-        let fwd = plan_tb(&block(0, &[(0x3001, 0), (0xe002, 0)]), &ZeroModel); // b.n +8
+        let fwd = plan_tb(&block(0, &[(0x3001, 0), (0xe002, 0)]), &ZeroModel, &[]); // b.n +8
         assert!(!fwd.may_loop);
-        let seq = plan_tb(&block(0, &[(0x3001, 0), (0x3001, 0)]), &ZeroModel);
+        let seq = plan_tb(&block(0, &[(0x3001, 0), (0x3001, 0)]), &ZeroModel, &[]);
         assert!(!seq.may_loop);
-        let back = plan_tb(&block(0x20, &[(0x3001, 0), (0xd1fc, 0)]), &ZeroModel); // bne back
+        let back = plan_tb(&block(0x20, &[(0x3001, 0), (0xd1fc, 0)]), &ZeroModel, &[]); // bne back
         assert!(back.may_loop);
-        let svc = plan_tb(&block(0, &[(0xdf00, 0)]), &ZeroModel);
+        let svc = plan_tb(&block(0, &[(0xdf00, 0)]), &ZeroModel, &[]);
         assert!(svc.may_loop);
-        let wfi = plan_tb(&block(0, &[(0xbf30, 0)]), &ZeroModel);
+        let wfi = plan_tb(&block(0, &[(0xbf30, 0)]), &ZeroModel, &[]);
         assert!(wfi.may_loop);
     }
 
     #[test]
-    fn transitions_detect_taken_and_partial() {
-        let a = plan_tb(&block(0x10, &[(0x3001, 0), (0xd1fc, 0)]), &ZeroModel).shape; // 2 insns
-        let b = plan_tb(
-            &block(0x14, &[(0x3001, 0), (0x6800, 0), (0x3001, 0)]),
-            &ZeroModel,
-        )
-        .shape;
-        let mut t = Transitions::default();
-        assert_eq!(t.enter(a, 100), None);
-        // a ran both instructions and control went to 0x0c (branch taken)
-        let e = t.enter(a, 102).unwrap();
-        assert!(e.completed);
-        assert!(e.redirected(0x10));
-        // a ran fully and fell through into b at 0x14
-        let e = t.enter(b, 104).unwrap();
-        assert!(e.completed && !e.redirected(0x14));
-        // b stopped after its load (2 of 3 counted): next block at the following insn
-        let e = t.enter(a, 106).unwrap();
-        assert!(!e.completed);
-        assert!(!e.redirected(0x10));
+    fn shape_and_handlers() {
+        let b = block(0x14, &[(0x3001, 0), (0x6800, 0), (0x3001, 0)]);
+        let p = plan_tb(&b, &ZeroModel, &[0x10, 0x14, 0x20]);
+        assert!(p.shape.is_handler);
+        assert_eq!(&*p.shape.pcs, &[0x14, 0x16, 0x18]);
+        assert_eq!(p.shape.fallthrough, 0x1a);
+        assert_eq!(p.shape.resume_pc(2), 0x18, "left after the load");
+        assert_eq!(p.shape.resume_pc(3), 0x1a);
+        assert!(
+            p.data_ws_sites.is_empty(),
+            "the zero model wants no load callbacks"
+        );
+        let p = plan_tb(&b, &Toy, &[0x10]);
+        assert_eq!(
+            (p.shape.tail_ctx_after(2), p.shape.tail_ctx_after(3)),
+            (2, 3)
+        );
+        assert_eq!(p.shape.head_ctx, 7);
+        assert!(!p.shape.is_handler);
+        assert_eq!(p.data_ws_sites, vec![1], "the load");
     }
 }

@@ -21,9 +21,11 @@ use qemu_plugin::{
 };
 
 use crate::args::{Config, parse_args};
-use crate::cost::{CostModel, ZeroModel};
-use crate::plan::{DecodedInsn, TbShape, Transitions, plan_tb};
+use crate::cost::{Charge, CostModel, ZeroModel};
+use crate::flow::{Event, Tracker};
+use crate::plan::{DecodedInsn, TbShape, plan_tb};
 use crate::thumb::{self, Class, Flow, Insn, Mem};
+use crate::timing::CycleModel;
 use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, TraceWriter};
 
 /// Exit code when the instruction limit stops the guest (like timeout(1)).
@@ -64,14 +66,22 @@ struct Runtime {
     size: u64,
     insn_limit: u64,
     model: Box<dyn CostModel>,
+    /// The model charges block-entry events (taken branches, exceptions).
     dynamic: bool,
+    /// The model charges data wait states by address (memory callbacks).
+    data_ws: bool,
+    /// Exception handler entry addresses, sorted (`handlers=`).
+    handlers: Vec<u32>,
     writer: Mutex<Writer>,
-    /// Previous block, for the dynamic part of the cost model (vCPU thread only).
-    transitions: UnsafeCell<Transitions>,
+    /// Previous block and active exceptions, for the dynamic part (vCPU thread only).
+    tracker: UnsafeCell<Tracker<'static>>,
+    /// What the current block's entry charged (vCPU thread only): a probe store in the
+    /// block must not count the part that belongs to it or to later instructions.
+    entry_charge: UnsafeCell<Charge>,
 }
 
-// SAFETY: `transitions` is only touched from the per-block callback on the single vCPU
-// thread; everything else is immutable or behind the mutex.
+// SAFETY: `tracker` and `entry_charge` are only touched from callbacks on the single
+// vCPU thread; everything else is immutable or behind the mutex.
 unsafe impl Sync for Runtime {}
 
 static RUNTIME: OnceLock<Runtime> = OnceLock::new();
@@ -85,23 +95,48 @@ fn lock(rt: &Runtime) -> MutexGuard<'_, Writer> {
     rt.writer.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Store callback, registered on every instruction that may store. The fast path is a
-/// subtraction and a compare.
 #[inline(always)]
-fn on_store(rt: &'static Runtime, vaddr: u64, cost: u32) {
+fn add_cycles(n: u64) {
+    // SAFETY: as for the inline adds; callbacks run on the vCPU thread. Wrapping: a
+    // negative correction is added as two's complement.
+    unsafe {
+        let c = COUNTERS.cycles.get();
+        *c = (*c).wrapping_add(n);
+    }
+}
+
+/// Store callback, registered on every instruction that may store. The fast path is a
+/// subtraction and a compare (plus, with data wait states, a region lookup).
+#[inline(always)]
+fn on_store(rt: &'static Runtime, vaddr: u64, cost: u32, idx: usize) {
     let off = vaddr.wrapping_sub(rt.base);
     if off < rt.size {
-        probe_hit(rt, off, cost);
+        probe_hit(rt, off, cost, idx);
     }
+    if rt.data_ws {
+        // After the probe check: a probe's value excludes its own store's cost.
+        add_cycles(rt.model.data_ws(vaddr));
+    }
+}
+
+/// Load callback (only with data wait states): charge the access's region.
+#[inline(always)]
+fn on_load(rt: &'static Runtime, vaddr: u64) {
+    add_cycles(rt.model.data_ws(vaddr));
 }
 
 #[cold]
 #[inline(never)]
-fn probe_hit(rt: &'static Runtime, off: u64, cost: u32) {
+fn probe_hit(rt: &'static Runtime, off: u64, cost: u32, idx: usize) {
     // The store's segment (it is the segment's last instruction) has been added: the
-    // counters include the store itself.
+    // counters include the store itself, and the block entry's charge may include cycles
+    // of the store or of instructions after it.
     let insns = insns_now().wrapping_sub(1);
-    let cycles = cycles_now().wrapping_sub(u64::from(cost));
+    // SAFETY: vCPU thread only (see `Runtime`).
+    let entry = unsafe { *rt.entry_charge.get() };
+    let cycles = cycles_now()
+        .wrapping_sub(u64::from(cost))
+        .wrapping_sub(entry.from_insn(idx));
     let mut w = lock(rt);
     if off & 3 != 0 {
         w.set_status(STATUS_UNALIGNED);
@@ -115,23 +150,64 @@ fn probe_hit(rt: &'static Runtime, off: u64, cost: u32) {
     }
 }
 
-/// Per-block callback: dynamic cost part and/or the instruction limit.
+/// Per-block callback without a dynamic model: the instruction limit only (registered on
+/// blocks that can loop).
+#[inline(always)]
+fn on_tb_limit(rt: &'static Runtime) {
+    let now = insns_now();
+    if now >= rt.insn_limit {
+        stop_on_limit(rt, now);
+    }
+}
+
+/// Per-block callback with a dynamic model (every block): its block-entry charge, and the
+/// instruction limit.
 #[inline(always)]
 fn on_tb_enter(rt: &'static Runtime, shape: &'static TbShape) {
     let now = insns_now();
-    if rt.dynamic {
+    {
         // SAFETY: vCPU thread only (see `Runtime`).
-        let tr = unsafe { &mut *rt.transitions.get() };
-        if let Some(exit) = tr.enter(*shape, now) {
-            let extra = rt.model.transition_cycles(&exit, shape.start);
-            if extra != 0 {
-                // SAFETY: as for the inline adds; same thread.
-                unsafe { *COUNTERS.cycles.get() += extra };
-            }
-        }
+        let tr = unsafe { &mut *rt.tracker.get() };
+        let ev = tr.enter(shape, now);
+        let charge = if ev == Event::None {
+            Charge::default()
+        } else {
+            rt.model.event_charge(ev, shape)
+        };
+        #[cfg(feature = "debug-events")]
+        debug_event(now, shape, ev, charge.total(), tr.frames());
+        add_cycles(charge.total());
+        // SAFETY: vCPU thread only (see `Runtime`).
+        unsafe { *rt.entry_charge.get() = charge };
     }
     if rt.insn_limit != 0 && now >= rt.insn_limit {
         stop_on_limit(rt, now);
+    }
+}
+
+/// Developer aid (`cargo build --release --features debug-events`): with
+/// `RTOSLAB_DEBUG_EVENTS=FROM:TO` (instruction counts) print every block-entry event in
+/// that window on stderr.
+#[cfg(feature = "debug-events")]
+fn debug_event(now: u64, shape: &TbShape, ev: Event, c: u64, frames: &[u32]) {
+    static WINDOW: OnceLock<(u64, u64)> = OnceLock::new();
+    let (from, to) = *WINDOW.get_or_init(|| {
+        std::env::var("RTOSLAB_DEBUG_EVENTS")
+            .ok()
+            .and_then(|v| {
+                let (a, b) = v.split_once(':')?;
+                Some((a.parse().ok()?, b.parse().ok()?))
+            })
+            .unwrap_or((0, 0))
+    });
+    if (from..to).contains(&now) {
+        eprintln!(
+            "insns {now} cycles {} pc {:#x} n {} {ev:?} +{} frames {frames:?}",
+            cycles_now(),
+            shape.start,
+            shape.n_insns,
+            c as i64
+        );
     }
 }
 
@@ -176,7 +252,11 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
             info.target_name
         ));
     }
-    let model: Box<dyn CostModel> = Box::new(ZeroModel);
+    let handlers = cfg.model.handlers.clone();
+    let model: Box<dyn CostModel> = match CycleModel::new(cfg.model.clone()) {
+        Some(m) => Box::new(m),
+        None => Box::new(ZeroModel),
+    };
     let file = File::create(&cfg.trace)
         .map_err(|e| format!("cannot create trace file {}: {e}", cfg.trace))?;
     let flags = if model.models_cycles() {
@@ -193,14 +273,18 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
     )
     .map_err(|e| format!("cannot write trace file {}: {e}", cfg.trace))?;
     let dynamic = model.is_dynamic();
+    let data_ws = model.has_data_ws();
     let rt = Runtime {
         base: u64::from(cfg.base),
         size: u64::from(cfg.size),
         insn_limit: cfg.insn_limit,
         model,
         dynamic,
+        data_ws,
+        handlers,
         writer: Mutex::new(writer),
-        transitions: UnsafeCell::new(Transitions::default()),
+        tracker: UnsafeCell::new(Tracker::default()),
+        entry_charge: UnsafeCell::new(Charge::default()),
     };
     if RUNTIME.set(rt).is_err() {
         return Err("plugin installed twice".to_string());
@@ -210,18 +294,34 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
     Ok(())
 }
 
-fn decode_insn(data: &[u8]) -> Insn {
+/// Classify an instruction from its bytes; also returns its halfwords as
+/// `DecodedInsn::raw` (first in bits 15:0).
+fn decode_insn(data: &[u8]) -> (Insn, u32) {
+    let hw = |i: usize| {
+        data.get(i..i + 2)
+            .map_or(0, |b| u32::from(u16::from_le_bytes([b[0], b[1]])))
+    };
     match thumb::decode_bytes(data) {
-        Some(i) if usize::from(i.len) == data.len() => i,
+        Some(i) if usize::from(i.len) == data.len() => {
+            let raw = if i.len == 4 {
+                hw(0) | (hw(2) << 16)
+            } else {
+                hw(0)
+            };
+            (i, raw)
+        }
         // QEMU's length is authoritative; a disagreement means an encoding we do not
         // know: treat it as a possible store and possible branch (conservative).
-        _ => Insn {
-            len: data.len() as u8,
-            class: Class::Undefined,
-            mem: Mem::Unknown,
-            flow: Flow::Exception,
-            regs: 0,
-        },
+        _ => (
+            Insn {
+                len: data.len() as u8,
+                class: Class::Undefined,
+                mem: Mem::Unknown,
+                flow: Flow::Exception,
+                regs: 0,
+            },
+            hw(0),
+        ),
     }
 }
 
@@ -254,12 +354,15 @@ impl HasCallbacks for RtosLab {
         }
         let mut decoded = Vec::with_capacity(n);
         for insn in tb.instructions() {
+            let data = insn.data();
+            let (insn_class, raw) = decode_insn(&data);
             decoded.push(DecodedInsn {
                 pc: insn.vaddr(),
-                insn: decode_insn(&insn.data()),
+                insn: insn_class,
+                raw,
             });
         }
-        let plan = plan_tb(&decoded, rt.model.as_ref());
+        let plan = plan_tb(&decoded, rt.model.as_ref(), &rt.handlers);
 
         let insns_ptr = COUNTERS.insns.get() as *mut c_void;
         let cycles_ptr = COUNTERS.cycles.get() as *mut c_void;
@@ -280,22 +383,37 @@ impl HasCallbacks for RtosLab {
             }
         }
         for st in &plan.stores {
-            let cost = st.cycles;
+            let (cost, idx) = (st.cycles, st.idx);
             tb.instruction(st.idx)?
                 .register_memory_access_callback_flags(
                     move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| {
-                        on_store(rt, vaddr, cost)
+                        on_store(rt, vaddr, cost, idx)
                     },
                     MemRW::QEMU_PLUGIN_MEM_W,
                     CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
                 );
         }
-        if rt.dynamic || (rt.insn_limit != 0 && plan.may_loop) {
+        for &idx in &plan.data_ws_sites {
+            // QEMU 7.2 never calls a callback registered for QEMU_PLUGIN_MEM_R alone
+            // (measured: loads do reach one registered for MEM_RW). These instructions
+            // only load, so MEM_RW sees exactly their loads.
+            tb.instruction(idx)?.register_memory_access_callback_flags(
+                move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| on_load(rt, vaddr),
+                MemRW::QEMU_PLUGIN_MEM_RW,
+                CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+            );
+        }
+        if rt.dynamic {
             // One per translation, kept for the block's lifetime (QEMU never tells us
             // when a block dies; the crate leaks its callback boxes the same way).
             let shape: &'static TbShape = Box::leak(Box::new(plan.shape));
             tb.register_execute_callback_flags(
                 move |_vcpu: VCPUIndex| on_tb_enter(rt, shape),
+                CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+            );
+        } else if rt.insn_limit != 0 && plan.may_loop {
+            tb.register_execute_callback_flags(
+                move |_vcpu: VCPUIndex| on_tb_limit(rt),
                 CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
             );
         }

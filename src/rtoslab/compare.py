@@ -5,7 +5,9 @@ is a (benchmark, metric) pair, or only the metric when rows="metric" (to set dif
 benchmarks that report the same metrics side by side, e.g. an OS and an FSM build of the
 same firmware). A *baseline* names axis values: each column's baseline column is the one
 equal to it on every other axis and equal to the baseline on the named axes; the ratio is
-column / baseline (so with times, a ratio above 1 means the baseline is faster).
+column / baseline (so with times, a ratio above 1 means the baseline is faster). When a
+baseline names the kernel, kernel options are not compared: they belong to one kernel
+(e.g. FreeRTOS columns against a bare-metal baseline).
 """
 
 from __future__ import annotations
@@ -80,13 +82,22 @@ class ComparisonTable:
 
 
 def _labels(columns: list[Column]) -> list[Column]:
-    """Label each column with the axis values that differ between columns."""
-    keys = [k for k in columns[0].axes if len({repr(c.axes.get(k)) for c in columns}) > 1] if columns else []
+    """Label each column with the axis values that differ between columns (an axis that
+    only some columns have, e.g. a kernel option, when it differs between those, and is
+    named on those only)."""
+    every = list(dict.fromkeys(k for c in columns for k in c.axes))
+    if "benchmark" in every:  # rows = "metric": the benchmark names the column first
+        every.remove("benchmark")
+        every.insert(0, "benchmark")
+    keys = [k for k in every if len({repr(c.axes[k]) for c in columns if k in c.axes}) > 1
+            or (k in ("kernel", "benchmark") and len({repr(c.axes.get(k)) for c in columns}) > 1)]
     runs = {c.run_id for c in columns}
     out = []
     for c in columns:
         parts = []
         for k in keys:
+            if k not in c.axes:
+                continue
             v = c.axes.get(k)
             if k == "lto":
                 parts.append("lto" if v else "no-lto")
@@ -144,7 +155,7 @@ def _pivot(results: Sequence[tuple[int, ResultView]], stat: str, unit: str, rows
     if not results:
         raise RtoslabError("nothing to compare: the runs have no results")
     columns: dict[tuple[int, int, str], Column] = {}
-    row_keys: dict[tuple[str, ...], None] = {}
+    row_keys: list[tuple[str, ...]] = []
     values: dict[tuple[tuple[str, ...], tuple[int, int, str]], float] = {}
     notes: dict[tuple[tuple[str, ...], tuple[int, int, str]], str] = {}
     for run_id, r in results:
@@ -154,29 +165,54 @@ def _pivot(results: Sequence[tuple[int, ResultView]], stat: str, unit: str, rows
             columns[key] = Column(key, run_id, r.config, bench, axes_of(r.config, bench))
         if r.status != "ok" and not (include_failed and r.status == "failed"):
             row = (r.benchmark, "*") if rows == "benchmark" else ("*",)
-            row_keys.setdefault(row, None)
+            _add_row(row_keys, row, None)
             notes[(row, key)] = f"{r.status}: {r.reason}"
             continue
+        previous: tuple[str, ...] | None = None
         for name, v in extract(r):
             row = (r.benchmark, name) if rows == "benchmark" else (name,)
-            row_keys.setdefault(row, None)
+            _add_row(row_keys, row, previous)
+            previous = row
             if math.isfinite(v):
                 values[(row, key)] = v
-    cols = _labels(list(columns.values()))
+    ordered = list(columns.values())
+    if rows == "metric":
+        # Each benchmark's columns together, benchmarks in order of first appearance.
+        first = {b: i for i, b in reversed(list(enumerate(c.benchmark for c in ordered)))}
+        ordered.sort(key=lambda c: first[c.benchmark])
+    cols = _labels(ordered)
     ratio_cols: list[RatioColumn] = []
     for name, match in baselines:
         for c in cols:
-            want = {**c.axes, **match}
             if all(c.axes.get(k) == v for k, v in match.items()):
                 continue  # a baseline column itself
-            base = next((b for b in cols if b.axes == want and b.run_id == c.run_id), None)
-            if base is None:
-                base = next((b for b in cols if b.axes == want), None)
+            want = _comparable({**c.axes, **match}, match)
+            same = [b for b in cols if _comparable(b.axes, match) == want]
+            base = next((b for b in same if b.run_id == c.run_id), same[0] if same else None)
             if base is not None:
                 ratio_cols.append(RatioColumn(name, c, base))
     if baselines and not ratio_cols:
         raise RtoslabError("no column has a baseline: the baseline's axis values match no configuration")
     return ComparisonTable(stat, unit, tuple(row_keys), tuple(cols), values, tuple(ratio_cols), notes)
+
+
+def _add_row(rows: list[tuple[str, ...]], row: tuple[str, ...], previous: tuple[str, ...] | None) -> None:
+    """Add a row not seen yet right after the row that precedes it in its result (so
+    metrics that only later columns have, e.g. task 5's, join their siblings)."""
+    if row in rows:
+        return
+    if previous is None or previous not in rows:
+        rows.append(row)
+    else:
+        rows.insert(rows.index(previous) + 1, row)
+
+
+def _comparable(axes: dict[str, object], match: dict[str, object]) -> dict[str, object]:
+    """The axes that must be equal between a column and its baseline column: all, except
+    kernel options when the baseline names a kernel (they belong to one kernel)."""
+    if "kernel" not in match:
+        return axes
+    return {k: v for k, v in axes.items() if not k.startswith("kernel_options.")}
 
 
 def regressions(table: ComparisonTable, pct: float) -> list[str]:

@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 from rtoslab.analysis.analyse import analyse
 from rtoslab.build.cmake import BuildResult, build
@@ -20,7 +22,7 @@ from rtoslab.build.config import BuildConfig, canonical_json, sha256_text, tree_
 from rtoslab.build.footprint import footprint_of
 from rtoslab.catalog import Benchmark, na_reason
 from rtoslab.model import BenchResult, RtoslabError
-from rtoslab.paths import cache_root
+from rtoslab.paths import cache_root, firmware_root
 from rtoslab.runners.base import Runner, RunRequest
 from rtoslab.store.db import Store
 from rtoslab.tools import tool_versions
@@ -65,6 +67,19 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
     }
     identity["hash"] = sha256_text(canonical_json(identity))[:12]
     return identity
+
+
+@cache
+def _source_hash(bench_dir: Path, target_dir: Path, port_dir: Path) -> str:
+    fw = firmware_root()
+    return tree_hash([bench_dir, fw / "workloads", fw / "harness", fw / "include", target_dir, port_dir])
+
+
+def source_hash(config: BuildConfig, bench: Benchmark) -> str:
+    """Hash of all of rtoslab's own source compiled into a benchmark's image: its folder,
+    the shared workloads, harness and seams, the target and the kernel port. (Third-party
+    sources are pinned by version in deps/Cargo.lock; flags are in the configuration.)"""
+    return _source_hash(bench.path, config.target_info().path, config.kernel_info().path)
 
 
 def parse_kv(console: str) -> dict[str, object]:
@@ -139,7 +154,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
             config, bench, config_id = items[stored]
             result = results[stored]
             assert result is not None
-            store.add_bench_result(run_id, config_id, tree_hash([bench.path]), result)
+            store.add_bench_result(run_id, config_id, source_hash(config, bench), result)
             report(Progress(config, bench.name, "done", result))
             stored += 1
 

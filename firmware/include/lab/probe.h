@@ -50,8 +50,11 @@ struct lab_meta_rec {
     char desc[112];
 };
 
+/* no_reorder: the records stay in declaration order at every optimisation level and with
+ * LTO (GCC otherwise emits them reversed from -O1 on), so reports list a benchmark's
+ * metrics in the order its source declares them. */
 #define LAB_META_REC_(metric, kind, start, end, flags, desc)                                  \
-    __attribute__((section(".lab_meta"), used, aligned(4))) static const struct lab_meta_rec   \
+    __attribute__((section(".lab_meta"), used, no_reorder, aligned(4))) static const struct lab_meta_rec \
         lab_meta_##metric = {LAB_META_MAGIC, LAB_META_VERSION, (kind), (start), (end), (flags), \
                              #metric, desc}
 

@@ -40,8 +40,31 @@ uint32_t lab_target_irq_count(void);
 
 /* Install `handler` for device interrupt `irq` in the RAM vector table and enable it in
  * the NVIC at `priority` (0 = most urgent; only the top implemented bits count). Returns 0,
- * or -1 if irq is out of range. Must not be called with that IRQ pending or active. */
+ * or -1 if irq is out of range. Must not be called with that IRQ pending or active.
+ * The macro below also lists `handler` with LAB_ISR_HERE, so `handler` must be a function
+ * name; to install a handler held in a variable call (lab_target_irq_install)(...) and
+ * list every function it can be with LAB_ISR. */
 int lab_target_irq_install(uint32_t irq, lab_irq_handler_t handler, uint32_t priority);
+#define lab_target_irq_install(irq, handler, priority)                                      \
+    (__extension__({                                                                        \
+        LAB_ISR_HERE(handler);                                                              \
+        (lab_target_irq_install)((irq), (handler), (priority));                             \
+    }))
+
+/* Exception handlers installed at run time, for the emulator's timing model
+ * (docs/timing-model.md): the host reads the vector table and the addresses listed in the
+ * ELF section .lab_isr, which is not loaded (no code, flash or RAM), to recognise handler
+ * entries, returns and tail-chains. LAB_ISR(fn) lists function `fn`, at file scope;
+ * LAB_ISR_HERE(fn) does the same inside a function. Handlers in the vector table and
+ * those given to lab_target_irq_install() need neither. */
+#define LAB_ISR(fn)                                                                         \
+    __attribute__((section(".lab_isr"), used, aligned(4))) static const lab_irq_handler_t    \
+        lab_isr_rec_##fn = (fn)
+#define LAB_ISR_HERE(fn)                                                                    \
+    do {                                                                                    \
+        __attribute__((section(".lab_isr"), used, aligned(4))) static const lab_irq_handler_t \
+            lab_isr_rec_ = (fn);                                                            \
+    } while (0)
 
 /* Make device interrupt `irq` pending from software (NVIC STIR). Returns without waiting:
  * the handler runs as soon as priorities allow, which is before the next instruction when
@@ -73,5 +96,20 @@ void lab_target_timer_stop(void);
 
 /* Core clock in Hz as configured for this target (the timing model's clock). */
 uint32_t lab_target_clock_hz(void);
+
+/* A real output register of the board (LEDs or GPIO data out) that benchmarks may write
+ * freely: the "pin" of a pin-toggling workload. Bit 0 drives one output; writing 0 and 1
+ * alternately toggles it. Every store is a device access (the pointer is volatile, so the
+ * compiler keeps each one, and the emulator executes it as I/O); reading returns the
+ * outputs as last written (only the implemented bits). Nothing else on the board uses it.
+ * Never NULL. */
+volatile uint32_t *lab_target_output_reg(void);
+
+/* Bulk data: a static object declared with LAB_TARGET_BULK (or placed in an input section
+ * named .bss.lab_bulk*) goes to a large memory of the board that is not the
+ * microcontroller's RAM, e.g. for a simulated flash chip (mps2-an385: PSRAM above the
+ * probe region). Footprints do not count it as RAM. It is not cleared at reset: the code
+ * initialises it. A target without such memory may leave it in .bss. */
+#define LAB_TARGET_BULK __attribute__((section(".bss.lab_bulk")))
 
 #endif /* LAB_TARGET_H */

@@ -21,7 +21,7 @@
     do {                                                                                \
         _Static_assert((id) >= 0 && (id) < (int)(LAB_PROBE_REGION_SIZE / 4u),           \
                        "probe id out of range");                                        \
-        __asm__ volatile("movw r12, #(" LAB_PROBE_XSTR_(id) " * 4)\n\t"                  \
+        __asm__ volatile("movw r12, #((" LAB_PROBE_XSTR_(id) ") * 4)\n\t"              \
                          "movt r12, #0x2100\n\t"                                        \
                          "str r12, [r12]"                                               \
                          :                                                              \

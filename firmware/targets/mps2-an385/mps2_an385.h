@@ -31,6 +31,11 @@
 #define TIMER_CTRL_EN 0x1u
 #define TIMER_CTRL_IRQ_EN 0x8u
 
+/* FPGA system control and I/O: LED0 drives the board's user LEDs (2 bits on AN385; QEMU
+ * emulates the register, keeping the implemented bits). lab_target_output_reg(). */
+#define FPGAIO_BASE 0x40028000u
+#define FPGAIO_LED0_ADDR (FPGAIO_BASE + 0x000u)
+
 /* IRQ lines 24 .. 31 have no device on AN385 (QEMU connects none): software-only lines. */
 #define MPS2_SOFT_IRQ_TOP 31u
 

@@ -44,7 +44,8 @@ void lab_target_exit(int status)
 
 uint32_t lab_target_irq_count(void) { return MPS2_IRQ_COUNT; }
 
-int lab_target_irq_install(uint32_t irq, lab_irq_handler_t handler, uint32_t priority)
+/* (name in parentheses: the function, not the macro of lab/target.h that lists handlers) */
+int(lab_target_irq_install)(uint32_t irq, lab_irq_handler_t handler, uint32_t priority)
 {
     if (irq >= MPS2_IRQ_COUNT || handler == 0) {
         return -1;
@@ -118,3 +119,5 @@ void lab_target_timer_stop(void)
 }
 
 uint32_t lab_target_clock_hz(void) { return (uint32_t)LAB_TARGET_CLOCK_HZ; }
+
+volatile uint32_t *lab_target_output_reg(void) { return (volatile uint32_t *)(uintptr_t)FPGAIO_LED0_ADDR; }

@@ -25,16 +25,16 @@ def sha256_text(text: str) -> str:
 
 
 def tree_hash(paths: list[Path]) -> str:
-    """Hash of the named files' relative names and contents (folders: every file below)."""
+    """Hash of the named files' paths (relative to each given root's parent) and contents;
+    a folder stands for every file below it."""
     h = hashlib.sha256()
-    files: list[Path] = []
     for p in paths:
-        files.extend(sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p])
-    for f in files:
-        h.update(f.name.encode())
-        h.update(b"\0")
-        h.update(f.read_bytes())
-        h.update(b"\0")
+        files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
+        for f in files:
+            h.update(f.relative_to(p.parent).as_posix().encode())
+            h.update(b"\0")
+            h.update(f.read_bytes())
+            h.update(b"\0")
     return h.hexdigest()
 
 

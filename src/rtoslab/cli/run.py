@@ -152,10 +152,12 @@ def run_experiment(args: argparse.Namespace) -> int:
     if not args.json:
         Console(stderr=True).print(
             f"experiment {exp.name}: {len(exp.points)} configurations x {len(exp.benchmarks)} "
-            f"benchmarks, {args.jobs} jobs", highlight=False)
+            f"benchmarks ({exp.run_count()} runs), {args.jobs} jobs", highlight=False)
     run_id, _results, status = run_plan(store, exp.plan(), command, quiet=args.json,
                                         experiment=str(args.experiment), jobs=args.jobs)
-    baselines = [(b.name, dict(b.match)) for b in exp.baselines]
+    # The HTML report lays rows out by benchmark: a baseline that names a benchmark (rows =
+    # "metric" experiments) has no meaning there; the tables below use it.
+    baselines = [(b.name, dict(b.match)) for b in exp.baselines if "benchmark" not in dict(b.match)]
     print_run(store, run_id, as_json=args.json, report=args.report, baselines=baselines)
     if not args.json:
         print_experiment_tables(store, run_id, exp)

@@ -17,9 +17,9 @@ def experiment_tables(store: Store, run_id: int, exp: Experiment, fmt: str = "te
     baselines = [(b.name, dict(b.match)) for b in exp.baselines]
     out = []
     for unit in units:
-        table = build_table(results, stat="median", unit=unit, baselines=baselines)
+        table = build_table(results, stat="median", unit=unit, rows=exp.rows, baselines=baselines)
         out.append(render_comparison(table, fmt, f"{exp.name}: median {unit}"))
-    sizes = build_footprint_table(results, baselines=baselines)
+    sizes = build_footprint_table(results, rows=exp.rows, baselines=baselines)
     if sizes.rows:
         out.append(render_comparison(sizes, fmt, f"{exp.name}: image size (bytes)"))
     return "\n".join(out)

@@ -19,11 +19,22 @@
     [[exclude]]                              # drop matching points (all keys must match)
     kernel = "baremetal"
     lto = true
+    [[exclude]]                              # with `benchmark`: drop only that benchmark
+    benchmark = "k_yield"                    # from the matching points
+    kernel = "baremetal"
 
     [[baseline]]                             # named baselines for ratio columns
     name = "O2"
     opt = "-O2"
     lto = false
+
+    [report]                                 # optional: layout of the tables printed
+    rows = "metric"                          # after the run: "benchmark" (default: rows
+                                             # are benchmark/metric) or "metric" (rows are
+                                             # metric names, the benchmark is a column axis,
+                                             # so builds of one workload that report the
+                                             # same metrics sit side by side; a baseline
+                                             # may then name `benchmark`)
 
 Loading checks everything against this schema; every error names the file, the key and
 what is allowed, and nothing is built or stored for a bad file.
@@ -41,7 +52,9 @@ from rtoslab.build.config import MODEL_KEYS, BuildConfig
 from rtoslab.catalog import Benchmark, benchmarks, kernels, suites, targets
 from rtoslab.model import RtoslabError
 
-TOP_KEYS = {"name", "description", "suite", "benchmarks", "matrix", "exclude", "baseline"}
+TOP_KEYS = {"name", "description", "suite", "benchmarks", "matrix", "exclude", "baseline", "report"}
+REPORT_KEYS = {"rows"}
+ROW_LAYOUTS = ("benchmark", "metric")
 MATRIX_KEYS = {"target", "kernel", "opt", "lto", "cflags", "kernel_options", "model"}
 OPT_LEVELS = {"-O0", "-O1", "-O2", "-O3", "-Os", "-Ofast", "-Og", "-Oz"}
 POINT_KEYS = {"target", "kernel", "opt", "lto", "cflags"}
@@ -77,9 +90,26 @@ class Experiment:
     benchmarks: tuple[Benchmark, ...]
     points: tuple[Point, ...]
     baselines: tuple[Baseline, ...]
+    rows: str = "benchmark"  # table layout: "benchmark" or "metric" ([report] rows)
+    # per point (same order as points): benchmarks that [[exclude]] rules with a
+    # `benchmark` key drop from it
+    dropped: tuple[frozenset[str], ...] = ()
+
+    def benchmarks_of(self, index: int) -> list[Benchmark]:
+        """The benchmarks that run on points[index]."""
+        drop = self.dropped[index] if self.dropped else frozenset()
+        return [b for b in self.benchmarks if b.name not in drop]
 
     def plan(self) -> list[tuple[BuildConfig, list[Benchmark]]]:
-        return [(p.config, list(self.benchmarks)) for p in self.points]
+        out = []
+        for i, p in enumerate(self.points):
+            benches = self.benchmarks_of(i)
+            if benches:
+                out.append((p.config, benches))
+        return out
+
+    def run_count(self) -> int:
+        return sum(len(b) for _, b in self.plan())
 
 
 class _Checker:
@@ -166,29 +196,62 @@ def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
             raise c.fail(f"matrix.kernel_options.{key}",
                          f"no kernel in matrix.kernel has this option ({listed})")
 
+    rows = _report_rows(c, data)
+    bench_names = {b.name for b in benches}
     excludes = _tables(c, data, "exclude")
-    baselines = tuple(_baseline(c, i, t) for i, t in enumerate(_tables(c, data, "baseline")))
+    for i, ex in enumerate(excludes):
+        if "benchmark" in ex and ex["benchmark"] not in bench_names:
+            raise c.fail(f"exclude[{i}].benchmark", f"{ex['benchmark']!r} is not one of the experiment's "
+                         f"benchmarks ({', '.join(sorted(bench_names))})")
+    point_excludes = [ex for ex in excludes if "benchmark" not in ex]
+    bench_excludes = [ex for ex in excludes if "benchmark" in ex]
+    baselines = tuple(_baseline(c, i, t, rows, bench_names)
+                      for i, t in enumerate(_tables(c, data, "baseline")))
 
     names = list(axes) + [f"kernel_options.{k}" for k in kopts] + [f"model.{k}" for k in model]
     values = list(axes.values()) + list(kopts.values()) + list(model.values())
     points: list[Point] = []
+    dropped: list[frozenset[str]] = []
     seen: set[str] = set()
     for combo in itertools.product(*values):
         point = dict(zip(names, combo, strict=True))
-        if any(_matches(point, ex) for ex in excludes):
+        if any(_matches(point, ex) for ex in point_excludes):
             continue
+        drop = frozenset(str(ex["benchmark"]) for ex in bench_excludes
+                         if _matches(point, {k: v for k, v in ex.items() if k != "benchmark"}))
+        if drop >= bench_names:
+            continue  # every benchmark excluded here: the point is dropped
         config = _config(point)
         h = config.hash()
         if h in seen:  # e.g. a kernel option that this kernel does not have
             continue
         seen.add(h)
         points.append(Point(tuple(point.items()), config))
+        dropped.append(drop)
     if not points:
         raise c.fail("exclude", "the matrix is empty after exclusions: nothing to run")
     for b in baselines:
-        if not any(all(p.axis(k) == v for k, v in b.match) for p in points):
+        match = {k: v for k, v in b.match if k != "benchmark"}
+        bench = dict(b.match).get("benchmark")
+        if not any(all(p.axis(k) == v for k, v in match.items()) and (bench is None or bench not in d)
+                   for p, d in zip(points, dropped, strict=True)):
             raise c.fail(f"baseline '{b.name}'", "matches no configuration of the matrix")
-    return Experiment(name, description, path, tuple(benches), tuple(points), baselines)
+    return Experiment(name, description, path, tuple(benches), tuple(points), baselines, rows,
+                      tuple(dropped))
+
+
+def _report_rows(c: _Checker, data: dict[str, object]) -> str:
+    report = data.get("report", {})
+    if not isinstance(report, dict):
+        raise c.fail("report", "must be a table ([report])")
+    bad = set(report) - REPORT_KEYS
+    if bad:
+        raise c.fail(f"report.{sorted(bad)[0]}",
+                     f"unknown key: allowed keys are {', '.join(sorted(REPORT_KEYS))}")
+    rows = report.get("rows", "benchmark")
+    if rows not in ROW_LAYOUTS:
+        raise c.fail("report.rows", f"{rows!r} is not allowed: choose from {', '.join(ROW_LAYOUTS)}")
+    return str(rows)
 
 
 def _config(point: dict[str, object]) -> BuildConfig:
@@ -241,12 +304,20 @@ def _matches(point: dict[str, object], rule: dict[str, object]) -> bool:
     return all(point.get(k) == v for k, v in rule.items())
 
 
-def _baseline(c: _Checker, i: int, table: dict[str, object]) -> Baseline:
+def _baseline(c: _Checker, i: int, table: dict[str, object], rows: str, bench_names: set[str]) -> Baseline:
     name = table.get("name")
     if not isinstance(name, str) or not name:
         raise c.fail(f"baseline[{i}].name", "required: a name for the ratio column")
     match = {k: v for k, v in table.items() if k != "name"}
     for k in match:
+        if k == "benchmark":
+            if rows != "metric":
+                raise c.fail(f"baseline[{i}].benchmark",
+                             'the benchmark is an axis only with [report] rows = "metric"')
+            if match[k] not in bench_names:
+                raise c.fail(f"baseline[{i}].benchmark", f"{match[k]!r} is not one of the experiment's "
+                             f"benchmarks ({', '.join(sorted(bench_names))})")
+            continue
         if not _point_key_ok(k):
             raise c.fail(f"baseline[{i}].{k}", f"unknown axis: allowed are {', '.join(sorted(POINT_KEYS))}, "
                          "kernel_options.X, model.X")

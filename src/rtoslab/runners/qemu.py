@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import struct
 import subprocess
 import threading
 import time
@@ -11,7 +12,7 @@ from pathlib import Path
 from rtoslab.model import EndStatus, RtoslabError, Trace
 from rtoslab.paths import plugin_path
 from rtoslab.runners.base import RunOutput, RunRequest
-from rtoslab.trace.elf import check_arm_elf
+from rtoslab.trace.elf import check_arm_elf, read_elf_section
 from rtoslab.trace.reader import read_trace
 
 # Exit statuses the firmware uses (firmware/include/lab/target.h) and QEMU/plugin ones.
@@ -28,6 +29,21 @@ EXIT_REASONS = {
 ICOUNT = "shift=0,align=off,sleep=off"
 
 
+def exception_handlers(elf: Path) -> list[int]:
+    """Exception handler entry addresses of an image, for the plugin's timing model.
+
+    The vector table (section ``.vectors``: entries after the initial stack pointer) and
+    the handlers the firmware lists with LAB_ISR (non-loaded section ``.lab_isr``), Thumb
+    bit cleared, without zeros, sorted and unique (docs/timing-model.md).
+    """
+    addrs: set[int] = set()
+    for name, skip in ((".vectors", 1), (".lab_isr", 0)):
+        data = read_elf_section(elf, name) or b""
+        words = struct.unpack(f"<{len(data) // 4}I", data[: len(data) // 4 * 4])
+        addrs.update(w & ~1 for w in words[skip:] if w)
+    return sorted(addrs)
+
+
 def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
     """The exact QEMU command line for a request (also shown by `rtoslab run -v`)."""
     plugin_args = [
@@ -36,7 +52,11 @@ def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
         f"size={req.target.probe_size:#x}",
         f"insn_limit={req.insn_limit}",
     ]
-    for key, value in sorted(req.model.items()):
+    model = dict(req.model)
+    if str(model.get("core", "none")) != "none" and "handlers" not in model:
+        # The timing model recognises exception entries and returns by handler address.
+        model["handlers"] = ";".join(f"{a:#x}" for a in exception_handlers(req.elf))
+    for key, value in sorted(model.items()):
         plugin_args.append(f"{key}={value}")
     return [
         "qemu-system-arm",

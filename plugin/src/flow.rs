@@ -1,0 +1,704 @@
+//! Control flow between translation blocks, as seen from block entries only.
+//!
+//! Plugin API v1 cannot read registers or guest memory, so the plugin never sees a branch
+//! target, a PC value or the IPSR. What it does see, at every block entry, is which block
+//! ran before and how many of its instructions were counted. From the previous block's
+//! last instruction (decoded at translation time) and the address of the block being
+//! entered, [`Tracker::enter`] infers one [`Event`]:
+//!
+//! * **not taken / fall-through / resumption**: the new block starts where the previous
+//!   one ended (or, for a block QEMU left early at an I/O access, at the instruction after
+//!   that access);
+//! * **taken branch**: the new block is the previous block's branch target, or (for an
+//!   indirect branch) anywhere else. The refill kind (direct, register, loaded PC) is the
+//!   cost model's business;
+//! * **exception entry**: control arrived somewhere the previous block cannot explain: a
+//!   block that ends without a branch (or in SVC, WFI, a fault, an I/O access that pended
+//!   an interrupt) followed by a block that does not start at its fall-through; or a
+//!   function return (`bx lr`, `pop {..,pc}`) followed by a block at a known exception
+//!   handler entry (returns never target a function's first instruction). Handler entry
+//!   addresses come from the host (`handlers=`: the vector table and the ISRs the
+//!   firmware lists in `.lab_isr`);
+//! * **exception return**: inside an exception, an instruction that can return from one
+//!   (`bx`, `pop`/`ldm`/`ldr` loading the PC) executed at call depth 0 of the handler.
+//!   The tracker keeps a stack of active exceptions, each with the depth of calls made
+//!   inside it (BL/BLX increment, function returns decrement), so a handler's own calls
+//!   and returns are not mistaken for the exception return. `bx rN` with N other than LR
+//!   counts only when rN holds a value copied from LR or popped from the stack (tracked
+//!   per block: `reg_summary`); otherwise it is a jump, e.g. a tail call through a
+//!   function pointer (`ldr r3, [r3]; bx r3`);
+//! * **tail-chain**: an exception return followed directly by a block at a handler entry.
+//!
+//! Limits (also in docs/timing-model.md): an ISR missing from `handlers=` is still seen
+//! entering after a non-branching block, but not after a function return, and a tail-chain
+//! into it reads as an ordinary exception return; a handler that leaves through a path the
+//! depth count cannot follow (longjmp, a stack switch by hand) shifts where the return is
+//! charged; late arrival and pop preemption are not distinguished (they look like entry
+//! and tail-chain).
+
+use crate::plan::{DecodedInsn, TbShape};
+use crate::thumb::{Class, Flow, Mem};
+
+/// Cycles of a pipeline refill differ by how the target address is produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refill {
+    /// PC-relative branch: the target is known at decode (B, B<c>, BL, CBZ, CBNZ).
+    Direct,
+    /// Target from a register (BX, BLX, MOV PC, ADD PC).
+    Register,
+    /// Target loaded from memory (POP/LDM with PC, LDR PC, TBB/TBH).
+    Load,
+}
+
+/// An indirect branch, classified for the exception tracker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Indirect {
+    pub refill: Refill,
+    /// Saves a return address (BLX): a call.
+    pub link: bool,
+    /// A function return (BX LR, MOV PC, LR, POP {..,PC}, LDM SP!/LDR PC, [SP]): ends a
+    /// call made inside a handler.
+    pub ret: bool,
+    /// Can perform an exception return in Handler mode (ARMv7-M B1.5.8: BX with any
+    /// register, POP/LDM loading the PC, LDR to the PC; not MOV/ADD PC, not TBB/TBH).
+    pub exc_ret: bool,
+    /// For `BX Rm` with Rm other than LR: Rm. It is taken for an exception return only
+    /// when Rm holds a value copied from LR or popped from the stack (an EXC_RETURN can
+    /// be there); a pointer loaded or computed otherwise makes it a jump (a tail call
+    /// through a function pointer, e.g. `ldr r3, [r3]; bx r3`).
+    pub bx_reg: Option<u8>,
+    /// Inside an IT block: may not execute.
+    pub cond: bool,
+}
+
+/// How control leaves a block (its last instruction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// No branch: QEMU ended the block (size or page limit, a system instruction, ...).
+    Seq,
+    /// PC-relative branch to `target`. `cond`: may fall through (B<c>, CBZ/CBNZ, or any
+    /// branch inside an IT block). `link`: BL.
+    Direct {
+        target: u64,
+        cond: bool,
+        link: bool,
+    },
+    Indirect(Indirect),
+    /// SVC, BKPT (semihosting returns to the fall-through), UDF, undecodable encodings.
+    Exception,
+    /// WFI / WFE.
+    Wait,
+}
+
+/// What a block entry means (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The first block: nothing ran before it.
+    None,
+    /// Fall-through, not-taken branch, or resumption after an I/O access: the block goes
+    /// on straight after an instruction whose cost-model context is carried (the model
+    /// corrects the block's first instruction for it: see `CostModel::block_costs`).
+    Next(u64),
+    /// A taken branch into this block.
+    Taken(Refill),
+    /// Exception entry: this block is the first of a handler.
+    Entry,
+    /// Exception return: this block is where the interrupted code resumes.
+    Return,
+    /// Exception return directly followed by the entry of another handler.
+    TailChain,
+}
+
+/// Number of instructions an IT instruction (16-bit encoding `h`) makes conditional.
+fn it_len(h: u16) -> u32 {
+    4 - (h & 0xF).trailing_zeros().min(3)
+}
+
+/// Classify how a block leaves, from its decoded instructions (raw encodings included).
+pub fn exit_of(insns: &[DecodedInsn]) -> Exit {
+    let Some(last) = insns.last() else {
+        return Exit::Seq;
+    };
+    // IT state within the block: is the last instruction inside an IT block?
+    let mut it_left = 0u32;
+    for d in &insns[..insns.len() - 1] {
+        it_left = it_left.saturating_sub(1);
+        if d.insn.class == Class::It {
+            it_left = it_len(d.hw1());
+        }
+    }
+    let in_it = it_left > 0;
+    let insn = last.insn;
+    match insn.flow {
+        Flow::Seq => Exit::Seq,
+        Flow::Wait => Exit::Wait,
+        Flow::Exception => Exit::Exception,
+        Flow::Direct { cond, link, .. } => Exit::Direct {
+            target: insn.direct_target(last.pc).unwrap_or(0),
+            cond: cond || in_it,
+            link,
+        },
+        Flow::Indirect { link } => {
+            let (h1, h2) = (last.hw1(), last.hw2());
+            let mut ind = Indirect {
+                refill: Refill::Register,
+                link,
+                ret: false,
+                exc_ret: false,
+                bx_reg: None,
+                cond: in_it,
+            };
+            if insn.class == Class::TableBranch {
+                ind.refill = Refill::Load;
+            } else if insn.mem == Mem::Load {
+                // POP {..,PC}, LDM {..,PC}, LDR PC.
+                ind.refill = Refill::Load;
+                ind.exc_ret = true;
+                ind.ret = if insn.len == 2 {
+                    true // 16-bit POP {..,PC}
+                } else if h1 & 0xFFD0 == 0xE890 || h1 & 0xFFD0 == 0xE910 {
+                    // LDM.W / LDMDB: a return when the base is SP with writeback.
+                    h1 & 0x002F == 0x002D
+                } else {
+                    // LDR.W PC, [Rn], ...: a return when Rn is SP, post-indexed by 4.
+                    h1 & 0x000F == 0xD && h2 == 0xFB04
+                };
+            } else if insn.len == 2 && h1 & 0xFF00 == 0x4700 {
+                // BX / BLX Rm (Rm = bits 6:3).
+                let rm = (h1 >> 3) & 0xF;
+                ind.exc_ret = !link;
+                ind.ret = !link && rm == 14;
+                if !link && rm != 14 {
+                    ind.bx_reg = Some(rm as u8);
+                }
+            } else {
+                // MOV PC, Rm / ADD PC, Rm: a return only as MOV PC, LR; never an
+                // exception return.
+                ind.ret = h1 == 0x46F7;
+            }
+            Exit::Indirect(ind)
+        }
+    }
+}
+
+/// Registers written by `d`, and the subset written with a value that may be an
+/// EXC_RETURN: copied from LR (`mov rN, lr`) or popped from the stack (POP, LDM SP).
+fn writes(d: &DecodedInsn) -> (u16, u16) {
+    let (h1, h2) = (d.hw1(), d.hw2());
+    const PC_SP: u16 = 0xA000;
+    if d.insn.len == 2 {
+        if h1 & 0xFE00 == 0xBC00 {
+            let list = h1 & 0xFF; // POP (PC handled as the branch)
+            return (list, list);
+        }
+        if h1 & 0xFF00 == 0x4600 {
+            // MOV Rd, Rm (any registers)
+            let rd = ((h1 >> 4) & 8) | (h1 & 7);
+            let rm = (h1 >> 3) & 0xF;
+            let w = if rd < 15 { 1 << rd } else { 0 };
+            return (w, if rm == 14 { w } else { 0 });
+        }
+        if h1 & 0xF000 == 0xC000 && h1 & 0x0800 != 0 {
+            return (h1 & 0xFF, 0); // LDM Rn!, {list}
+        }
+    } else {
+        if h1 & 0xFFD0 == 0xE890 || h1 & 0xFFD0 == 0xE910 {
+            // LDM.W / LDMDB: from SP the values may be a saved LR.
+            let list = h2 & !PC_SP;
+            let wb = if h1 & 0x0020 != 0 { 1 << (h1 & 0xF) } else { 0 };
+            let lr_like = if h1 & 0xF == 13 { list } else { 0 };
+            return ((list | wb) & !PC_SP, lr_like);
+        }
+        if h1 & 0xFFEF == 0xEA4F && h2 & 0x70F0 == 0 && h2 & 0xF == 14 {
+            let w = 1u16 << ((h2 >> 8) & 0xF); // MOV.W Rd, LR
+            return (w & !PC_SP, w & !PC_SP);
+        }
+        if h1 == 0xF85D && h2 & 0x0F00 == 0x0B00 {
+            let w = 1u16 << (h2 >> 12); // LDR Rt, [SP], #imm (POP.W of one register)
+            return (w & !PC_SP, w & !PC_SP);
+        }
+    }
+    let mut w = crate::timing::ops(d).writes;
+    if let Flow::Direct { link: true, .. } | Flow::Indirect { link: true } = d.insn.flow {
+        w |= 1 << 14;
+    }
+    (w, 0)
+}
+
+/// For a whole block: (registers it leaves holding a possible EXC_RETURN, registers it
+/// leaves holding something else). The last write of each register decides.
+pub fn reg_summary(insns: &[DecodedInsn]) -> (u16, u16) {
+    let (mut lr_like, mut other) = (0u16, 0u16);
+    for d in insns {
+        let (w, l) = writes(d);
+        lr_like = (lr_like & !w) | l;
+        other = (other & !w) | (w & !l);
+    }
+    (lr_like, other)
+}
+
+/// Most exceptions tracked as active at once. Real nesting is bounded by the number of
+/// priority levels; more can only come from a misdetection, and is ignored.
+pub const MAX_NESTING: usize = 64;
+
+/// Follows block entries and infers [`Event`]s. Lives on the vCPU thread.
+#[derive(Debug, Default)]
+pub struct Tracker<'a> {
+    prev: Option<(&'a TbShape, u64)>,
+    /// Call depth inside each active exception, innermost last.
+    frames: Vec<u32>,
+    /// Registers that may hold an EXC_RETURN (see `Indirect::bx_reg`).
+    lr_like: u16,
+}
+
+impl<'a> Tracker<'a> {
+    /// Active exceptions (innermost last), each with its call depth.
+    pub fn frames(&self) -> &[u32] {
+        &self.frames
+    }
+
+    fn entry(&mut self) -> Event {
+        if self.frames.len() < MAX_NESTING {
+            self.frames.push(0);
+        }
+        Event::Entry
+    }
+
+    fn call(&mut self) {
+        if let Some(d) = self.frames.last_mut() {
+            *d = d.saturating_add(1);
+        }
+    }
+
+    fn ret(&mut self) {
+        if let Some(d) = self.frames.last_mut() {
+            *d = d.saturating_sub(1);
+        }
+    }
+
+    /// Block `next` is entered with the instruction counter at `insns_now` (the block's
+    /// own counting has not happened yet).
+    pub fn enter(&mut self, next: &'a TbShape, insns_now: u64) -> Event {
+        let Some((prev, entered_at)) = self.prev.replace((next, insns_now)) else {
+            return Event::None;
+        };
+        let to = next.start;
+        let ran = insns_now.wrapping_sub(entered_at);
+        if ran != u64::from(prev.n_insns) {
+            // Left early: QEMU re-executed an I/O access alone (icount) and goes on at the
+            // next instruction, unless that access raised an interrupt or a fault.
+            return if to == prev.resume_pc(ran) {
+                Event::Next(prev.tail_ctx_after(ran))
+            } else {
+                self.entry()
+            };
+        }
+        self.lr_like = (self.lr_like & !prev.reg_other) | prev.reg_lr_like;
+        let ft = prev.fallthrough;
+        let next_seq = Event::Next(prev.tail_ctx_after(ran));
+        match prev.exit {
+            Exit::Seq | Exit::Wait | Exit::Exception => {
+                if to == ft {
+                    next_seq
+                } else {
+                    self.entry()
+                }
+            }
+            Exit::Direct { target, cond, link } => {
+                if to == target && (!cond || target != ft) {
+                    if link {
+                        self.call();
+                    }
+                    Event::Taken(Refill::Direct)
+                } else if to == ft {
+                    next_seq
+                } else {
+                    // Interrupted before the target's first instruction ran. An
+                    // unconditional BL has still made its call.
+                    if link && !cond {
+                        self.call();
+                    }
+                    self.entry()
+                }
+            }
+            Exit::Indirect(ind) => {
+                if to == ft && (ind.cond || !ind.exc_ret) {
+                    return next_seq; // conditional, not executed
+                }
+                let exc_ret =
+                    ind.exc_ret && ind.bx_reg.is_none_or(|r| self.lr_like & (1 << r) != 0);
+                if exc_ret && self.frames.last() == Some(&0) {
+                    self.frames.pop();
+                    return if next.is_handler {
+                        self.frames.push(0);
+                        Event::TailChain
+                    } else {
+                        Event::Return
+                    };
+                }
+                if ind.link {
+                    self.call();
+                } else if ind.ret {
+                    self.ret();
+                }
+                if ind.ret && next.is_handler {
+                    // A return never lands on a handler's first instruction: an
+                    // interrupt was taken right after it.
+                    return self.entry();
+                }
+                Event::Taken(ind.refill)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cost::ZeroModel;
+    use crate::plan::{DecodedInsn, plan_tb};
+
+    fn block(start: u64, encs: &[(u16, u16)], handlers: &[u32]) -> &'static TbShape {
+        let mut pc = start;
+        let insns: Vec<DecodedInsn> = encs
+            .iter()
+            .map(|&(a, b)| {
+                let d = DecodedInsn::new(pc, a, b);
+                pc += u64::from(d.insn.len);
+                d
+            })
+            .collect();
+        Box::leak(Box::new(plan_tb(&insns, &ZeroModel, handlers).shape))
+    }
+
+    const NOP: (u16, u16) = (0xbf00, 0);
+    const BX_LR: (u16, u16) = (0x4770, 0);
+
+    fn target(s: &TbShape) -> u64 {
+        match s.exit {
+            Exit::Direct { target, .. } => target,
+            ref e => panic!("not a direct branch: {e:?}"),
+        }
+    }
+
+    #[test]
+    fn exits() {
+        let e = |encs: &[(u16, u16)]| block(0x100, encs, &[]).exit;
+        assert_eq!(e(&[NOP]), Exit::Seq);
+        assert_eq!(e(&[(0xbf30, 0)]), Exit::Wait); // wfi
+        assert_eq!(e(&[(0xdf00, 0)]), Exit::Exception); // svc 0
+        // b.n +8 at 0x100 -> 0x106
+        assert_eq!(
+            e(&[(0xe001, 0)]),
+            Exit::Direct {
+                target: 0x106,
+                cond: false,
+                link: false
+            }
+        );
+        // it eq; b.n: the branch is conditional
+        assert_eq!(
+            e(&[(0xbf08, 0), (0xe001, 0)]),
+            Exit::Direct {
+                target: 0x108,
+                cond: true,
+                link: false
+            }
+        );
+        // bl at 0x100 (f000 f802) -> 0x108
+        assert_eq!(
+            e(&[(0xf000, 0xf802)]),
+            Exit::Direct {
+                target: 0x108,
+                cond: false,
+                link: true
+            }
+        );
+        let ind = |encs: &[(u16, u16)]| match e(encs) {
+            Exit::Indirect(i) => i,
+            other => panic!("{other:?}"),
+        };
+        let bx_lr = ind(&[BX_LR]);
+        assert_eq!(
+            (
+                bx_lr.refill,
+                bx_lr.ret,
+                bx_lr.exc_ret,
+                bx_lr.link,
+                bx_lr.cond
+            ),
+            (Refill::Register, true, true, false, false)
+        );
+        let bx_r3 = ind(&[(0x4718, 0)]);
+        assert!(!bx_r3.ret && bx_r3.exc_ret && bx_r3.bx_reg == Some(3));
+        assert_eq!(bx_lr.bx_reg, None);
+        let blx = ind(&[(0x4798, 0)]); // blx r3
+        assert!(blx.link && !blx.exc_ret && !blx.ret);
+        let mov_pc_lr = ind(&[(0x46f7, 0)]);
+        assert!(mov_pc_lr.ret && !mov_pc_lr.exc_ret);
+        let add_pc = ind(&[(0x4487, 0)]); // add pc, r0
+        assert!(!add_pc.ret && !add_pc.exc_ret);
+        let pop = ind(&[(0xbd10, 0)]); // pop {r4, pc}
+        assert_eq!(
+            (pop.refill, pop.ret, pop.exc_ret),
+            (Refill::Load, true, true)
+        );
+        let ldm_sp = ind(&[(0xe8bd, 0x8010)]); // ldmia.w sp!, {r4, pc}
+        assert!(ldm_sp.ret && ldm_sp.exc_ret);
+        let ldm_r0 = ind(&[(0xe890, 0x8010)]); // ldmia.w r0, {r4, pc}
+        assert!(!ldm_r0.ret && ldm_r0.exc_ret);
+        let ldr_pc_sp = ind(&[(0xf85d, 0xfb04)]); // ldr.w pc, [sp], #4
+        assert!(ldr_pc_sp.ret && ldr_pc_sp.exc_ret);
+        let ldr_pc_r1 = ind(&[(0xf8d1, 0xf004)]); // ldr.w pc, [r1, #4]
+        assert!(!ldr_pc_r1.ret && ldr_pc_r1.exc_ret);
+        let tbb = ind(&[(0xe8d1, 0xf002)]); // tbb [r1, r2]
+        assert_eq!(
+            (tbb.refill, tbb.exc_ret, tbb.ret),
+            (Refill::Load, false, false)
+        );
+        assert!(ind(&[(0xbf18, 0), BX_LR]).cond, "it ne; bxne lr");
+        assert!(
+            !ind(&[(0xbf18, 0), NOP, BX_LR]).cond,
+            "the IT block covered the nop only"
+        );
+        assert!(ind(&[(0xbf1c, 0), NOP, BX_LR]).cond, "itt ne covers two");
+    }
+
+    #[test]
+    fn branches_taken_and_not() {
+        let mut t = Tracker::default();
+        // 0x20: subs r1, #1; bne 0x20
+        let lp = block(0x20, &[(0x3901, 0), (0xd1fd, 0)], &[]);
+        assert_eq!(target(lp), 0x20);
+        let after = block(0x24, &[NOP], &[]);
+        assert_eq!(
+            t.enter(lp, 0),
+            Event::None,
+            "first block: nothing before it"
+        );
+        // (the zero model's contexts are 0)
+        assert_eq!(t.enter(lp, 2), Event::Taken(Refill::Direct));
+        assert_eq!(t.enter(after, 4), Event::Next(0), "not taken");
+        // a block that ends without a branch, entered at its fall-through
+        let seq = block(0x26, &[NOP], &[]);
+        assert_eq!(t.enter(seq, 5), Event::Next(0));
+        assert!(t.frames().is_empty());
+    }
+
+    #[test]
+    fn svc_entry_return_and_calls_inside() {
+        let h = [0x400u32];
+        let mut t = Tracker::default();
+        let thread = block(0x100, &[NOP, (0xdf00, 0)], &h); // nop; svc 0
+        let handler = block(0x400, &[NOP, (0xf000, 0xf802)], &h); // nop; bl
+        let func = block(target(handler), &[NOP, BX_LR], &h);
+        let handler2 = block(handler.fallthrough, &[NOP, BX_LR], &h); // after the call
+        let resume = block(0x104, &[NOP, BX_LR], &h);
+        let caller = block(0x300, &[NOP], &h);
+        assert!(handler.is_handler && !func.is_handler);
+        assert_eq!(t.enter(thread, 0), Event::None);
+        assert_eq!(
+            t.enter(handler, 2),
+            Event::Entry,
+            "svc then not its fall-through"
+        );
+        assert_eq!(t.frames(), &[0]);
+        assert_eq!(t.enter(func, 4), Event::Taken(Refill::Direct));
+        assert_eq!(t.frames(), &[1], "bl made a call");
+        assert_eq!(t.enter(handler2, 6), Event::Taken(Refill::Register));
+        assert_eq!(t.frames(), &[0], "bx lr at depth 1 is a function return");
+        assert_eq!(t.enter(resume, 8), Event::Return, "bx lr at depth 0");
+        assert!(t.frames().is_empty());
+        assert_eq!(
+            t.enter(caller, 10),
+            Event::Taken(Refill::Register),
+            "in thread mode bx lr is a plain return"
+        );
+    }
+
+    #[test]
+    fn tail_chain_and_entries_after_returns() {
+        let h = [0x400u32, 0x500];
+        let mut t = Tracker::default();
+        let svc = block(0x100, &[(0xdf00, 0)], &h);
+        let h1 = block(0x400, &[BX_LR], &h);
+        let h2 = block(0x500, &[(0xbd10, 0)], &h); // pop {r4, pc}
+        let resume = block(0x102, &[BX_LR], &h); // a function's return, in thread mode
+        let caller = block(0x600, &[NOP, (0x4798, 0)], &h); // nop; blx r3
+        t.enter(svc, 0);
+        assert_eq!(t.enter(h1, 1), Event::Entry);
+        assert_eq!(
+            t.enter(h2, 2),
+            Event::TailChain,
+            "exception return into a handler"
+        );
+        assert_eq!(t.frames(), &[0]);
+        assert_eq!(
+            t.enter(resume, 3),
+            Event::Return,
+            "pop {{.., pc}} at depth 0"
+        );
+        assert!(t.frames().is_empty());
+        // thread-mode bx lr, then a block at a handler entry: an interrupt came in
+        assert_eq!(t.enter(h1, 4), Event::Entry);
+        assert_eq!(t.frames(), &[0]);
+        assert_eq!(t.enter(caller, 5), Event::Return);
+        // blx to a handler address is a call, not an entry
+        assert_eq!(t.enter(h1, 7), Event::Taken(Refill::Register));
+        assert!(t.frames().is_empty());
+        // (which then returns to the caller as a plain return)
+        let back = block(caller.fallthrough, &[NOP], &h);
+        assert_eq!(t.enter(back, 8), Event::Taken(Refill::Register));
+    }
+
+    #[test]
+    fn nested_entry_and_partial_blocks() {
+        let h = [0x400u32, 0x500];
+        let mut t = Tracker::default();
+        // 0x100: str r0, [r1] (I/O); nop; nop
+        let io = block(0x100, &[(0x6008, 0), NOP, NOP], &h);
+        let rest = block(0x102, &[NOP, NOP], &h);
+        // 0x400: nop; str r0, [r1]; nop; bx lr
+        let h1 = block(0x400, &[NOP, (0x6008, 0), NOP, BX_LR], &h);
+        let h1_rest = block(0x404, &[NOP, BX_LR], &h);
+        let h2 = block(0x500, &[BX_LR], &h);
+        t.enter(io, 0);
+        // only the store ran (1 of 3), then the rest of the block: a resumption
+        assert_eq!(t.enter(rest, 1), Event::Next(0));
+        assert!(t.frames().is_empty());
+        let mut t = Tracker::default();
+        t.enter(io, 0);
+        // the store pended an interrupt, taken before the next instruction
+        assert_eq!(t.enter(h1, 1), Event::Entry);
+        // inside h1 its own store pends a higher-priority one: nested entry
+        assert_eq!(t.enter(h2, 3), Event::Entry);
+        assert_eq!(t.frames(), &[0, 0]);
+        assert_eq!(t.enter(h1_rest, 4), Event::Return);
+        assert_eq!(t.frames(), &[0]);
+        assert_eq!(t.enter(rest, 6), Event::Return);
+        assert!(t.frames().is_empty());
+    }
+
+    #[test]
+    fn conditional_return_not_taken() {
+        let h = [0x400u32];
+        let mut t = Tracker::default();
+        let svc = block(0x100, &[(0xdf00, 0)], &h);
+        let h1 = block(0x400, &[(0xbf18, 0), BX_LR], &h); // it ne; bxne lr
+        let next = block(0x404, &[BX_LR], &h);
+        let resume = block(0x102, &[NOP], &h);
+        t.enter(svc, 0);
+        assert_eq!(t.enter(h1, 1), Event::Entry);
+        assert_eq!(t.enter(next, 3), Event::Next(0), "bxne not taken");
+        assert_eq!(t.frames(), &[0]);
+        assert_eq!(t.enter(resume, 4), Event::Return);
+    }
+
+    #[test]
+    fn interrupt_after_a_branch() {
+        let h = [0x400u32, 0x500];
+        let mut t = Tracker::default();
+        let bl = block(0x100, &[(0xf000, 0xf802)], &h); // bl 0x108
+        let h1 = block(0x400, &[BX_LR], &h);
+        let callee = block(0x108, &[BX_LR], &h);
+        t.enter(bl, 0);
+        // an interrupt before the BL's target ran
+        assert_eq!(t.enter(h1, 1), Event::Entry);
+        assert_eq!(t.enter(callee, 2), Event::Return);
+        assert!(t.frames().is_empty());
+        // the same inside a handler: the interrupted handler's call is counted
+        let svc = block(0x300, &[(0xdf00, 0)], &h);
+        let h3 = block(0x500, &[(0xf000, 0xf802)], &h); // bl 0x508
+        let func = block(0x508, &[BX_LR], &h);
+        let back = block(0x504, &[BX_LR], &h);
+        let resume = block(0x302, &[NOP], &h);
+        assert_eq!(t.enter(svc, 3), Event::Taken(Refill::Register));
+        assert_eq!(t.enter(h3, 4), Event::Entry);
+        assert_eq!(t.enter(h1, 5), Event::Entry);
+        assert_eq!(t.frames(), &[1, 0]);
+        assert_eq!(t.enter(func, 6), Event::Return);
+        assert_eq!(t.frames(), &[1]);
+        assert_eq!(
+            t.enter(back, 7),
+            Event::Taken(Refill::Register),
+            "func returns"
+        );
+        assert_eq!(t.frames(), &[0]);
+        assert_eq!(t.enter(resume, 8), Event::Return);
+        assert!(t.frames().is_empty());
+        // WFI woken by an interrupt
+        let wfi = block(0x200, &[(0xbf30, 0)], &h);
+        t.enter(wfi, 9);
+        assert_eq!(t.enter(h1, 10), Event::Entry);
+    }
+
+    #[test]
+    fn register_provenance() {
+        let sum = |encs: &[(u16, u16)]| {
+            let mut pc = 0x100;
+            let insns: Vec<DecodedInsn> = encs
+                .iter()
+                .map(|&(a, b)| {
+                    let d = DecodedInsn::new(pc, a, b);
+                    pc += u64::from(d.insn.len);
+                    d
+                })
+                .collect();
+            reg_summary(&insns)
+        };
+        assert_eq!(sum(&[(0x4673, 0)]), (1 << 3, 0), "mov r3, lr");
+        assert_eq!(sum(&[(0xbc0c, 0)]), (0b1100, 0), "pop {{r2, r3}}");
+        assert_eq!(
+            sum(&[(0xe8bd, 0x4008)]),
+            (1 << 3 | 1 << 14, 0),
+            "ldmia.w sp!, {{r3, lr}}"
+        );
+        assert_eq!(sum(&[(0xea4f, 0x030e)]), (1 << 3, 0), "mov.w r3, lr");
+        assert_eq!(sum(&[(0xf85d, 0x3b04)]), (1 << 3, 0), "ldr.w r3, [sp], #4");
+        assert_eq!(sum(&[(0x681b, 0)]), (0, 1 << 3), "ldr r3, [r3]");
+        assert_eq!(
+            sum(&[(0x4673, 0), (0x681b, 0)]),
+            (0, 1 << 3),
+            "the last write decides"
+        );
+        assert_eq!(sum(&[(0x681b, 0), (0xbc08, 0)]), (1 << 3, 0));
+        assert_eq!(sum(&[(0xf000, 0xf802)]), (0, 1 << 14), "bl writes lr");
+    }
+
+    #[test]
+    fn bx_reg_tail_call_or_exception_return() {
+        let h = [0x400u32, 0x500];
+        // an ISR that tail-calls through a pointer: ldr r3, [r3]; bx r3
+        let mut t = Tracker::default();
+        let svc = block(0x100, &[(0xdf00, 0)], &h);
+        let isr = block(0x400, &[(0x681b, 0), (0x4718, 0)], &h);
+        let callee = block(0x600, &[BX_LR], &h);
+        let resume = block(0x102, &[NOP], &h);
+        t.enter(svc, 0);
+        assert_eq!(t.enter(isr, 1), Event::Entry);
+        assert_eq!(
+            t.enter(callee, 3),
+            Event::Taken(Refill::Register),
+            "a tail call"
+        );
+        assert_eq!(t.frames(), &[0]);
+        assert_eq!(
+            t.enter(resume, 4),
+            Event::Return,
+            "the callee's bx lr returns"
+        );
+        // an ISR returning through a popped EXC_RETURN: pop {r2, r3} ... bx r3
+        let mut t = Tracker::default();
+        let isr2 = block(0x500, &[(0xbc0c, 0), (0xbf00, 0)], &h);
+        let tail = block(0x504, &[(0x4718, 0)], &h);
+        t.enter(svc, 0);
+        assert_eq!(t.enter(isr2, 1), Event::Entry);
+        assert_eq!(t.enter(tail, 3), Event::Next(0));
+        assert_eq!(
+            t.enter(resume, 4),
+            Event::Return,
+            "bx r3 with a popped value"
+        );
+        assert!(t.frames().is_empty());
+    }
+}

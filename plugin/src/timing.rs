@@ -1,0 +1,1330 @@
+//! Cycle-approximate Cortex-M timing model (docs/timing-model.md is the user-facing
+//! description; keep the two in step).
+//!
+//! Everything that can be decided from the instruction bytes is decided at translation
+//! time, per block, in [`CycleModel::block_costs`]: the instruction's class cost from its
+//! core's table, the ARMv7-M pipeline effects between neighbouring instructions of the
+//! block (load pipelining, address-generation stall, store data phase), the wait states of
+//! a literal load (its address is PC-relative, so known), and instruction-fetch stalls
+//! when code runs from a region with wait states. These static costs ride on the inline
+//! adds that count instructions.
+//!
+//! What depends on execution is charged per event: a taken branch's pipeline refill, and
+//! exception entry, return and tail-chaining (`flow.rs` infers these at block entry), and
+//! the wait states of a data access whose address is only known at run time (a memory
+//! callback, registered only when some region has wait states).
+//!
+//! Sources (our own tables; the numbers are the processors' documented cycle counts with
+//! zero-wait-state memory):
+//! * Cortex-M3 TRM r2p1 (ARM DDI 0337I) section 3.3.1 Table 3-1 "Cortex-M3 instruction set
+//!   summary" and section 3.3.2 "Load/store timings";
+//! * Cortex-M4 TRM r0p1 (ARM DDI 0439B) section 3.3.1 Table 3-1 (same as the M3 except
+//!   single-cycle multiply, multiply-accumulate and long multiplies, and the DSP
+//!   extension);
+//! * Cortex-M0 TRM (ARM DDI 0432C) Table 3-1, Cortex-M0+ TRM (ARM DDI 0484C) Table 3-1;
+//! * interrupt latency: 12 cycles (M3, M4), 16 (M0), 15 (M0+ TRM section 3.6.1);
+//!   tail-chaining 6 cycles (M3/M4 TRM "Tail-chaining").
+
+use crate::cost::{BlockCosts, Charge, CostModel};
+use crate::flow::{Event, Refill};
+use crate::plan::{DecodedInsn, TbShape};
+use crate::thumb::{Class, Flow};
+
+/// The core whose timing is modelled (`core=` plugin argument).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Core {
+    None,
+    CortexM3,
+    CortexM4,
+    CortexM0,
+    CortexM0Plus,
+}
+
+impl Core {
+    pub const NAMES: &'static str = "cortex-m3, cortex-m4, cortex-m0, cortex-m0plus, none";
+
+    pub fn parse(s: &str) -> Option<Core> {
+        Some(match s {
+            "none" => Core::None,
+            "cortex-m3" => Core::CortexM3,
+            "cortex-m4" => Core::CortexM4,
+            "cortex-m0" => Core::CortexM0,
+            "cortex-m0plus" => Core::CortexM0Plus,
+            _ => return None,
+        })
+    }
+
+    fn table(self) -> Option<&'static Table> {
+        match self {
+            Core::None => None,
+            Core::CortexM3 => Some(&CORTEX_M3),
+            Core::CortexM4 => Some(&CORTEX_M4),
+            Core::CortexM0 => Some(&CORTEX_M0),
+            Core::CortexM0Plus => Some(&CORTEX_M0PLUS),
+        }
+    }
+}
+
+/// Which cycle count to use for instructions whose time depends on operand values the
+/// plugin cannot see (`div=`): SDIV/UDIV, and on the M3 the long multiplies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DivPolicy {
+    Min,
+    Typ,
+    Max,
+}
+
+impl DivPolicy {
+    pub fn parse(s: &str) -> Option<DivPolicy> {
+        Some(match s {
+            "min" => DivPolicy::Min,
+            "typ" => DivPolicy::Typ,
+            "max" => DivPolicy::Max,
+            _ => return None,
+        })
+    }
+
+    fn pick(self, v: [u32; 3]) -> u32 {
+        match self {
+            DivPolicy::Min => v[0],
+            DivPolicy::Typ => v[1],
+            DivPolicy::Max => v[2],
+        }
+    }
+}
+
+/// An address range `[base, base + size)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    pub base: u32,
+    pub size: u32,
+}
+
+impl Region {
+    pub fn contains(&self, addr: u64) -> bool {
+        addr.wrapping_sub(u64::from(self.base)) < u64::from(self.size)
+    }
+}
+
+/// The model settings (plugin arguments, see `args.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelConfig {
+    pub core: Core,
+    /// Code/flash region (`flash=`); its accesses cost `flash_ws` wait states.
+    pub flash: Option<Region>,
+    /// SRAM regions (`sram=`); their accesses cost `sram_ws` wait states.
+    pub sram: Vec<Region>,
+    pub flash_ws: u32,
+    pub sram_ws: u32,
+    /// Flash prefetch buffer: sequential instruction fetch costs no wait states.
+    pub prefetch: bool,
+    pub div: DivPolicy,
+    /// Exception handler entry addresses, sorted, bit 0 clear (`handlers=`).
+    pub handlers: Vec<u32>,
+}
+
+impl Default for ModelConfig {
+    fn default() -> Self {
+        ModelConfig {
+            core: Core::None,
+            flash: None,
+            sram: Vec::new(),
+            flash_ws: 0,
+            sram_ws: 0,
+            prefetch: false,
+            div: DivPolicy::Typ,
+            handlers: Vec::new(),
+        }
+    }
+}
+
+/// One core's cycle counts (zero wait states). See the module documentation for sources.
+#[derive(Debug)]
+struct Table {
+    name: &'static str,
+    /// ARMv7-M neighbouring-instruction rules (M3 TRM 3.3.2): load pipelining, the
+    /// address-generation stall, the store data phase.
+    v7m: bool,
+    /// Pipeline refill P of a taken branch, by how the target is produced.
+    p_direct: u32,
+    p_register: u32,
+    p_load: u32,
+    /// A 32-bit branch target at a halfword offset needs one more fetch (P up to 3).
+    align_penalty: bool,
+    /// BL before its refill (v6-M: 32-bit, BL = 4 on M0 = 2 + P).
+    bl: u32,
+    mul: u32,
+    /// MLA, MLS (and 16x16 accumulating DSP multiplies).
+    mla: u32,
+    /// Long multiply / long multiply-accumulate / divide: [min, typ, max].
+    mull: [u32; 3],
+    mlal: [u32; 3],
+    div: [u32; 3],
+    load: u32,
+    store_imm: u32,
+    store_reg: u32,
+    dual: u32,
+    /// TBB/TBH before the refill (load 2 + add 1).
+    tbb: u32,
+    msr: u32,
+    mrs: u32,
+    cps: u32,
+    dmb: u32,
+    dsb: u32,
+    /// ISB: 1 + B, B at least a refill.
+    isb: u32,
+    /// WFI/WFE (the time asleep is not modelled).
+    wait: u32,
+    /// Exception entry (stacking, vector fetch, first handler fetch), return
+    /// (unstacking and refill), tail-chain.
+    entry: u32,
+    ret: u32,
+    tail: u32,
+}
+
+/// Cortex-M3 TRM r2p1 Table 3-1. P: direct branches 1 (target computed in decode, fetched
+/// speculatively), register 2, loaded PC 3 (3.3.2: "LDR PC ... three cycles for the
+/// pipeline reload"); TRM range 1..3. MRS/MSR/CPS "1 or 2": MSR 2, MRS 1, CPS 1.
+const CORTEX_M3: Table = Table {
+    name: "cortex-m3",
+    v7m: true,
+    p_direct: 1,
+    p_register: 2,
+    p_load: 3,
+    align_penalty: true,
+    bl: 1,
+    mul: 1,
+    mla: 2,
+    mull: [3, 4, 5],
+    mlal: [4, 6, 7],
+    div: [2, 7, 12],
+    load: 2,
+    store_imm: 1,
+    store_reg: 2,
+    dual: 3,
+    tbb: 3,
+    msr: 2,
+    mrs: 1,
+    cps: 1,
+    dmb: 1,
+    dsb: 1,
+    isb: 3,
+    wait: 1,
+    entry: 12,
+    ret: 10,
+    tail: 6,
+};
+
+/// Cortex-M4 TRM r0p1 Table 3-1: as the M3, but MUL, MLA, MLS, UMULL, SMULL, UMLAL,
+/// SMLAL and the DSP multiplies all take 1 cycle.
+const CORTEX_M4: Table = Table {
+    name: "cortex-m4",
+    mla: 1,
+    mull: [1, 1, 1],
+    mlal: [1, 1, 1],
+    ..CORTEX_M3
+};
+
+/// Cortex-M0 TRM Table 3-1: B 3, B<c> 1 or 3, BL 4, BX/BLX 3, MOV/ADD PC 3, LDR/STR 2,
+/// LDM/STM/PUSH/POP 1+N, POP with PC 4+N, MSR/MRS 4, DMB/DSB/ISB 4, WFI/WFE 2, MULS 1
+/// (the fast multiplier option). No load pipelining. v7-M-only instructions (which an
+/// ARMv6-M core would fault on) keep the M3's counts.
+const CORTEX_M0: Table = Table {
+    name: "cortex-m0",
+    v7m: false,
+    p_direct: 2,
+    p_register: 2,
+    p_load: 3,
+    align_penalty: false,
+    bl: 2,
+    mla: 1,
+    store_imm: 2,
+    msr: 4,
+    mrs: 4,
+    dmb: 4,
+    dsb: 4,
+    isb: 4,
+    wait: 2,
+    entry: 16,
+    ret: 12,
+    tail: 6,
+    ..CORTEX_M3
+};
+
+/// Cortex-M0+ TRM Table 3-1 (two-stage pipeline): B 2, B<c> 1 or 2, BL 3, BX/BLX 2,
+/// POP with PC 3+N, MSR/MRS 3, DMB/DSB/ISB 3; otherwise as the M0.
+const CORTEX_M0PLUS: Table = Table {
+    name: "cortex-m0plus",
+    p_direct: 1,
+    p_register: 1,
+    p_load: 2,
+    msr: 3,
+    mrs: 3,
+    dmb: 3,
+    dsb: 3,
+    isb: 3,
+    entry: 15,
+    ret: 11,
+    ..CORTEX_M0
+};
+
+/// Registers and facts about one instruction the neighbour rules and region charges need.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ops {
+    /// Registers written: by a data-processing instruction (the address-generation
+    /// stall) or a single load (no pipelining into an address that uses them).
+    pub writes: u16,
+    /// Registers a memory instruction forms its address from.
+    pub addr: u16,
+    /// Literal (PC-relative) load: its data address.
+    pub literal: Option<u64>,
+    /// Single store with an immediate (or no) offset: one cycle on ARMv7-M.
+    pub store_imm: bool,
+    /// Multiply that accumulates (MLA, MLS, UMLAL, SMLAL, ...).
+    pub acc: bool,
+    pub sys: Sys,
+}
+
+/// System instructions with their own counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sys {
+    #[default]
+    Other,
+    Msr,
+    Mrs,
+    Cps,
+    Dmb,
+    Dsb,
+    Isb,
+}
+
+fn reg(n: u16) -> u16 {
+    if n >= 15 { 0 } else { 1 << n }
+}
+
+fn literal_addr(pc: u64, offset: i64) -> u64 {
+    (((pc + 4) & !3) as i64).wrapping_add(offset) as u64 & 0xFFFF_FFFF
+}
+
+/// Operand facts of an instruction (ARMv7-M ARM section A5 encodings).
+pub fn ops(d: &DecodedInsn) -> Ops {
+    if d.insn.len == 2 {
+        ops16(d.hw1(), d.pc)
+    } else {
+        ops32(d.hw1(), d.hw2(), d.pc)
+    }
+}
+
+fn ops16(h: u16, pc: u64) -> Ops {
+    let r = |shift: u16| reg((h >> shift) & 7);
+    let mut o = Ops::default();
+    match h >> 11 {
+        // LSL/LSR/ASR (imm), ADD/SUB (register, imm3): Rd = 2:0.
+        0b00000..=0b00011 => o.writes = r(0),
+        // MOV, ADD, SUB (imm8): Rdn = 10:8. CMP (0b00101) writes nothing.
+        0b00100 | 0b00110 | 0b00111 => o.writes = r(8),
+        0b01000 => {
+            if h & 0xFC00 == 0x4000 {
+                // Data processing (register): TST, CMP, CMN write nothing.
+                if !matches!((h >> 6) & 0xF, 0b1000 | 0b1010 | 0b1011) {
+                    o.writes = r(0);
+                }
+            } else if matches!((h >> 8) & 3, 0b00 | 0b10) {
+                // ADD / MOV (register, any registers): Rd = D:Rd.
+                o.writes = reg(((h >> 4) & 8) | (h & 7));
+            }
+        }
+        // LDR (literal).
+        0b01001 => {
+            o.writes = r(8);
+            o.literal = Some(literal_addr(pc, i64::from(h & 0xFF) * 4));
+        }
+        // Load/store (register offset): Rt 2:0, Rn 5:3, Rm 8:6.
+        0b01010 | 0b01011 => {
+            o.addr = r(3) | r(6);
+            o.writes = r(0);
+        }
+        // Load/store word/byte/halfword (imm5): Rt 2:0, Rn 5:3.
+        0b01100..=0b10001 => {
+            o.addr = r(3);
+            o.writes = r(0);
+            o.store_imm = true;
+        }
+        // Load/store SP-relative: Rt 10:8.
+        0b10010 | 0b10011 => {
+            o.addr = reg(13);
+            o.writes = r(8);
+            o.store_imm = true;
+        }
+        // ADR, ADD Rd, SP, #imm.
+        0b10100 | 0b10101 => o.writes = r(8),
+        // Miscellaneous.
+        0b10110 | 0b10111 => match (h >> 8) & 0xF {
+            0b0000 => o.writes = reg(13),       // ADD/SUB SP, SP, #imm
+            0b0010 | 0b1010 => o.writes = r(0), // extends, REV*
+            0b0100 | 0b0101 | 0b1100 | 0b1101 => o.addr = reg(13), // PUSH, POP
+            0b0110 => o.sys = Sys::Cps,
+            _ => {}
+        },
+        // STM / LDM: Rn 10:8.
+        0b11000 | 0b11001 => o.addr = r(8),
+        _ => {}
+    }
+    o
+}
+
+fn ops32(hw1: u16, hw2: u16, pc: u64) -> Ops {
+    let rn = hw1 & 0xF;
+    let rt = (hw2 >> 12) & 0xF;
+    let rd = (hw2 >> 8) & 0xF;
+    let op1 = (hw1 >> 11) & 3;
+    let op2 = (hw1 >> 4) & 0x7F;
+    let mut o = Ops::default();
+    match op1 {
+        0b01 => {
+            if op2 & 0b1100100 == 0 {
+                o.addr = reg(rn); // LDM / STM
+            } else if op2 & 0b1100100 == 0b0000100 {
+                let excl_tb =
+                    matches!(((hw1 >> 7) & 3, (hw1 >> 4) & 3), (0b00 | 0b01, 0b00 | 0b01));
+                if excl_tb {
+                    // LDREX*/STREX*/TBB/TBH: [Rn] (TBB/TBH: [Rn, Rm]).
+                    o.addr = reg(rn);
+                    if hw1 & 0xFFF0 == 0xE8D0 && (hw2 >> 4) & 0xE == 0 {
+                        o.addr |= reg(hw2 & 0xF);
+                    }
+                    if hw1 & 0x0010 != 0 {
+                        o.writes = reg(rt);
+                    }
+                } else if rn == 15 {
+                    // LDRD (literal): Align(PC, 4) +/- imm8 * 4.
+                    let off = i64::from(hw2 & 0xFF) * 4;
+                    let off = if hw1 & 0x0080 != 0 { off } else { -off };
+                    o.literal = Some(literal_addr(pc, off));
+                    o.writes = reg(rt) | reg(rd);
+                } else {
+                    o.addr = reg(rn);
+                    o.writes = reg(rt) | reg(rd);
+                }
+            } else if op2 & 0b1100000 == 0b0100000 {
+                o.writes = reg(rd); // data processing (shifted register); Rd=15: compares
+            }
+        }
+        0b10 => {
+            if hw2 & 0x8000 == 0 {
+                o.writes = reg(rd); // data processing (immediate)
+            } else {
+                match op2 {
+                    0b0111000 | 0b0111001 => o.sys = Sys::Msr,
+                    0b0111011 => {
+                        o.sys = match (hw2 >> 4) & 0xF {
+                            0b0100 => Sys::Dsb,
+                            0b0101 => Sys::Dmb,
+                            0b0110 => Sys::Isb,
+                            _ => Sys::Other,
+                        }
+                    }
+                    0b0111110 | 0b0111111 => {
+                        o.sys = Sys::Mrs;
+                        o.writes = reg(rd);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        0b11 => {
+            let single = op2 & 0b1100000 == 0;
+            if single && rn == 15 && op2 & 1 == 1 {
+                // Load (literal): Align(PC, 4) +/- imm12 (U = bit 7).
+                let off = i64::from(hw2 & 0xFFF);
+                let off = if hw1 & 0x0080 != 0 { off } else { -off };
+                o.literal = Some(literal_addr(pc, off));
+                o.writes = reg(rt);
+            } else if single {
+                o.addr = reg(rn);
+                let imm12 = hw1 & 0x0080 != 0;
+                if !imm12 && hw2 & 0x0FC0 == 0 {
+                    o.addr |= reg(hw2 & 0xF); // register offset
+                } else {
+                    o.store_imm = true;
+                }
+                if op2 & 1 == 1 {
+                    o.writes = reg(rt);
+                }
+                // imm8 forms with writeback (P/U/W in hw2 10:8, 1 in bit 11): Rn written.
+                if !imm12 && hw2 & 0x0800 != 0 && hw2 & 0x0100 != 0 {
+                    o.writes |= reg(rn);
+                }
+            } else if op2 & 0b1110000 == 0b0100000 {
+                o.writes = reg(rd); // data processing (register)
+            } else if op2 & 0b1111000 == 0b0110000 {
+                o.writes = reg(rd); // multiply, multiply-accumulate: Ra = 15 for MUL
+                o.acc = rt != 15;
+            } else if op2 & 0b1111000 == 0b0111000 {
+                o.writes = reg(rd) | if op2 & 0b001 == 0 { reg(rt) } else { 0 };
+                o.acc = op2 & 0b100 != 0; // SMLAL, UMLAL, ... (not SMULL, UMULL)
+            }
+        }
+        _ => {}
+    }
+    o
+}
+
+fn is_data_processing(class: Class, o: &Ops) -> bool {
+    matches!(class, Class::Alu | Class::Mul | Class::MulLong | Class::Div) || o.sys == Sys::Mrs
+}
+
+fn is_mem(class: Class) -> bool {
+    matches!(
+        class,
+        Class::Load
+            | Class::Store
+            | Class::LoadDual
+            | Class::StoreDual
+            | Class::LoadMulti
+            | Class::StoreMulti
+            | Class::TableBranch
+    )
+}
+
+/// Does an instruction of `len` bytes at `pc` need a fetch word that the instructions
+/// before it (sequentially) did not? (A 16-bit instruction at a halfword offset shares its
+/// word with the one before.)
+fn starts_fetch_word(pc: u64, len: u8) -> bool {
+    pc & 3 == 0 || len == 4
+}
+
+// Boundary contexts (`BlockCosts`), so a block that goes on straight from the previous
+// one is costed as if QEMU had not cut there (`CycleModel::next_charge`).
+// As a predecessor: registers written (bits 15:0), flags, and the cycles executed since
+// the current fetch word began (bits 47:32).
+const CTX_PIPE_LOAD: u64 = 1 << 16; // single load that pipelines into a next LDR/STR
+const CTX_STORE_IMM: u64 = 1 << 17; // one-cycle STR: the next memory access waits
+const CTX_DATA_PROC: u64 = 1 << 18; // data processing (address-generation stall)
+// As a successor: address registers (bits 15:0), flags, the fetch wait states of the
+// block's code (bits 47:32, 0 with prefetch) and, when a later instruction of the block
+// needs a new fetch word, the cycles executed before it since its word's fetch began
+// (bits 63:48): its stall depends on where that began.
+const CTX_MEM: u64 = 1 << 16; // a memory instruction
+const CTX_CAN_PIPE: u64 = 1 << 17; // single LDR/STR that would take a cycle less
+const CTX_NEW_WORD: u64 = 1 << 18; // needs a new fetch word
+const CTX_LATER_WORD: u64 = 1 << 19; // a later instruction needs a new fetch word
+const CTX_LATER_IS_THIRD: u64 = 1 << 20; // that is the third instruction (else the second)
+
+fn field(ctx: u64, shift: u32) -> u32 {
+    ((ctx >> shift) & 0xFFFF) as u32
+}
+
+/// The cycle model for one core.
+#[derive(Debug)]
+pub struct CycleModel {
+    cfg: ModelConfig,
+    t: &'static Table,
+}
+
+impl CycleModel {
+    /// `None` for `core=none`.
+    pub fn new(cfg: ModelConfig) -> Option<CycleModel> {
+        let t = cfg.core.table()?;
+        Some(CycleModel { cfg, t })
+    }
+
+    pub fn config(&self) -> &ModelConfig {
+        &self.cfg
+    }
+
+    /// Wait states of one access (fetch or data) at `addr`: the flash region first, then
+    /// the SRAM regions, else 0.
+    pub fn region_ws(&self, addr: u64) -> u32 {
+        if self.cfg.flash.is_some_and(|r| r.contains(addr)) {
+            self.cfg.flash_ws
+        } else if self.cfg.sram.iter().any(|r| r.contains(addr)) {
+            self.cfg.sram_ws
+        } else {
+            0
+        }
+    }
+
+    /// Static cycles of `d` alone, from the core's table.
+    fn class_cycles(&self, d: &DecodedInsn, o: &Ops) -> u32 {
+        let t = self.t;
+        let div = self.cfg.div;
+        match d.insn.class {
+            Class::Alu | Class::It => 1,
+            Class::Mul => {
+                if o.acc {
+                    t.mla
+                } else {
+                    t.mul
+                }
+            }
+            Class::MulLong => div.pick(if o.acc { t.mlal } else { t.mull }),
+            Class::Div => div.pick(t.div),
+            Class::Load => t.load,
+            Class::Store => {
+                if o.store_imm {
+                    t.store_imm
+                } else {
+                    t.store_reg
+                }
+            }
+            Class::LoadDual | Class::StoreDual => t.dual,
+            Class::LoadMulti | Class::StoreMulti => 1 + u32::from(d.insn.regs),
+            Class::TableBranch => t.tbb,
+            Class::Branch => match d.insn.flow {
+                Flow::Direct { link: true, .. } => t.bl,
+                _ => 1,
+            },
+            Class::Hint => {
+                if d.insn.flow == Flow::Wait {
+                    t.wait
+                } else {
+                    1
+                }
+            }
+            Class::System => match o.sys {
+                Sys::Msr => t.msr,
+                Sys::Mrs => t.mrs,
+                Sys::Cps => t.cps,
+                Sys::Dmb => t.dmb,
+                Sys::Dsb => t.dsb,
+                Sys::Isb => t.isb,
+                Sys::Other => 1,
+            },
+            Class::Exception | Class::Coprocessor | Class::Undefined => 1,
+        }
+    }
+
+    /// Correction for a block's first instructions (context `head`) when they run
+    /// straight after an instruction with context `prev`: the neighbour rules and fetch
+    /// stalls `block_costs` applies inside a block. May be negative (load pipelining).
+    /// Exact for one cut; after a block too short to reach its second fetch word, the
+    /// next block's correction can be off by the wait states of one word.
+    fn next_charge(&self, prev: u64, head: u64) -> Charge {
+        let mut neighbour = 0i64;
+        let writes = prev & 0xFFFF;
+        let addr = head & 0xFFFF;
+        if self.t.v7m && head & CTX_MEM != 0 {
+            if prev & CTX_STORE_IMM != 0 {
+                neighbour += 1;
+            }
+            if prev & CTX_DATA_PROC != 0 && writes & addr != 0 {
+                neighbour += 1;
+            }
+            if prev & CTX_PIPE_LOAD != 0 && head & CTX_CAN_PIPE != 0 && writes & addr == 0 {
+                neighbour -= 1;
+            }
+        }
+        let mut head_part = neighbour;
+        let mut later = 0i64;
+        let w = field(head, 32);
+        let before = field(prev, 32); // cycles into the current fetch word
+        if w > 0 {
+            let head_new_word = head & CTX_NEW_WORD != 0;
+            if head_new_word {
+                // the first instruction's own fetch stall (charged 0 at a block start)
+                head_part += i64::from((1 + w).saturating_sub(before));
+            }
+            if head & CTX_LATER_WORD != 0 {
+                // the next stall in the block was computed from the cycles since the
+                // block began; the word's fetch began `before` cycles earlier unless the
+                // first instruction started it, and the neighbour rules changed them
+                let exec = field(head, 48);
+                let carried = if head_new_word { 0 } else { i64::from(before) };
+                let real_exec = (i64::from(exec) + neighbour + carried).max(0);
+                let charged = (1 + w).saturating_sub(exec);
+                let real = (i64::from(1 + w) - real_exec).max(0);
+                later = real - i64::from(charged);
+            }
+        }
+        Charge::new(
+            0,
+            head_part as i32,
+            later as i32,
+            if head & CTX_LATER_IS_THIRD != 0 { 2 } else { 1 },
+        )
+    }
+
+    #[cfg(test)]
+    fn next_cycles(&self, prev: u64, head: u64) -> u64 {
+        self.next_charge(prev, head).total()
+    }
+
+    fn refill(&self, r: Refill) -> u32 {
+        match r {
+            Refill::Direct => self.t.p_direct,
+            Refill::Register => self.t.p_register,
+            Refill::Load => self.t.p_load,
+        }
+    }
+}
+
+impl CostModel for CycleModel {
+    fn name(&self) -> &'static str {
+        self.t.name
+    }
+
+    fn models_cycles(&self) -> bool {
+        true
+    }
+
+    fn block_costs(&self, insns: &[DecodedInsn]) -> BlockCosts {
+        let mut out = BlockCosts {
+            cycles: Vec::with_capacity(insns.len()),
+            tail_ctx: Vec::with_capacity(insns.len()),
+            head_ctx: 0,
+        };
+        let mut prev: Option<(&DecodedInsn, Ops)> = None;
+        // Cycles executed since the fetch of the current word began (fetch stall model).
+        let mut word_exec = 0u32;
+        for (i, d) in insns.iter().enumerate() {
+            let o = ops(d);
+            let class = d.insn.class;
+            let mut c = self.class_cycles(d, &o);
+            let pipelinable =
+                matches!(class, Class::Load | Class::Store) && d.insn.flow == Flow::Seq && c > 1;
+            if self.t.v7m
+                && let Some((p, po)) = prev
+                && is_mem(class)
+            {
+                let pclass = p.insn.class;
+                // M3 TRM 3.3.2: "nothing can be pipelined after the store": a memory
+                // instruction right after a one-cycle STR waits for its data phase.
+                if pclass == Class::Store && po.store_imm {
+                    c += 1;
+                }
+                // "Any load or store that generates an address dependent on the result of
+                // a preceding data processing operation stalls the pipeline for an
+                // additional cycle".
+                if is_data_processing(pclass, &po) && po.writes & o.addr != 0 {
+                    c += 1;
+                }
+                // "LDR [any] are pipelined when possible ... if the next instruction is an
+                // LDR or STR, and the destination of the first LDR is not used to compute
+                // the address for the next instruction, then one cycle is removed from the
+                // cost of the next instruction" (not after LDR PC, which blocks).
+                if pclass == Class::Load
+                    && p.insn.flow == Flow::Seq
+                    && pipelinable
+                    && po.writes & o.addr == 0
+                {
+                    c -= 1;
+                }
+            }
+            if let Some(addr) = o.literal {
+                let words = if class == Class::LoadDual { 2 } else { 1 };
+                c += words * self.region_ws(addr);
+            }
+            let w = if self.cfg.prefetch {
+                0
+            } else {
+                self.region_ws(d.pc)
+            };
+            let new_word = starts_fetch_word(d.pc, d.insn.len);
+            let mut stall = 0;
+            if i > 0 && w > 0 && new_word {
+                // The fetch unit runs one word ahead: fetching a word (1 + w cycles)
+                // overlaps with executing the previous word's instructions.
+                stall = (1 + w).saturating_sub(word_exec);
+            }
+            if i > 0 && new_word && out.head_ctx & CTX_LATER_WORD == 0 {
+                out.head_ctx |= CTX_LATER_WORD | (u64::from(word_exec.min(0xFFFF)) << 48);
+                if i == 2 {
+                    out.head_ctx |= CTX_LATER_IS_THIRD;
+                }
+                debug_assert!(i <= 2, "a fetch word holds at most two instructions");
+            }
+            if new_word {
+                word_exec = 0;
+            }
+            word_exec += c;
+            if i == 0 {
+                out.head_ctx = u64::from(o.addr)
+                    | if is_mem(class) { CTX_MEM } else { 0 }
+                    | if pipelinable { CTX_CAN_PIPE } else { 0 }
+                    | if new_word { CTX_NEW_WORD } else { 0 }
+                    | (u64::from(w.min(0xFFFF)) << 32);
+            }
+            out.cycles.push(c + stall);
+            let mut tail = u64::from(o.writes) | (u64::from(word_exec.min(0xFFFF)) << 32);
+            if class == Class::Load && d.insn.flow == Flow::Seq {
+                tail |= CTX_PIPE_LOAD;
+            }
+            if class == Class::Store && o.store_imm {
+                tail |= CTX_STORE_IMM;
+            }
+            if is_data_processing(class, &o) {
+                tail |= CTX_DATA_PROC;
+            }
+            out.tail_ctx.push(tail);
+            prev = Some((d, o));
+        }
+        out
+    }
+
+    fn head_cycles(&self, first: &DecodedInsn) -> (u32, u32) {
+        let words = if first.insn.len == 4 && first.pc & 3 == 2 {
+            2
+        } else {
+            1
+        };
+        let ws = words * self.region_ws(first.pc);
+        let align = u32::from(self.t.align_penalty && words == 2);
+        (align + ws, ws)
+    }
+
+    fn is_dynamic(&self) -> bool {
+        true
+    }
+
+    fn event_charge(&self, ev: Event, next: &TbShape) -> Charge {
+        let stack_ws = 8 * self.cfg.sram_ws; // eight words stacked or unstacked, in SRAM
+        let before = match ev {
+            Event::None => 0,
+            Event::Next(prev) => return self.next_charge(prev, next.head_ctx),
+            Event::Taken(r) => self.refill(r) + next.head_refill,
+            Event::Entry => self.t.entry + stack_ws + next.head_ws,
+            Event::Return => self.t.ret + stack_ws + next.head_ws,
+            Event::TailChain => self.t.tail + next.head_ws,
+        };
+        Charge::before_block(before)
+    }
+
+    fn has_data_ws(&self) -> bool {
+        (self.cfg.flash.is_some() && self.cfg.flash_ws > 0)
+            || (!self.cfg.sram.is_empty() && self.cfg.sram_ws > 0)
+    }
+
+    fn data_ws_callback(&self, insn: &DecodedInsn) -> bool {
+        self.has_data_ws() && insn.insn.mem.may_access() && ops(insn).literal.is_none()
+    }
+
+    fn data_ws(&self, vaddr: u64) -> u64 {
+        u64::from(self.region_ws(vaddr))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::plan_tb;
+
+    fn model(core: Core) -> CycleModel {
+        CycleModel::new(ModelConfig {
+            core,
+            ..ModelConfig::default()
+        })
+        .unwrap()
+    }
+
+    fn with(cfg: ModelConfig) -> CycleModel {
+        CycleModel::new(cfg).unwrap()
+    }
+
+    /// Decode "hw1 [hw2]; hw1 [hw2]; ..." (objdump halfwords) as a block at `pc`.
+    fn block(pc: u64, s: &str) -> Vec<DecodedInsn> {
+        let mut pc = pc;
+        s.split(';')
+            .map(|i| {
+                let h: Vec<u16> = i
+                    .split_whitespace()
+                    .map(|p| u16::from_str_radix(p, 16).unwrap())
+                    .collect();
+                let d = DecodedInsn::new(pc, h[0], *h.get(1).unwrap_or(&0));
+                assert_eq!(usize::from(d.insn.len), h.len() * 2, "{i}");
+                pc += u64::from(d.insn.len);
+                d
+            })
+            .collect()
+    }
+
+    fn costs(m: &CycleModel, s: &str) -> Vec<u32> {
+        m.block_costs(&block(0x100, s)).cycles
+    }
+
+    fn one(m: &CycleModel, s: &str) -> u32 {
+        // after a nop, so no neighbour rule applies
+        costs(m, &format!("bf00; {s}"))[1]
+    }
+
+    // Encodings: arm-none-eabi-as -mthumb -mcpu=cortex-m4, read back with objdump.
+    const NOP: &str = "bf00";
+    const ADDS: &str = "3001"; // adds r0, #1
+    const MOV_W: &str = "f240 0004"; // movw r0, #4
+    const MULS: &str = "4348"; // muls r0, r1
+    const MUL_W: &str = "fb01 f002"; // mul.w r0, r1, r2
+    const MLA: &str = "fb01 3002"; // mla r0, r1, r2, r3
+    const MLS: &str = "fb01 3012"; // mls r0, r1, r2, r3
+    const UMULL: &str = "fba1 0102"; // umull r0, r1, r1, r2
+    const UMLAL: &str = "fbe2 0103"; // umlal r0, r1, r2, r3
+    const SDIV: &str = "fb91 f0f2"; // sdiv r0, r1, r2
+    const UDIV: &str = "fbb1 f0f2"; // udiv r0, r1, r2
+    const LDR: &str = "6808"; // ldr r0, [r1]
+    const LDR_R2_R3: &str = "681a"; // ldr r2, [r3]
+    const LDR_R1_R0: &str = "6801"; // ldr r1, [r0]
+    const LDR_LIT: &str = "4801"; // ldr r0, [pc, #4]
+    const LDR_REG: &str = "5888"; // ldr r0, [r1, r2]
+    const STR: &str = "6008"; // str r0, [r1]
+    const STR_REG: &str = "5088"; // str r0, [r1, r2]
+    const STR_W: &str = "f8c1 0004"; // str.w r0, [r1, #4]
+    const LDRD: &str = "e9d1 2302"; // ldrd r2, r3, [r1, #8]
+    const STRD: &str = "e9c1 2302"; // strd r2, r3, [r1, #8]
+    const PUSH3: &str = "b570"; // push {r4, r5, r6, lr}
+    const POP_PC: &str = "bd10"; // pop {r4, pc}
+    const LDM: &str = "c90c"; // ldmia r1!, {r2, r3}
+    const STMW: &str = "e92d 4ff0"; // push.w {r4-r11, lr}
+    const ADD_SP: &str = "b082"; // sub sp, #8
+    const STR_SP: &str = "9001"; // str r0, [sp, #4]
+    const ADD_R1: &str = "3101"; // adds r1, #1
+    const B: &str = "e7fe"; // b .
+    const BL: &str = "f000 f802"; // bl
+    const BX_LR: &str = "4770";
+    const IT: &str = "bf08"; // it eq
+    const MSR: &str = "f380 8809"; // msr PSP, r0
+    const MRS: &str = "f3ef 8009"; // mrs r0, PSP
+    const CPSID: &str = "b672";
+    const DMB: &str = "f3bf 8f5f";
+    const DSB: &str = "f3bf 8f4f";
+    const ISB: &str = "f3bf 8f6f";
+    const WFI: &str = "bf30";
+    const SVC: &str = "df00";
+    const TBB: &str = "e8d1 f002";
+    const LDREX: &str = "e851 2f00"; // ldrex r2, [r1]
+
+    #[test]
+    fn core_names() {
+        for (s, c) in [
+            ("none", Core::None),
+            ("cortex-m3", Core::CortexM3),
+            ("cortex-m4", Core::CortexM4),
+            ("cortex-m0", Core::CortexM0),
+            ("cortex-m0plus", Core::CortexM0Plus),
+        ] {
+            assert_eq!(Core::parse(s), Some(c));
+        }
+        assert_eq!(Core::parse("cortex-m7"), None);
+        assert!(
+            CycleModel::new(ModelConfig::default()).is_none(),
+            "core=none: no model"
+        );
+        assert_eq!(DivPolicy::parse("typ"), Some(DivPolicy::Typ));
+        assert_eq!(DivPolicy::parse("avg"), None);
+    }
+
+    /// Cortex-M3 TRM r2p1 Table 3-1, one row per class (zero wait states, no neighbours).
+    #[test]
+    fn m3_table() {
+        let m = model(Core::CortexM3);
+        let rows: &[(&str, u32, &str)] = &[
+            (ADDS, 1, "ADD 1"),
+            (MOV_W, 1, "MOVW 1"),
+            (MULS, 1, "MUL 1"),
+            (MUL_W, 1, "MUL 1"),
+            (MLA, 2, "MLA 2"),
+            (MLS, 2, "MLS 2"),
+            (UMULL, 4, "UMULL 3 to 5: typ 4"),
+            (UMLAL, 6, "UMLAL 4 to 7: typ 6"),
+            (SDIV, 7, "SDIV 2 to 12: typ 7"),
+            (UDIV, 7, "UDIV 2 to 12: typ 7"),
+            (LDR, 2, "LDR 2"),
+            (LDR_LIT, 2, "LDR 2"),
+            (LDR_REG, 2, "LDR 2"),
+            (LDREX, 2, "LDREX 2"),
+            (STR, 1, "3.3.2: STR Rx,[Ry,#imm] is always one cycle"),
+            (STR_W, 1, "STR imm 1"),
+            (STR_REG, 2, "STR 2"),
+            (LDRD, 3, "LDRD 1+N (3.3.2: 3 cycles)"),
+            (STRD, 3, "STRD 1+N"),
+            (PUSH3, 5, "PUSH 1+N, N=4"),
+            (POP_PC, 3, "POP 1+N (+P when it loads the PC: dynamic)"),
+            (LDM, 3, "LDM 1+N"),
+            (STMW, 10, "STM 1+N, N=9"),
+            (B, 1, "B 1 (+P taken: dynamic)"),
+            (BL, 1, "BL 1 (+P: dynamic)"),
+            (BX_LR, 1, "BX 1 (+P: dynamic)"),
+            (TBB, 3, "TBB 2+P (3.3.2: load 2, add 1, refill 3 = 6)"),
+            (IT, 1, "IT 1"),
+            (MSR, 2, "MSR 1 or 2: 2"),
+            (MRS, 1, "MRS 1 or 2: 1"),
+            (CPSID, 1, "CPSID 1 or 2: 1"),
+            (DMB, 1, "DMB 1+B, B=0"),
+            (DSB, 1, "DSB 1+B, B=0"),
+            (ISB, 3, "ISB 1+B, B = a refill (2)"),
+            (WFI, 1, "WFI 1+W, W not modelled"),
+            (SVC, 1, "SVC: 1 + exception entry (dynamic)"),
+            (NOP, 1, "NOP 1"),
+        ];
+        for &(enc, want, row) in rows {
+            assert_eq!(one(&m, enc), want, "{enc}: {row}");
+        }
+    }
+
+    /// Cortex-M4 TRM Table 3-1: multiplies are single-cycle, the rest as the M3.
+    #[test]
+    fn m4_table() {
+        let m = model(Core::CortexM4);
+        for enc in [MULS, MUL_W, MLA, MLS, UMULL, UMLAL] {
+            assert_eq!(one(&m, enc), 1, "{enc}");
+        }
+        assert_eq!(one(&m, SDIV), 7);
+        assert_eq!(one(&m, LDR), 2);
+        assert_eq!(one(&m, STR), 1);
+        assert_eq!(
+            costs(&m, &format!("{LDR}; {LDR_R2_R3}")),
+            vec![2, 1],
+            "pipelined"
+        );
+        // DSP: smlabb r0, r1, r2, r3; smuad r0, r1, r2; qadd8 r0, r1, r2
+        assert_eq!(one(&m, "fb11 3002"), 1);
+        assert_eq!(one(&m, "fb21 f002"), 1);
+        assert_eq!(one(&m, "fa81 f012"), 1);
+    }
+
+    /// Cortex-M0 / M0+ TRM Table 3-1 (static parts; refills are dynamic).
+    #[test]
+    fn v6m_tables() {
+        let m0 = model(Core::CortexM0);
+        let mp = model(Core::CortexM0Plus);
+        for (enc, c0, cp, row) in [
+            (ADDS, 1, 1, "ADDS 1"),
+            (MULS, 1, 1, "MULS 1 (fast multiplier)"),
+            (LDR, 2, 2, "LDR 2"),
+            (STR, 2, 2, "STR 2"),
+            (PUSH3, 5, 5, "PUSH 1+N"),
+            (POP_PC, 3, 3, "POP 1+N (+3 / +2 refill with PC)"),
+            (BL, 2, 2, "BL 4 / 3 = 2 + P"),
+            (B, 1, 1, "B 3 / 2 = 1 + P"),
+            (MSR, 4, 3, "MSR 4 / 3"),
+            (MRS, 4, 3, "MRS 4 / 3"),
+            (DMB, 4, 3, "DMB 4 / 3"),
+            (DSB, 4, 3, "DSB 4 / 3"),
+            (ISB, 4, 3, "ISB 4 / 3"),
+            (WFI, 2, 2, "WFI 2"),
+            (CPSID, 1, 1, "CPSID 1"),
+        ] {
+            assert_eq!(one(&m0, enc), c0, "M0 {enc}: {row}");
+            assert_eq!(one(&mp, enc), cp, "M0+ {enc}: {row}");
+        }
+        // no load pipelining on ARMv6-M
+        assert_eq!(costs(&m0, &format!("{LDR}; {LDR_R2_R3}")), vec![2, 2]);
+        assert_eq!(costs(&m0, &format!("{STR}; {STR}")), vec![2, 2]);
+    }
+
+    #[test]
+    fn div_policy() {
+        for (div, d, mull, mlal) in [
+            (DivPolicy::Min, 2, 3, 4),
+            (DivPolicy::Typ, 7, 4, 6),
+            (DivPolicy::Max, 12, 5, 7),
+        ] {
+            let m = with(ModelConfig {
+                core: Core::CortexM3,
+                div,
+                ..ModelConfig::default()
+            });
+            assert_eq!(one(&m, UDIV), d);
+            assert_eq!(one(&m, UMULL), mull);
+            assert_eq!(one(&m, UMLAL), mlal);
+        }
+    }
+
+    /// M3 TRM 3.3.2 neighbour rules.
+    #[test]
+    fn m3_neighbours() {
+        let m = model(Core::CortexM3);
+        // "LDR R0,[R1]; LDR R1,[R2] - normally three cycles total"
+        assert_eq!(costs(&m, &format!("{LDR}; {LDR_R2_R3}")), vec![2, 1]);
+        // three independent loads: 2 + 1 + 1 ("four cycles total")
+        assert_eq!(
+            costs(&m, &format!("{LDR}; {LDR_R2_R3}; 6a64")), // ldr r4, [r4, #36]
+            vec![2, 1, 1]
+        );
+        // the second address uses the first's result: not pipelined
+        assert_eq!(costs(&m, &format!("{LDR}; {LDR_R1_R0}")), vec![2, 2]);
+        // "LDR R0,[R1,R2]; STR R0,[R3,#20] - normally three cycles total"
+        assert_eq!(costs(&m, &format!("{LDR_REG}; 6158")), vec![2, 1]); // str r0, [r3, #20]
+        // "LDR R0,[R1,R2]; STR R1,[R3,R2] - normally three cycles total"
+        assert_eq!(costs(&m, &format!("{LDR_REG}; 5099")), vec![2, 1]); // str r1, [r3, r2]
+        // nothing pipelines after a store: a load after STR waits a cycle
+        assert_eq!(costs(&m, &format!("{STR}; {LDR_R2_R3}")), vec![1, 3]);
+        assert_eq!(costs(&m, &format!("{STR}; {STR}")), vec![1, 2]);
+        assert_eq!(
+            costs(&m, &format!("{STR}; {NOP}; {LDR_R2_R3}")),
+            vec![1, 1, 2]
+        );
+        // address depends on the preceding data-processing result: +1
+        assert_eq!(costs(&m, &format!("{ADD_R1}; {LDR}")), vec![1, 3]);
+        assert_eq!(
+            costs(&m, &format!("{ADDS}; {LDR}")),
+            vec![1, 2],
+            "r0 not in the address"
+        );
+        assert_eq!(
+            costs(&m, &format!("{ADD_SP}; {STR_SP}")),
+            vec![1, 2],
+            "sub sp then [sp]"
+        );
+        assert_eq!(costs(&m, &format!("{ADD_SP}; {PUSH3}")), vec![1, 6]);
+        // the probe: movw r12; movt r12; str.w r12, [r12] -> the store waits for movt
+        assert_eq!(costs(&m, "f240 0c08; f2c2 1c00; f8cc c000"), vec![1, 1, 2]);
+        // LDRD does not pipeline with its neighbours
+        assert_eq!(
+            costs(&m, &format!("{LDR}; {LDRD}; {LDR_R2_R3}")),
+            vec![2, 3, 2]
+        );
+        // LDR PC blocks: nothing after it is pipelined (it ends the block anyway), and it
+        // is not pipelined after a load
+        assert_eq!(costs(&m, &format!("{LDR_R2_R3}; f8d1 f004")), vec![2, 2]);
+    }
+
+    #[test]
+    fn literal_loads_pay_their_region() {
+        let cfg = ModelConfig {
+            core: Core::CortexM3,
+            flash: Some(Region {
+                base: 0,
+                size: 0x1000,
+            }),
+            sram: vec![Region {
+                base: 0x2000_0000,
+                size: 0x1000,
+            }],
+            flash_ws: 2,
+            sram_ws: 1,
+            prefetch: true,
+            ..ModelConfig::default()
+        };
+        let m = with(cfg.clone());
+        // ldr r0, [pc, #4] at 0x102 in flash: 2 + 2 wait states
+        assert_eq!(costs(&m, &format!("{NOP}; {LDR_LIT}")), vec![1, 4]);
+        // ldrd r2, r3, [pc, #8]: two words
+        assert_eq!(costs(&m, &format!("{NOP}; e9df 2302")), vec![1, 3 + 4]);
+        // register loads: charged by a memory callback, not statically
+        assert_eq!(costs(&m, &format!("{NOP}; {LDR}")), vec![1, 2]);
+        let b = block(0x100, &format!("{LDR_LIT}; {LDR}; {STR}"));
+        assert!(!m.data_ws_callback(&b[0]));
+        assert!(m.data_ws_callback(&b[1]));
+        assert!(m.has_data_ws());
+        assert_eq!(m.data_ws(0x10), 2);
+        assert_eq!(m.data_ws(0x2000_0004), 1);
+        assert_eq!(m.data_ws(0x2100_0000), 0, "outside every region");
+        assert_eq!(m.data_ws(0x1000), 0);
+        // the same code in SRAM: its literal is in SRAM
+        let b = m
+            .block_costs(&block(0x2000_0100, &format!("{NOP}; {LDR_LIT}")))
+            .cycles;
+        assert_eq!(b, vec![1, 3]);
+        let none = model(Core::CortexM3);
+        assert!(!none.has_data_ws());
+        assert!(!none.data_ws_callback(&block(0, LDR)[0]));
+    }
+
+    #[test]
+    fn fetch_stalls_without_prefetch() {
+        let cfg = |ws, prefetch| ModelConfig {
+            core: Core::CortexM3,
+            flash: Some(Region {
+                base: 0,
+                size: 0x1000,
+            }),
+            flash_ws: ws,
+            prefetch,
+            ..ModelConfig::default()
+        };
+        let nops = "bf00; bf00; bf00; bf00; bf00; bf00";
+        // 1 wait state: a word (two 16-bit nops) takes 2 cycles to fetch and 2 to
+        // execute: no stall.
+        assert_eq!(costs(&with(cfg(1, false)), nops), vec![1; 6]);
+        // 2 wait states: 3-cycle fetch per word, 2 cycles executed: 1 stall per word
+        // (charged to the instruction that needs the new word; the block's first word
+        // comes with the branch refill).
+        assert_eq!(costs(&with(cfg(2, false)), nops), vec![1, 1, 2, 1, 2, 1]);
+        // 32-bit instructions: one per word, 1 cycle each: w stalls per instruction
+        let movs = "f240 0004; f240 0004; f240 0004";
+        assert_eq!(costs(&with(cfg(2, false)), movs), vec![1, 3, 3]);
+        // a 2-cycle load hides a 1-wait-state fetch
+        assert_eq!(
+            costs(&with(cfg(1, false)), "f8d1 0004; f240 0004"),
+            vec![2, 1]
+        );
+        // prefetch on: sequential fetch is free
+        assert_eq!(costs(&with(cfg(2, true)), nops), vec![1; 6]);
+        assert_eq!(costs(&with(cfg(2, true)), movs), vec![1; 3]);
+        // code outside the flash region: no stalls
+        let m = with(cfg(2, false));
+        assert_eq!(m.block_costs(&block(0x2000, movs)).cycles, vec![1; 3]);
+    }
+
+    #[test]
+    fn heads_and_events() {
+        let cfg = ModelConfig {
+            core: Core::CortexM3,
+            flash: Some(Region {
+                base: 0,
+                size: 0x1000,
+            }),
+            sram: vec![Region {
+                base: 0x2000_0000,
+                size: 0x1000,
+            }],
+            flash_ws: 2,
+            sram_ws: 1,
+            prefetch: true,
+            ..ModelConfig::default()
+        };
+        let m = with(cfg);
+        // aligned 16-bit / 32-bit first instruction: one fetch word
+        assert_eq!(m.head_cycles(&block(0x100, NOP)[0]), (2, 2));
+        assert_eq!(m.head_cycles(&block(0x100, MOV_W)[0]), (2, 2));
+        // 32-bit at a halfword offset: two fetch words and the alignment cycle
+        assert_eq!(m.head_cycles(&block(0x102, MOV_W)[0]), (1 + 4, 4));
+        let shape = |pc, s: &str| plan_tb(&block(pc, s), &m, &[]).shape;
+        let t = shape(0x100, NOP);
+        assert_eq!(m.event_cycles(Event::None, &t), 0);
+        assert_eq!(m.event_cycles(Event::Taken(Refill::Direct), &t), 1 + 2);
+        assert_eq!(m.event_cycles(Event::Taken(Refill::Register), &t), 2 + 2);
+        assert_eq!(m.event_cycles(Event::Taken(Refill::Load), &t), 3 + 2);
+        assert_eq!(m.event_cycles(Event::Entry, &t), 12 + 8 + 2);
+        assert_eq!(m.event_cycles(Event::Return, &t), 10 + 8 + 2);
+        assert_eq!(m.event_cycles(Event::TailChain, &t), 6 + 2);
+        let z = model(Core::CortexM3);
+        let t = plan_tb(&block(0x102, MOV_W), &z, &[]).shape;
+        assert_eq!(
+            z.event_cycles(Event::Taken(Refill::Direct), &t),
+            2,
+            "P 1 + alignment"
+        );
+        assert_eq!(z.event_cycles(Event::Entry, &t), 12);
+        assert_eq!(z.event_cycles(Event::Return, &t), 10);
+        assert_eq!(z.event_cycles(Event::TailChain, &t), 6);
+        for (core, p, entry, ret) in [
+            (Core::CortexM0, [2, 2, 3], 16, 12),
+            (Core::CortexM0Plus, [1, 1, 2], 15, 11),
+            (Core::CortexM4, [1, 2, 3], 12, 10),
+        ] {
+            let mm = model(core);
+            let t = plan_tb(&block(0x102, MOV_W), &mm, &[]).shape;
+            let align = u64::from(core == Core::CortexM4);
+            assert_eq!(
+                mm.event_cycles(Event::Taken(Refill::Direct), &t),
+                p[0] + align
+            );
+            assert_eq!(
+                mm.event_cycles(Event::Taken(Refill::Register), &t),
+                p[1] + align
+            );
+            assert_eq!(
+                mm.event_cycles(Event::Taken(Refill::Load), &t),
+                p[2] + align
+            );
+            assert_eq!(mm.event_cycles(Event::Entry, &t), entry);
+            assert_eq!(mm.event_cycles(Event::Return, &t), ret);
+        }
+    }
+
+    #[test]
+    fn operands() {
+        let o = |s: &str| ops(&block(0x100, s)[0]);
+        assert_eq!(o(ADDS).writes, 1);
+        assert_eq!(o("2a00").writes, 0, "cmp r2, #0");
+        assert_eq!(o("4291").writes, 0, "cmp r1, r2");
+        assert_eq!(o("4008").writes, 1, "ands r0, r1");
+        assert_eq!(o("46ec").writes, 1 << 12, "mov ip, sp");
+        assert_eq!(o(LDR_REG).addr, 0b110);
+        assert_eq!(o(LDR_LIT).literal, Some(0x104 + 4));
+        assert_eq!(
+            o("f8df 0008").literal,
+            Some(0x104 + 8),
+            "ldr.w r0, [pc, #8]"
+        );
+        assert_eq!(
+            o("f85f 0008").literal,
+            Some(0x104 - 8),
+            "ldr.w r0, [pc, #-8]"
+        );
+        assert_eq!(o("f851 0b04").writes, 0b11, "ldr r0, [r1], #4: r0 and r1");
+        assert_eq!(o("f851 0022").addr, 0b110, "ldr.w r0, [r1, r2, lsl #2]");
+        assert!(!o("f841 0022").store_imm, "str.w r0, [r1, r2, lsl #2]");
+        assert!(o("f841 0c04").store_imm, "str r0, [r1, #-4]");
+        assert_eq!(o(PUSH3).addr, 1 << 13);
+        assert_eq!(o(ADD_SP).writes, 1 << 13);
+        assert_eq!(o(MSR).sys, Sys::Msr);
+        assert_eq!(o(MRS).sys, Sys::Mrs);
+        assert_eq!(o(MRS).writes, 1);
+        assert_eq!(o(ISB).sys, Sys::Isb);
+        assert_eq!(o(CPSID).sys, Sys::Cps);
+        assert_eq!(o(TBB).addr, 0b110);
+        assert!(o(MLA).acc && !o(MUL_W).acc && o(UMLAL).acc && !o(UMULL).acc);
+        assert_eq!(o(UMULL).writes, 0b11);
+    }
+
+    /// Where QEMU cuts a straight run of code into blocks must not change its cycles:
+    /// costing it whole equals costing the two parts plus the `Event::Next` correction.
+    #[test]
+    fn block_splits_do_not_change_cycles() {
+        let flash = Some(Region {
+            base: 0,
+            size: 0x10000,
+        });
+        let configs = [
+            ModelConfig {
+                core: Core::CortexM3,
+                ..ModelConfig::default()
+            },
+            ModelConfig {
+                core: Core::CortexM3,
+                flash,
+                flash_ws: 2,
+                ..ModelConfig::default()
+            },
+            ModelConfig {
+                core: Core::CortexM3,
+                flash,
+                flash_ws: 1,
+                ..ModelConfig::default()
+            },
+            ModelConfig {
+                core: Core::CortexM4,
+                flash,
+                flash_ws: 3,
+                prefetch: true,
+                ..ModelConfig::default()
+            },
+            ModelConfig {
+                core: Core::CortexM0,
+                flash,
+                flash_ws: 1,
+                ..ModelConfig::default()
+            },
+        ];
+        let runs = [
+            format!("{LDR}; {LDR_R2_R3}; {STR}; {LDR_R1_R0}; {ADD_R1}; {LDR}; {STR_REG}"),
+            format!("{MOV_W}; {STR}; {NOP}; {STR_W}; {LDR}; {LDRD}; {LDR_LIT}; {ADDS}"),
+            format!("{ADD_SP}; {STR_SP}; {PUSH3}; {MOV_W}; {MOV_W}; {NOP}; {UDIV}; {NOP}"),
+            format!("{NOP}; {MOV_W}; {LDR}; {NOP}; {LDR_R2_R3}; {MLA}; {STR}; {LDREX}"),
+            "f240 0c08; f2c2 1c00; f8cc c000; 6808; bf00; f240 0004; 681a".to_string(),
+        ];
+        for cfg in &configs {
+            let m = with(cfg.clone());
+            for run in &runs {
+                for start in [0x100u64, 0x102] {
+                    let b = block(start, run);
+                    let whole: u64 = m.block_costs(&b).cycles.iter().map(|&c| u64::from(c)).sum();
+                    for k in 1..b.len() {
+                        let (p1, p2) = (m.block_costs(&b[..k]), m.block_costs(&b[k..]));
+                        let sum =
+                            |c: &BlockCosts| c.cycles.iter().map(|&c| u64::from(c)).sum::<u64>();
+                        let split = sum(&p1)
+                            .wrapping_add(m.next_cycles(p1.tail_ctx[k - 1], p2.head_ctx))
+                            .wrapping_add(sum(&p2));
+                        assert_eq!(
+                            split, whole,
+                            "{:?} ws {} prefetch {}: '{run}' at {start:#x} cut before {k}",
+                            cfg.core, cfg.flash_ws, cfg.prefetch
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
