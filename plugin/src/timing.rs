@@ -237,7 +237,6 @@ const CORTEX_M0: Table = Table {
     p_load: 3,
     align_penalty: false,
     bl: 2,
-    mla: 1,
     store_imm: 2,
     msr: 4,
     mrs: 4,

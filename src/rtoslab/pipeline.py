@@ -96,7 +96,7 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
         benchmark=bench.name,
         elf=built.elfs[bench.name],
         target=target,
-        work_dir=cache_root() / "traces" / built.config_hash,
+        work_dir=cache_root() / "traces" / config.hash(),  # model settings too: no collisions
         insn_limit=bench.insn_limit,
         timeout_s=bench.timeout_s,
         model={k: v for k, v in model.items() if k != "clock_hz"},
