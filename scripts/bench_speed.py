@@ -4,8 +4,10 @@
 1. The smoke suite end to end through the CLI (build cached, then run+analyse+store),
    wall time, best of N.
 2. Emulation speed in guest instructions per second on the `perf_mix` workload
-   (~200 M instructions of ordinary integer code) with the plugin on and off, both
-   under -icount shift=0,align=off,sleep=off; best of N runs each.
+   (~260 M instructions of ordinary integer code), all under -icount
+   shift=0,align=off,sleep=off, best of N runs each: the plugin with the target's timing
+   model (plus any --model overrides), the plugin counting instructions only (core=none),
+   and no plugin.
 
 Usage: .venv/bin/python scripts/bench_speed.py [--repeat N] [--model KEY=VALUE ...]
 """
@@ -52,21 +54,34 @@ def main() -> int:
         smoke = min(timed(cli) for _ in range(args.repeat))
         print(f"smoke suite end to end (4 benchmarks, build cached): {smoke:.2f} s (best of {args.repeat})")
 
-        config = BuildConfig()
+        overrides = tuple(sorted(model.items()))
+        config = BuildConfig(model=overrides)
         bench = get_benchmark("perf_mix")
         elf = build(config, [bench]).elfs["perf_mix"]
         target = get_target(config.target)
-        req = RunRequest("perf_mix", elf, target, Path(tmp), bench.insn_limit, bench.timeout_s, model)
+        settings = {k: v for k, v in config.model_settings().items() if k != "clock_hz"}
         trace_path = Path(tmp) / "perf.trace"
-        with_plugin = qemu_command(req, trace_path, plugin_path())
-        without = with_plugin[: with_plugin.index("-plugin")]
-        on = min(timed(with_plugin) for _ in range(args.repeat))
-        insns = read_trace(trace_path).end.total_insns  # type: ignore[union-attr]
+
+        def command(settings: dict[str, object]) -> list[str]:
+            req = RunRequest("perf_mix", elf, target, Path(tmp), bench.insn_limit, bench.timeout_s,
+                             settings)
+            return qemu_command(req, trace_path, plugin_path())
+
+        with_model = command(settings)
+        counting = command({"core": "none"})
+        without = with_model[: with_model.index("-plugin")]
+        on = min(timed(with_model) for _ in range(args.repeat))
+        end = read_trace(trace_path).end
+        assert end is not None
+        insns, cycles = end.total_insns, end.total_cycles
+        count_only = min(timed(counting) for _ in range(args.repeat))
         off = min(timed(without) for _ in range(args.repeat))
-        print(f"perf_mix: {insns:,} guest instructions")
-        label = ",".join(f"{k}={v}" for k, v in model.items()) or "default"
-        print(f"  plugin on  ({label}): {on:.2f} s  {insns / on / 1e6:.1f} M guest instructions/s")
-        print(f"  plugin off            : {off:.2f} s  {insns / off / 1e6:.1f} M guest instructions/s")
+        label = ",".join(f"{k}={v}" for k, v in settings.items() if k not in ("flash", "sram"))
+        print(f"perf_mix: {insns:,} guest instructions, {cycles:,} modelled cycles")
+        print(f"  plugin, timing model ({label}): {on:.2f} s  {insns / on / 1e6:.1f} M guest instructions/s")
+        print(f"  plugin, instructions only (core=none): {count_only:.2f} s  "
+              f"{insns / count_only / 1e6:.1f} M guest instructions/s")
+        print(f"  no plugin: {off:.2f} s  {insns / off / 1e6:.1f} M guest instructions/s")
     return 0
 
 
