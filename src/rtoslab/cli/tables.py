@@ -8,12 +8,23 @@ from rtoslab.compare import build_footprint_table, build_table
 from rtoslab.plan.experiment import Experiment
 from rtoslab.report.comparison import render_comparison
 from rtoslab.store.db import Store
+from rtoslab.store.views import RunView
+
+
+def measured_units(view: RunView) -> tuple[str, ...]:
+    """insn always; cycle when every metric of every result has it (timing model on)."""
+    metrics = [m for r in view.results for m in r.metrics]
+    if metrics and all("cycle" in m.summaries for m in metrics):
+        return ("insn", "cycle")
+    return ("insn",)
 
 
 def experiment_tables(store: Store, run_id: int, exp: Experiment, fmt: str = "terminal",
-                      units: tuple[str, ...] = ("insn",)) -> str:
+                      units: tuple[str, ...] | None = None) -> str:
     view = store.load_run(run_id)
     results = [(run_id, r) for r in view.results]
+    if units is None:
+        units = measured_units(view)
     baselines = [(b.name, dict(b.match)) for b in exp.baselines]
     out = []
     for unit in units:
