@@ -54,3 +54,14 @@ def test_model_settings_change_identity_but_not_the_build() -> None:
 def test_unknown_model_setting_is_refused() -> None:
     with pytest.raises(RtoslabError, match="unknown timing-model setting 'warp'"):
         BuildConfig(model=(("warp", 9),)).hash()
+
+
+def test_first_error_skips_command_lines_with_werror() -> None:
+    from rtoslab.build.cmake import first_error
+
+    out = ("[1/3] Building C object x.obj\n"
+           "/usr/bin/arm-none-eabi-gcc -Wall -Werror -c k.c\n"
+           "/work/k.c:39:10: fatal error: bg_load.h: No such file or directory\n"
+           "ninja: build stopped: subcommand failed.\n")
+    assert first_error(out) == "/work/k.c:39:10: fatal error: bg_load.h: No such file or directory"
+    assert first_error("") == "no output"

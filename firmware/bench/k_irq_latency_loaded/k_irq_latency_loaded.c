@@ -31,6 +31,8 @@
 #include "lab/port.h"
 #include "lab/target.h"
 
+#include "bg_load.h"
+
 #if !LAB_HAS_SCHEDULER || !LAB_HAS_IRQ || !LAB_HAS_DELAY || !LAB_HAS_QUEUE || !LAB_HAS_SEMAPHORE || \
     !LAB_HAS_CRITICAL
 #error "k_irq_latency_loaded needs a scheduler, IRQs, delays, queues, semaphores and critical sections"
@@ -39,7 +41,6 @@
 #define IRQ_SAMPLES 2000u
 #define IRQ_TIMER_PERIOD 499u /* target clock cycles; see k_irq_latency */
 #define LOAD_STACK_WORDS 256u
-#define LOAD_WORK 8u
 #define LOAD_MIN_ROUNDS 1000u
 
 LAB_INTERVAL(irq_latency_loaded, 2, 3, "timer ISR raises IRQ (tasks busy in kernel calls) -> first statement of its handler");
@@ -49,16 +50,8 @@ static volatile uint32_t irq_triggered;
 static volatile uint32_t irq_handled;
 static volatile uint32_t irq_skipped;
 
-static lab_task_t load_producer, load_consumer, load_controller;
-static LAB_STACK_DEFINE(load_producer_stack, LOAD_STACK_WORDS);
-static LAB_STACK_DEFINE(load_consumer_stack, LOAD_STACK_WORDS);
+static lab_task_t load_controller;
 static LAB_STACK_DEFINE(load_controller_stack, LOAD_STACK_WORDS);
-static lab_queue_t load_q;
-static uint32_t load_q_storage[4];
-static lab_sem_t load_ack;
-static volatile uint32_t load_state[LOAD_WORK];
-static volatile uint32_t load_rounds;
-static volatile uint32_t load_out_of_order;
 
 static void irq_measured_handler(void)
 {
@@ -80,57 +73,20 @@ static void irq_timer_handler(void)
     lab_target_irq_trigger(irq_line);
 }
 
-/* A short critical section with real work in it: mix `seed` into the shared state. */
-static void load_work(uint32_t seed)
-{
-    lab_critical_enter();
-    for (uint32_t k = 0; k < LOAD_WORK; k++) {
-        load_state[k] = load_state[k] * 1664525u + seed + k;
-    }
-    lab_critical_exit();
-}
-
-static void load_consumer_task(void *arg)
-{
-    (void)arg;
-    uint32_t expected = 0;
-    for (;;) {
-        uint32_t v = 0;
-        LAB_CHECK(lab_queue_receive(&load_q, &v, LAB_WAIT_FOREVER) == LAB_OK);
-        if (v != expected) {
-            load_out_of_order = load_out_of_order + 1u;
-        }
-        expected = v + 1u;
-        load_work(v);
-        LAB_CHECK(lab_sem_give(&load_ack) == LAB_OK);
-    }
-}
-
-static void load_producer_task(void *arg)
-{
-    (void)arg;
-    for (uint32_t n = 0;; n++) {
-        LAB_CHECK(lab_queue_send(&load_q, &n, LAB_WAIT_FOREVER) == LAB_OK);
-        LAB_CHECK(lab_sem_take(&load_ack, LAB_WAIT_FOREVER) == LAB_OK);
-        load_work(~n);
-        load_rounds = n + 1u;
-    }
-}
-
 static void load_controller_task(void *arg)
 {
     (void)arg;
     irq_line = lab_target_irq_soft(0);
     LAB_CHECK(lab_target_irq_install(irq_line, irq_measured_handler, lab_port_irq_prio_kernel()) == 0);
-    uint32_t rounds_at_start = load_rounds;
+    uint32_t rounds_at_start = bg_load_rounds();
     LAB_CHECK(lab_target_timer_start(IRQ_TIMER_PERIOD, irq_timer_handler, lab_port_irq_prio_unmanaged()) == 0);
     while (irq_handled < IRQ_SAMPLES) {
         lab_task_delay(1);
     }
     lab_target_timer_stop();
-    uint32_t rounds = load_rounds - rounds_at_start;
+    uint32_t rounds = bg_load_rounds() - rounds_at_start;
     LAB_CHECK(irq_handled == IRQ_SAMPLES && irq_triggered == IRQ_SAMPLES);
-    LAB_CHECK(load_out_of_order == 0u);
+    LAB_CHECK(bg_load_out_of_order() == 0u);
     LAB_CHECK(rounds >= LOAD_MIN_ROUNDS);
     lab_target_irq_remove(irq_line);
     lab_console_put_kv("irq_triggers_skipped", irq_skipped);
@@ -141,12 +97,7 @@ static void load_controller_task(void *arg)
 void lab_bench_run(void)
 {
     lab_port_init();
-    LAB_CHECK(lab_queue_create(&load_q, 4u, sizeof(uint32_t), load_q_storage) == LAB_OK);
-    LAB_CHECK(lab_sem_create(&load_ack, 0u, 1u) == LAB_OK);
-    LAB_CHECK(lab_task_create(&load_consumer, "cons", load_consumer_task, 0, 3u, load_consumer_stack,
-                              LOAD_STACK_WORDS) == LAB_OK);
-    LAB_CHECK(lab_task_create(&load_producer, "prod", load_producer_task, 0, 2u, load_producer_stack,
-                              LOAD_STACK_WORDS) == LAB_OK);
+    bg_load_start(2u, 3u); /* producer below consumer, both below the controller */
     LAB_CHECK(lab_task_create(&load_controller, "ctrl", load_controller_task, 0, 4u, load_controller_stack,
                               LOAD_STACK_WORDS) == LAB_OK);
     lab_port_start();

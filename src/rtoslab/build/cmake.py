@@ -126,6 +126,18 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
     return BuildResult(chash, build_dir, elfs, rebuilt)
 
 
+_ERROR_LINE = re.compile(r"(\berror:|\bError\b|FAILED:|CMake Error)")
+
+
+def first_error(output: str) -> str:
+    """The compiler's or CMake's first error line (not a command line that says -Werror)."""
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
+    for ln in lines:
+        if _ERROR_LINE.search(ln) and not ln.startswith(("/usr/bin/", "[")):
+            return ln
+    return lines[-1] if lines else "no output"
+
+
 def _run_logged(cmd: list[str], log: Path, what: str) -> str:
     log.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -133,7 +145,6 @@ def _run_logged(cmd: list[str], log: Path, what: str) -> str:
         f.write("$ " + " ".join(cmd) + "\n" + proc.stdout + proc.stderr)
     if proc.returncode != 0:
         text = proc.stdout + proc.stderr
-        err = next((ln.strip() for ln in text.splitlines() if "error" in ln.lower()),
-                   (text.strip().splitlines() or ["?"])[-1])
+        err = first_error(text)
         raise RtoslabError(f"{what} failed: {err[:300]} (full log: {log})")
     return proc.stdout
