@@ -178,5 +178,4 @@ def print_run(store: Store, run_id: int, *, as_json: bool, report: Path | None,
     path.write_text(md.render(view))
     html_path = path.with_suffix(".html")
     html_path.write_text(render_html(store, view, baselines=baselines or ()))
-    Console(stderr=True).print(f"run {run_id}: reports written to {path} and {html_path}",
-                               highlight=False)
+    print(f"run {run_id}: reports written to {path} and {html_path}", file=sys.stderr)
