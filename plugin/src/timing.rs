@@ -1076,9 +1076,9 @@ mod tests {
         assert_eq!(costs(&m, &format!("{LDR_R2_R3}; f8d1 f004")), vec![2, 2]);
     }
 
-    #[test]
-    fn literal_loads_pay_their_region() {
-        let cfg = ModelConfig {
+    /// Cortex-M3, 4 KiB flash at 0 with 2 wait states and prefetch, 4 KiB SRAM with 1.
+    fn flash2_sram1_prefetch() -> ModelConfig {
+        ModelConfig {
             core: Core::CortexM3,
             flash: Some(Region {
                 base: 0,
@@ -1092,7 +1092,12 @@ mod tests {
             sram_ws: 1,
             prefetch: true,
             ..ModelConfig::default()
-        };
+        }
+    }
+
+    #[test]
+    fn literal_loads_pay_their_region() {
+        let cfg = flash2_sram1_prefetch();
         let m = with(cfg.clone());
         // ldr r0, [pc, #4] at 0x102 in flash: 2 + 2 wait states
         assert_eq!(costs(&m, &format!("{NOP}; {LDR_LIT}")), vec![1, 4]);
@@ -1156,21 +1161,7 @@ mod tests {
 
     #[test]
     fn heads_and_events() {
-        let cfg = ModelConfig {
-            core: Core::CortexM3,
-            flash: Some(Region {
-                base: 0,
-                size: 0x1000,
-            }),
-            sram: vec![Region {
-                base: 0x2000_0000,
-                size: 0x1000,
-            }],
-            flash_ws: 2,
-            sram_ws: 1,
-            prefetch: true,
-            ..ModelConfig::default()
-        };
+        let cfg = flash2_sram1_prefetch();
         let m = with(cfg);
         // aligned 16-bit / 32-bit first instruction: one fetch word
         assert_eq!(m.head_cycles(&block(0x100, NOP)[0]), (2, 2));
