@@ -65,3 +65,22 @@ def test_first_error_skips_command_lines_with_werror() -> None:
            "ninja: build stopped: subcommand failed.\n")
     assert first_error(out) == "/work/k.c:39:10: fatal error: bg_load.h: No such file or directory"
     assert first_error("") == "no output"
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("core", "cortex-m9", "core=cortex-m9: choose one of cortex-m3"),
+    ("prefetch", "maybe", "prefetch=maybe: choose one of on, off"),
+    ("div", "avg", "div=avg: choose one of min, typ, max"),
+    ("flash_ws", 99, "flash_ws=99: give a whole number of wait states from 0 to 64"),
+    ("sram_ws", "x", "sram_ws=x: give a whole number"),
+    ("clock_hz", 0, "clock_hz=0: give the core clock in Hz"),
+])
+def test_bad_model_values_are_refused_before_anything_runs(key: str, value: object, message: str) -> None:
+    with pytest.raises(RtoslabError, match=message):
+        BuildConfig(model=((key, value),)).hash()
+
+
+def test_good_model_values_pass() -> None:
+    cfg = BuildConfig(model=(("core", "cortex-m4"), ("flash_ws", 2), ("prefetch", "on"),
+                             ("div", "max"), ("clock_hz", 72_000_000)))
+    assert cfg.model_settings()["core"] == "cortex-m4"

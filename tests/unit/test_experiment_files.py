@@ -27,6 +27,7 @@ BAD = {
         "matrix.kernel_options.configTICK_RATE_HZ: no kernel in matrix.kernel has this option"
     ),
     "bad_model_key.toml": "matrix.model.warp_speed: unknown setting",
+    "bad_model_value.toml": "matrix: timing-model setting flash_ws=99: give a whole number",
     "bad_lto.toml": "matrix.lto: 'yes' must be true or false",
     "bad_baseline.toml": "baseline 'O3': matches no configuration",
     "bad_name.toml": "name: required, letters a-z",

@@ -42,6 +42,39 @@ def tree_hash(paths: list[Path]) -> str:
 MODEL_KEYS = frozenset({"clock_hz", "core", "flash", "sram", "flash_ws", "sram_ws", "prefetch", "div"})
 
 
+# Allowed values of the enumerated and numeric settings (the plugin checks them too, but a
+# bad value must fail before anything is built or stored).
+MODEL_CHOICES: dict[str, tuple[str, ...]] = {
+    "core": ("cortex-m3", "cortex-m4", "cortex-m0", "cortex-m0plus", "none"),
+    "prefetch": ("on", "off"),
+    "div": ("min", "typ", "max"),
+}
+MODEL_MAX_WS = 64
+
+
+def check_model_value(key: str, value: object) -> None:
+    """Raise RtoslabError, naming the setting and what is allowed, for a bad value."""
+    if key in MODEL_CHOICES and str(value) not in MODEL_CHOICES[key]:
+        raise RtoslabError(f"timing-model setting {key}={value}: choose one of "
+                           f"{', '.join(MODEL_CHOICES[key])}")
+    if key in ("flash_ws", "sram_ws"):
+        try:
+            ok = 0 <= int(str(value), 0) <= MODEL_MAX_WS
+        except ValueError:
+            ok = False
+        if not ok:
+            raise RtoslabError(f"timing-model setting {key}={value}: give a whole number of wait "
+                               f"states from 0 to {MODEL_MAX_WS}")
+    if key == "clock_hz":
+        try:
+            ok = int(str(value), 0) > 0
+        except ValueError:
+            ok = False
+        if not ok:
+            raise RtoslabError(f"timing-model setting clock_hz={value}: give the core clock in Hz, "
+                               "e.g. 72000000")
+
+
 @dataclass(frozen=True)
 class BuildConfig:
     target: str = "mps2-an385"
@@ -83,6 +116,7 @@ class BuildConfig:
             if key not in MODEL_KEYS:
                 raise RtoslabError(f"unknown timing-model setting '{key}': known settings: "
                                    f"{', '.join(sorted(MODEL_KEYS))}")
+            check_model_value(key, value)
             settings[key] = value
         return settings
 

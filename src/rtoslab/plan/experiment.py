@@ -222,7 +222,10 @@ def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
         if drop >= bench_names:
             continue  # every benchmark excluded here: the point is dropped
         config = _config(point)
-        h = config.hash()
+        try:
+            h = config.hash()
+        except RtoslabError as e:  # a bad kernel option or model value: name the file
+            raise c.fail("matrix", str(e)) from e
         if h in seen:  # e.g. a kernel option that this kernel does not have
             continue
         seen.add(h)
