@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from rtoslab.build.cmake import build
-from rtoslab.build.config import BuildConfig
+from rtoslab.builder.cmake import build
+from rtoslab.builder.config import BuildConfig
 from rtoslab.catalog import get_benchmark, get_target
 from rtoslab.paths import plugin_path
 from rtoslab.runners.base import RunRequest

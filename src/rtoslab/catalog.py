@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from rtoslab.model import RtoslabError
 from rtoslab.paths import firmware_root
+from rtoslab.records import RtoslabError
 
 _CAP_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\b", re.MULTILINE)
 _CAP_DOC_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\s*/\*\s*(.*?)\s*\*/",

@@ -17,8 +17,8 @@ import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rtoslab.model import RtoslabError
-from rtoslab.store.views import ConfigView, ResultView
+from rtoslab.records import RtoslabError
+from rtoslab.views import ConfigView, ResultView
 
 STATS = ("median", "mean", "mode", "min", "max", "p90", "p99")
 

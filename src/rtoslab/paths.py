@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 
 
 def repo_root() -> Path:

@@ -17,12 +17,12 @@ from functools import cache
 from pathlib import Path
 
 from rtoslab.analysis.analyse import analyse
-from rtoslab.build.cmake import BuildResult, build
-from rtoslab.build.config import BuildConfig, canonical_json, sha256_text, tree_hash
-from rtoslab.build.footprint import footprint_of
+from rtoslab.builder.cmake import BuildResult, build
+from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
+from rtoslab.builder.footprint import footprint_of
 from rtoslab.catalog import Benchmark, na_reason
-from rtoslab.model import BenchResult, RtoslabError
 from rtoslab.paths import cache_root, firmware_root
+from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.runners.base import Runner, RunRequest
 from rtoslab.store.db import Store
 from rtoslab.tools import tool_versions

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.build.config import BuildConfig
+from rtoslab.builder.config import BuildConfig
 from rtoslab.paths import cache_root
 from rtoslab.runners.qemu import exception_handlers
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from rtoslab.experiments.experiment import load_experiment
 from rtoslab.paths import cache_root
-from rtoslab.plan.experiment import load_experiment
 
 from .conftest import REPO, RunCli
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.build.cmake import build
-from rtoslab.build.config import BuildConfig
+from rtoslab.builder.cmake import build
+from rtoslab.builder.config import BuildConfig
 from rtoslab.catalog import benchmarks, get_kernel, suite_benchmarks
 from rtoslab.paths import cache_root
 from rtoslab.trace.meta import read_probe_meta

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rtoslab.store.db import Store, open_store
-from rtoslab.store.views import ResultView
+from rtoslab.views import ResultView
 
 from .conftest import RunCli
 

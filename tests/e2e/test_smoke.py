@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.build.config import BuildConfig
+from rtoslab.builder.config import BuildConfig
 from rtoslab.paths import cache_root
 from rtoslab.store.db import open_store
 

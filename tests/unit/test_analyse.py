@@ -8,7 +8,7 @@ import struct
 import pytest
 
 from rtoslab.analysis.analyse import analyse, is_complete
-from rtoslab.model import (
+from rtoslab.records import (
     FLAG_CALIBRATION,
     FLAG_NO_CALIBRATION,
     KIND_INTERVAL,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rtoslab.build.cmake import render_template
-from rtoslab.build.config import BuildConfig
-from rtoslab.model import RtoslabError
+from rtoslab.builder.cmake import render_template
+from rtoslab.builder.config import BuildConfig
+from rtoslab.records import RtoslabError
 
 
 def test_hash_is_stable_and_sensitive_to_every_axis() -> None:
@@ -57,7 +57,7 @@ def test_unknown_model_setting_is_refused() -> None:
 
 
 def test_first_error_skips_command_lines_with_werror() -> None:
-    from rtoslab.build.cmake import first_error
+    from rtoslab.builder.cmake import first_error
 
     out = ("[1/3] Building C object x.obj\n"
            "/usr/bin/arm-none-eabi-gcc -Wall -Werror -c k.c\n"

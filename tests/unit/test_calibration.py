@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rtoslab.analysis.calibration import calibrate, find_calibration_pair, subtract
-from rtoslab.model import KIND_INTERVAL, KIND_PERIOD, Hit, PairMeta, RtoslabError, Sample
+from rtoslab.records import KIND_INTERVAL, KIND_PERIOD, Hit, PairMeta, RtoslabError, Sample
 
 CAL = PairMeta("calibration", KIND_INTERVAL, 0, 1, 1, "")
 YIELD = PairMeta("yield", KIND_INTERVAL, 2, 3, 0, "")

@@ -16,7 +16,7 @@ from rtoslab.catalog import (
     read_capabilities,
     suite_benchmarks,
 )
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 
 
 def test_smoke_suite_is_discovered_from_folders() -> None:

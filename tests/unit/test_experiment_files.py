@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.model import RtoslabError
-from rtoslab.plan.experiment import load_experiment
+from rtoslab.experiments.experiment import load_experiment
+from rtoslab.records import RtoslabError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "experiments"
 REPO = Path(__file__).resolve().parents[2]

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from rtoslab.compare import build_footprint_table, build_table
-from rtoslab.model import RtoslabError, Summary
-from rtoslab.plan.experiment import Experiment, load_experiment
-from rtoslab.store.views import ConfigView, MetricView, ResultView
+from rtoslab.experiments.experiment import Experiment, load_experiment
+from rtoslab.records import RtoslabError, Summary
+from rtoslab.views import ConfigView, MetricView, ResultView
 
 HEAD = 'name = "e"\nbenchmarks = ["call", "loop"]\n'
 

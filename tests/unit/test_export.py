@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.model import BenchResult, MetricResult, Sample
+from rtoslab.records import BenchResult, MetricResult, Sample
 from rtoslab.report.export import (
     EXPORT_SCHEMA,
     SAMPLE_COLUMNS,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.model import PairMeta, RtoslabError
+from rtoslab.records import PairMeta, RtoslabError
 from rtoslab.trace.elf import check_arm_elf, read_elf_section
 from rtoslab.trace.meta import read_probe_meta
 

@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from rtoslab.model import PairMeta, RtoslabError
+from rtoslab.records import PairMeta, RtoslabError
 from rtoslab.trace.meta import parse_probe_meta
 
 MAGIC = 0x5042414C

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rtoslab.analysis.pairing import pair_samples
-from rtoslab.model import KIND_INTERVAL, KIND_PERIOD, Hit, PairMeta, RtoslabError, Sample
+from rtoslab.records import KIND_INTERVAL, KIND_PERIOD, Hit, PairMeta, RtoslabError, Sample
 
 YIELD = PairMeta("yield", KIND_INTERVAL, 2, 3, 0, "")
 TICK = PairMeta("tick", KIND_PERIOD, 7, 7, 0, "")

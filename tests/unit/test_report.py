@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.model import BenchResult, MetricResult, RtoslabError, Sample, Summary
+from rtoslab.records import BenchResult, MetricResult, RtoslabError, Sample, Summary
 from rtoslab.report import Renderer, TerminalRenderer, get_renderer, renderer_names
 from rtoslab.report.numbers import fmt_num, json_exact
 from rtoslab.store import RunView, open_store

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.model import BenchResult, MetricResult, Sample, Summary
+from rtoslab.records import BenchResult, MetricResult, Sample, Summary
 from rtoslab.report import get_renderer
 from rtoslab.store import RunView, open_store
 

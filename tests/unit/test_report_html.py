@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from rtoslab.analysis.stats import summarize
-from rtoslab.model import BenchResult, MetricResult, Sample, Summary
+from rtoslab.records import BenchResult, MetricResult, Sample, Summary
 from rtoslab.report import get_renderer
 from rtoslab.report.html import NO_SAMPLES, HtmlRenderer, render_html
 from rtoslab.store import RunView, Store, open_store

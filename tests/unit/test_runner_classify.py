@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from rtoslab.catalog import get_target
-from rtoslab.model import EndStatus, Trace, TraceEnd
 from rtoslab.pipeline import parse_kv
+from rtoslab.records import EndStatus, Trace, TraceEnd
 from rtoslab.runners.base import RunRequest
 from rtoslab.runners.qemu import classify, qemu_command
 

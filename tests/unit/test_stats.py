@@ -7,7 +7,7 @@ import math
 import pytest
 
 from rtoslab.analysis.stats import percentile, summarize
-from rtoslab.model import RtoslabError, Summary
+from rtoslab.records import RtoslabError, Summary
 
 
 def test_one_to_four() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.model import BenchResult, MetricResult, RtoslabError, Sample, Summary
+from rtoslab.records import BenchResult, MetricResult, RtoslabError, Sample, Summary
 from rtoslab.store import Store, default_db_path, open_store
 
 START = datetime(2026, 11, 22, 4, 0, 0, tzinfo=UTC)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.model import BenchResult, MetricResult, Sample, Summary
+from rtoslab.records import BenchResult, MetricResult, Sample, Summary
 from rtoslab.store import Store, open_store, writes
 
 IDENTITY: dict[str, object] = {
@@ -83,7 +83,7 @@ def test_failure_inside_add_bench_result_leaves_nothing(
 CHILD = textwrap.dedent(
     """
     import sys, time
-    from rtoslab.model import BenchResult, MetricResult, Sample, Summary
+    from rtoslab.records import BenchResult, MetricResult, Sample, Summary
     from rtoslab.store import open_store, writes
 
     IDENTITY = {IDENTITY!r}

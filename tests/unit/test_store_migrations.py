@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 from rtoslab.store import MIGRATIONS, Migration, latest_version, open_store
 from rtoslab.store.schema import current_version, migrate
 

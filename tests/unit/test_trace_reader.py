@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.model import Hit, RtoslabError, Trace, TraceEnd
+from rtoslab.records import Hit, RtoslabError, Trace, TraceEnd
 from rtoslab.trace.reader import parse_trace, read_trace
 
 BASE = 0x21000000

@@ -1,5 +1,5 @@
 # The FTL core (firmware/workloads/ftl/core), the shared host side (ftl/app), the FSM
-# framework (workloads/models) and this build's glue. Shared settings: ftl/app/ftl_app.cmake.
+# framework (workloads/exec_models) and this build's glue. Shared settings: ftl/app/ftl_app.cmake.
 include(${LAB_ROOT}/workloads/ftl/app/ftl_app.cmake)
-set(LAB_BENCH_SOURCES ${LAB_FTL_APP_SOURCES} ${LAB_ROOT}/workloads/models/fsm.c)
-set(LAB_BENCH_INCLUDES ${LAB_FTL_APP_INCLUDES} ${LAB_ROOT}/workloads/models)
+set(LAB_BENCH_SOURCES ${LAB_FTL_APP_SOURCES} ${LAB_ROOT}/workloads/exec_models/fsm.c)
+set(LAB_BENCH_INCLUDES ${LAB_FTL_APP_INCLUDES} ${LAB_ROOT}/workloads/exec_models)

@@ -1,6 +1,6 @@
 /*
  * ftl_fsm: seed 000's FTL firmware as event-driven state machines (framework:
- * firmware/workloads/models/fsm.h). The FTL engine is firmware/workloads/ftl/core, the
+ * firmware/workloads/exec_models/fsm.h). The FTL engine is firmware/workloads/ftl/core, the
  * scenario, checks and metrics firmware/workloads/ftl/app (ftl_app.h); ftl_os runs the
  * same code as tasks.
  *

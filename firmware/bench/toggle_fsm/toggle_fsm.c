@@ -1,7 +1,7 @@
 /*
  * toggle_fsm: seed 002's workload as event-driven state machines. Workload:
  * firmware/workloads/toggle (toggle.h describes the rounds and the metrics); model:
- * firmware/workloads/models/fsm.h.
+ * firmware/workloads/exec_models/fsm.h.
  *
  * Active objects: a coordinator (priority 2) and one object per task (priority 1, all
  * equal, so the dispatcher serves them round-robin, one event each). The coordinator

@@ -1,3 +1,3 @@
 # Shared workload code (firmware/workloads/toggle) and the execution-model framework.
-set(LAB_BENCH_SOURCES ${LAB_ROOT}/workloads/toggle/toggle.c ${LAB_ROOT}/workloads/models/superloop.c)
-set(LAB_BENCH_INCLUDES ${LAB_ROOT}/workloads/toggle ${LAB_ROOT}/workloads/models)
+set(LAB_BENCH_SOURCES ${LAB_ROOT}/workloads/toggle/toggle.c ${LAB_ROOT}/workloads/exec_models/superloop.c)
+set(LAB_BENCH_INCLUDES ${LAB_ROOT}/workloads/toggle ${LAB_ROOT}/workloads/exec_models)

@@ -1,6 +1,6 @@
 /*
  * toggle_superloop: seed 002's super loop. Workload: firmware/workloads/toggle (toggle.h
- * describes the rounds and the metrics); model: firmware/workloads/models/superloop.h.
+ * describes the rounds and the metrics); model: firmware/workloads/exec_models/superloop.h.
  *
  * The job table holds a coordinator job and one job per task (table order: coordinator,
  * task 1 .. task N). The coordinator begins a round (probe "origin") and arms every task

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from rtoslab.analysis.calibration import calibrate, subtract
 from rtoslab.analysis.pairing import pair_samples
 from rtoslab.analysis.stats import summarize
-from rtoslab.model import (
+from rtoslab.records import (
     FLAG_NO_CALIBRATION,
     KIND_PERIOD,
     EndStatus,

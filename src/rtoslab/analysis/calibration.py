@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from rtoslab.analysis.pairing import pair_samples
-from rtoslab.model import Hit, PairMeta, RtoslabError, Sample
+from rtoslab.records import Hit, PairMeta, RtoslabError, Sample
 
 
 def find_calibration_pair(metas: Iterable[PairMeta]) -> PairMeta:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rtoslab.model import KIND_INTERVAL, KIND_PERIOD, Hit, PairMeta, RtoslabError, Sample
+from rtoslab.records import KIND_INTERVAL, KIND_PERIOD, Hit, PairMeta, RtoslabError, Sample
 
 
 def pair_samples(hits: Sequence[Hit], pair: PairMeta, *, complete: bool = True) -> list[Sample]:

@@ -12,13 +12,13 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
-from rtoslab.model import RtoslabError, Summary
+from rtoslab.records import RtoslabError, Summary
 
 DEFAULT_MIN_N = 30
 
 
 def summarize(values: Sequence[float | int], min_n: int = DEFAULT_MIN_N) -> Summary:
-    """Summary statistics of ``values``; see :class:`rtoslab.model.Summary`.
+    """Summary statistics of ``values``; see :class:`rtoslab.records.Summary`.
 
     Fewer than ``min_n`` values add a warning to ``Summary.warnings``. Empty input and
     NaN or infinite values are errors.

@@ -8,7 +8,7 @@ import sys
 from rtoslab.cli.common import add_db_option, open_db
 from rtoslab.cli.run import parse_option
 from rtoslab.compare import STATS, build_table, compare_runs, regressions
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 from rtoslab.report.comparison import FORMATS, render_comparison
 
 

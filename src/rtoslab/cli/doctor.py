@@ -7,9 +7,9 @@ import argparse
 from rich.console import Console
 from rich.table import Table
 
-from rtoslab.build.deps import dep_path
+from rtoslab.builder.deps import dep_path
 from rtoslab.catalog import kernels
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 from rtoslab.tools import tool_status
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from rtoslab import __version__
 from rtoslab.cli import compare_cmd, doctor, export_cmd, list_cmd, run, runs, show
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 
 SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, export_cmd)
 

@@ -14,13 +14,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 
-from rtoslab.build.config import BuildConfig
+from rtoslab.builder.config import BuildConfig
 from rtoslab.catalog import Benchmark, get_benchmark, get_kernel, get_target, suite_benchmarks
 from rtoslab.cli.common import add_db_option, open_db, terminal_renderer
 from rtoslab.cli.tables import print_experiment_tables
-from rtoslab.model import BenchResult, RtoslabError
+from rtoslab.experiments.experiment import load_experiment
 from rtoslab.pipeline import Progress, execute
-from rtoslab.plan.experiment import load_experiment
+from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
 from rtoslab.runners.qemu import QemuRunner

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from rtoslab.cli.common import add_db_option, open_db, terminal_renderer
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 from rtoslab.report.base import get_renderer, renderer_names
 from rtoslab.report.html import render_html
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 
 from rtoslab.compare import build_footprint_table, build_table
-from rtoslab.plan.experiment import Experiment
+from rtoslab.experiments.experiment import Experiment
 from rtoslab.report.comparison import render_comparison
 from rtoslab.store.db import Store
-from rtoslab.store.views import RunView
+from rtoslab.views import RunView
 
 
 def measured_units(view: RunView) -> tuple[str, ...]:

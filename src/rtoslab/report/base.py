@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from rtoslab.model import RtoslabError
-from rtoslab.store.views import RunView
+from rtoslab.records import RtoslabError
+from rtoslab.views import RunView
 
 
 class Renderer(Protocol):

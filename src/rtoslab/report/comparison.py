@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rtoslab.compare import ComparisonTable
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 
 FORMATS = ("terminal", "markdown", "csv", "json")
 

@@ -44,11 +44,11 @@ import math
 import re
 from io import StringIO
 
-from rtoslab.model import Summary
+from rtoslab.records import Summary
 from rtoslab.report.numbers import json_exact, json_float
 from rtoslab.report.rows import run_rows
 from rtoslab.store.db import Store
-from rtoslab.store.views import ConfigView, MetricView, ResultView, RunView
+from rtoslab.views import ConfigView, MetricView, ResultView, RunView
 
 EXPORT_SCHEMA = "rtoslab.export/1"
 

@@ -23,7 +23,7 @@ from dataclasses import replace
 from html import escape
 
 from rtoslab.compare import ComparisonTable, RatioColumn, build_table
-from rtoslab.model import Sample, Summary
+from rtoslab.records import Sample, Summary
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
 from rtoslab.report.rows import Row, config_title, run_rows, warning_lines
 from rtoslab.report.svg import (
@@ -37,7 +37,7 @@ from rtoslab.report.svg import (
     ratio_bars_svg,
 )
 from rtoslab.store.db import Store
-from rtoslab.store.views import ConfigView, MetricView, ResultView, RunView
+from rtoslab.views import ConfigView, MetricView, ResultView, RunView
 
 SampleLoader = Callable[[int], tuple[Sample, ...]]
 Baselines = Sequence[tuple[str, dict[str, object]]]

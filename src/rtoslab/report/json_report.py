@@ -6,7 +6,7 @@ import json
 
 from rtoslab.report.numbers import json_exact, json_float
 from rtoslab.report.rows import Row, run_rows
-from rtoslab.store.views import RunView
+from rtoslab.views import RunView
 
 SCHEMA = "rtoslab.run/1"
 

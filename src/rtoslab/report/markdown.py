@@ -6,7 +6,7 @@ import json
 
 from rtoslab.report.numbers import STAT_COLUMNS, stat_cells
 from rtoslab.report.rows import Row, config_title, problem_rows, run_rows, warning_lines
-from rtoslab.store.views import ConfigView, RunView
+from rtoslab.views import ConfigView, RunView
 
 _HEADER = ("benchmark", "metric", "unit", *STAT_COLUMNS)
 _ALIGN = ("---", "---", "---", *("--:" for _ in STAT_COLUMNS))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from rtoslab.model import Summary
+from rtoslab.records import Summary
 
 # Table columns after benchmark, metric and unit, in order.
 STAT_COLUMNS = ("n", "min", "median", "mode", "mean", "stdev", "p90", "p99", "max")

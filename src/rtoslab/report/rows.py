@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rtoslab.model import Summary
-from rtoslab.store.views import ConfigView, ResultView, RunView
+from rtoslab.records import Summary
+from rtoslab.views import ConfigView, ResultView, RunView
 
 
 @dataclass(frozen=True)

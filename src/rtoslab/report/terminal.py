@@ -11,7 +11,7 @@ from rich.text import Text
 
 from rtoslab.report.numbers import STAT_COLUMNS, stat_cells
 from rtoslab.report.rows import Row, config_title, run_rows, warning_lines
-from rtoslab.store.views import ConfigView, RunView
+from rtoslab.views import ConfigView, RunView
 
 _STATUS_STYLE = {"running": "yellow", "complete": "green", "incomplete": "yellow", "failed": "red"}
 _PROBLEM_LABEL = {"failed": ("FAILED", "bold red"), "n/a": ("n/a", "yellow")}

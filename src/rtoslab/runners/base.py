@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Protocol
 
 from rtoslab.catalog import Target
-from rtoslab.model import Trace
+from rtoslab.records import Trace
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ import threading
 import time
 from pathlib import Path
 
-from rtoslab.model import EndStatus, RtoslabError, Trace
 from rtoslab.paths import plugin_path
+from rtoslab.records import EndStatus, RtoslabError, Trace
 from rtoslab.runners.base import RunOutput, RunRequest
 from rtoslab.trace.elf import check_arm_elf, read_elf_section
 from rtoslab.trace.reader import read_trace

@@ -6,7 +6,7 @@ Open it with ``open_store(path)``; read runs back as ``RunView`` values for the 
 from rtoslab.store.db import Store, open_store
 from rtoslab.store.paths import DB_ENV_VAR, default_db_path
 from rtoslab.store.schema import MIGRATIONS, Migration, latest_version
-from rtoslab.store.views import (
+from rtoslab.views import (
     BENCH_STATUSES,
     IDENTITY_KEYS,
     RUN_STATUSES,

@@ -8,13 +8,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
-from rtoslab.model import BenchResult, RtoslabError, Sample
+from rtoslab.records import BenchResult, RtoslabError, Sample
 from rtoslab.store import reads, writes
 from rtoslab.store.codec import Clock, iso_utc, utc_now
 from rtoslab.store.owner import current_owner, owner_is_gone
 from rtoslab.store.paths import default_db_path
 from rtoslab.store.schema import migrate
-from rtoslab.store.views import FINISHED_STATUSES, RunInfo, RunView
+from rtoslab.views import FINISHED_STATUSES, RunInfo, RunView
 
 __all__ = ["Store", "default_db_path", "open_store"]
 

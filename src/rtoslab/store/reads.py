@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 
-from rtoslab.model import Sample, Summary
+from rtoslab.records import Sample, Summary
 from rtoslab.store.codec import json_dict, json_str_list, real_or_nan
 from rtoslab.store.owner import Owner
-from rtoslab.store.views import UNIT_ORDER, ConfigView, MetricView, ResultView, RunInfo, RunView
+from rtoslab.views import UNIT_ORDER, ConfigView, MetricView, ResultView, RunInfo, RunView
 
 _RUN_COLUMNS = (
     "id, started_at, finished_at, status, rtoslab_revision, host, tool_versions, command, experiment"

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping
 
-from rtoslab.model import BenchResult, MetricResult, RtoslabError
+from rtoslab.records import BenchResult, MetricResult, RtoslabError
 from rtoslab.store.codec import flags_text, json_dict, to_json
 from rtoslab.store.owner import Owner
-from rtoslab.store.views import BENCH_STATUSES, IDENTITY_KEYS
+from rtoslab.views import BENCH_STATUSES, IDENTITY_KEYS
 
 
 def insert_run(

@@ -8,7 +8,7 @@ from typing import BinaryIO
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 
 ELF_MAGIC = b"\x7fELF"
 

@@ -10,7 +10,7 @@ import re
 import struct
 from pathlib import Path
 
-from rtoslab.model import (
+from rtoslab.records import (
     FLAG_CALIBRATION,
     FLAG_NO_CALIBRATION,
     KIND_INTERVAL,

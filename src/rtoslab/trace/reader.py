@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
-from rtoslab.model import Hit, RtoslabError, Trace, TraceEnd
+from rtoslab.records import Hit, RtoslabError, Trace, TraceEnd
 
 MAGIC = b"RTLTRACE"
 VERSION = 1

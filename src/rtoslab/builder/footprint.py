@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 
 FLASH_SECTIONS = {".vectors", ".text", ".ARM.exidx", ".rodata"}
 RAM_SECTIONS = {".ram_vectors", ".bss", ".main_stack"}

@@ -48,9 +48,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtoslab.build.config import MODEL_KEYS, BuildConfig
+from rtoslab.builder.config import MODEL_KEYS, BuildConfig
 from rtoslab.catalog import Benchmark, benchmarks, kernels, suites, targets
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 
 TOP_KEYS = {"name", "description", "suite", "benchmarks", "matrix", "exclude", "baseline", "report"}
 REPORT_KEYS = {"rows"}

@@ -14,11 +14,11 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtoslab.build.config import BuildConfig
-from rtoslab.build.deps import cmake_var, dep_path
+from rtoslab.builder.config import BuildConfig
+from rtoslab.builder.deps import cmake_var, dep_path
 from rtoslab.catalog import Benchmark, benchmarks, missing_capabilities
-from rtoslab.model import RtoslabError
 from rtoslab.paths import cache_root, firmware_root
+from rtoslab.records import RtoslabError
 
 _PLACEHOLDER = re.compile(r"@([A-Za-z_][A-Za-z0-9_]*)@")
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtoslab.catalog import Kernel, Target, get_kernel, get_target
-from rtoslab.model import RtoslabError
+from rtoslab.records import RtoslabError
 
 
 def canonical_json(value: object) -> str:

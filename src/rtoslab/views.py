@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rtoslab.model import Sample, Summary
+from rtoslab.records import Sample, Summary
 
 RUN_STATUSES = ("running", "complete", "incomplete", "failed")
 FINISHED_STATUSES = ("complete", "incomplete", "failed")

@@ -12,8 +12,8 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
-from rtoslab.model import RtoslabError
 from rtoslab.paths import repo_root
+from rtoslab.records import RtoslabError
 
 
 @cache

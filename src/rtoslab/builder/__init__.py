@@ -1,0 +1,1 @@
+"""rtoslab.builder"""
