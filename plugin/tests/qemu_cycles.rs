@@ -13,7 +13,7 @@
 //!   latency", "Tail-chaining"); M0 entry 16.
 //!
 //! The model's own choices where a TRM gives a range (P, "1 or 2", data-dependent
-//! counts) are in docs/timing-model.md and src/timing.rs.
+//! counts) are in docs/timing-model.md, config/src/cores/ and src/timing.rs.
 //!
 //! Every measured interval is probe 2n -> 2n+1 (see the fixture): the snippet plus the
 //! probes' share. With zero wait states the share is 4 on every core: the first probe's
@@ -578,6 +578,10 @@ fn no_model_and_bad_model_arguments() {
         (
             "core=cortex-m3,flash_ws=2",
             "rtoslab-plugin: flash_ws=2 needs the flash region",
+        ),
+        (
+            "core=cortex-m3,prefetch=on",
+            "rtoslab-plugin: prefetch=on needs the flash region",
         ),
         (
             "core=cortex-m3,sram=0x20000000",

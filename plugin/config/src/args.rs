@@ -233,4 +233,38 @@ mod tests {
         assert!(e(&["trace=/t", "size=_4"]).contains("size=_4"));
         assert!(e(&["trace=/t", "size=+4"]).contains("size=+4"));
     }
+
+    /// `rtoslab-plugin-describe check` and the plugin accept and refuse the same
+    /// settings with the same message: they run the same code.
+    #[test]
+    fn check_and_plugin_agree() {
+        use crate::model::parse_model_args;
+        for set in [
+            &[
+                "core=cortex-m4",
+                "flash=0:0x1000",
+                "flash_ws=3",
+                "prefetch=on",
+            ][..],
+            &["flash_ws=3"],
+            &["sram_ws=1", "sram=0x20000000:0x100;0x20000080:4"],
+            &["prefetch=on", "core=cortex-m0"],
+            &["div=max", "div=min"],
+            &["flash=1:2:3"],
+        ] {
+            let mut with_trace = vec!["trace=/t"];
+            with_trace.extend_from_slice(set);
+            match (parse_model_args(set), parse_args(&with_trace)) {
+                (Ok(m), Ok(c)) => assert_eq!(m, c.model, "{set:?}"),
+                (Err(a), Err(b)) => assert_eq!(a, b, "{set:?}"),
+                (a, b) => panic!("{set:?}: check {a:?}, plugin {b:?}"),
+            }
+        }
+        for key in HOST_KEYS {
+            assert!(
+                crate::model::setting(key).is_none(),
+                "{key} is host-set only"
+            );
+        }
+    }
 }
