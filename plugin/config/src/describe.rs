@@ -164,9 +164,11 @@ mod tests {
     #[test]
     fn settings_render() {
         let text = describe_json().render();
+        let choices = Json::strs(&cores::choices()).render();
         assert!(text.starts_with(&format!(
-            r#"{{"schema":"rtoslab.plugin-describe/1","plugin_version":"{PLUGIN_VERSION}","settings":[{{"key":"core","kind":"choice","choices":["cortex-m3","cortex-m4","cortex-m0","cortex-m0plus","none"],"default":"none","requires":[],"doc":"#
+            r#"{{"schema":"rtoslab.plugin-describe/1","plugin_version":"{PLUGIN_VERSION}","settings":[{{"key":"core","kind":"choice","choices":{choices},"default":"none","requires":[],"doc":"#
         )));
+        assert!(choices.starts_with(r#"["cortex-m3","cortex-m4","cortex-m0","cortex-m0plus""#));
         assert!(text.contains(
             r#"{"key":"flash","kind":"regions","max_regions":1,"default":null,"requires":[],"doc":"#
         ));
@@ -176,6 +178,7 @@ mod tests {
         assert!(text.contains(r#"{"key":"sram","kind":"regions","max_regions":null,"#));
         assert!(text.contains(r#"{"key":"prefetch","kind":"choice","choices":["on","off"],"default":"off","requires":["flash"],"#));
         assert!(text.contains(r#""cores":[{"name":"cortex-m3","arch":"armv7-m","description":"#));
+        assert_eq!(text.matches(r#""arch":"#).count(), CORES.len());
         for key in [
             "trace",
             "base",

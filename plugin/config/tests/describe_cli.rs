@@ -3,6 +3,8 @@
 
 use std::process::{Command, Output};
 
+use rtoslab_plugin_config::cores::{self, CORES};
+
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rtoslab-plugin-describe"))
         .args(args)
@@ -58,18 +60,27 @@ print(all(c["description"] and c["source"] for c in d["cores"]))
     let out = py.wait_with_output().unwrap();
     assert!(out.status.success(), "python: {}", text(&out.stderr));
     let facts = text(&out.stdout);
+    let cores: Vec<String> = CORES
+        .iter()
+        .map(|t| format!("{}:{}", t.name, t.arch))
+        .collect();
+    assert!(cores.join(",").starts_with(
+        "cortex-m3:armv7-m,cortex-m4:armv7e-m,cortex-m0:armv6-m,cortex-m0plus:armv6-m"
+    ));
     let want = format!(
         "rtoslab.plugin-describe/1\n{}\n\
          core,flash,sram,flash_ws,sram_ws,prefetch,div\n\
-         choice cortex-m3,cortex-m4,cortex-m0,cortex-m0plus,none none\n\
+         choice {} none\n\
          regions 1 None\n\
          regions None\n\
          int 0 64 0 flash\n\
          sram flash typ\n\
          True\n\
-         cortex-m3:armv7-m,cortex-m4:armv7e-m,cortex-m0:armv6-m,cortex-m0plus:armv6-m\n\
+         {}\n\
          True\n",
-        env!("CARGO_PKG_VERSION")
+        env!("CARGO_PKG_VERSION"),
+        cores::choices().join(","),
+        cores.join(","),
     );
     assert_eq!(facts, want);
 }
@@ -116,7 +127,10 @@ fn check_rejects_with_one_line() {
     );
     assert_fails(
         &["check", "core=cortex-m7"],
-        "rtoslab-plugin: core=cortex-m7: unknown core (known: cortex-m3, cortex-m4, cortex-m0, cortex-m0plus, none)",
+        &format!(
+            "rtoslab-plugin: core=cortex-m7: unknown core (known: {})",
+            cores::choices().join(", ")
+        ),
     );
     assert_fails(
         &["check", "core=cortex-m3", "flash_ws=2"],
