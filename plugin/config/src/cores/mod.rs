@@ -95,21 +95,24 @@ mod tests {
 
     #[test]
     fn registry() {
-        assert_eq!(
-            choices(),
-            [
-                "cortex-m3",
-                "cortex-m4",
-                "cortex-m0",
-                "cortex-m0plus",
-                "none"
-            ]
-        );
+        let names: Vec<&str> = CORES.iter().map(|t| t.name).collect();
+        assert_eq!(choices(), [names.as_slice(), &[NONE]].concat());
+        for known in ["cortex-m3", "cortex-m4", "cortex-m0", "cortex-m0plus"] {
+            assert!(names.contains(&known), "{known}");
+        }
         assert_eq!(by_name("cortex-m4").map(|t| t.mla), Some(1));
         assert_eq!(by_name("none"), None);
         assert_eq!(by_name("cortex-m7"), None);
         for t in CORES {
-            assert!(t.name.starts_with("cortex-m"), "{}", t.name);
+            assert!(
+                t.name != NONE
+                    && !t.name.is_empty()
+                    && t.name
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{}: a core= value (lower case, digits, '-'; not none)",
+                t.name
+            );
             assert!(t.arch.starts_with("armv"), "{}: arch", t.name);
             assert!(
                 !t.description.is_empty() && !t.source.is_empty(),
