@@ -17,6 +17,8 @@ demo: setup
 lint: setup
 	.venv/bin/ruff check src tests
 
+# A QEMU test with a tool missing fails instead of skipping (plugin tests and pytest).
+test: export RTOSLAB_REQUIRE_QEMU = 1
 test: setup lint
 	cargo test --release --locked --manifest-path plugin/Cargo.toml
 	.venv/bin/python -m pytest -q

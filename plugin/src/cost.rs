@@ -5,7 +5,7 @@
 //! * **static**: `block_costs`, the cost of each instruction of a block whenever it
 //!   executes, computed once at translation time (it may look at neighbouring
 //!   instructions of the same block, e.g. for load pipelining) and charged by the QEMU
-//!   inline adds that also count instructions (see `plan.rs`): free at run time. Where a
+//!   inline adds that also count instructions (see `instrument.rs`): free at run time. Where a
 //!   block continues straight on from the previous one (QEMU ends blocks at places the
 //!   processor does not see), the model also returns opaque boundary contexts, so that
 //!   the `Event::Next` charge can correct the first instruction for its real
@@ -24,8 +24,8 @@
 //! modelled (flag bit 0 clear) and no callback is registered for it. The Cortex-M models
 //! are in `timing.rs`.
 
-use crate::flow::Event;
-use crate::plan::{DecodedInsn, TbShape};
+use crate::decoded::DecodedInsn;
+use crate::flow::{Event, TbShape};
 
 /// Cycles charged at a block entry (`CostModel::event_charge`), with whom they belong to:
 /// a probe store's value is the cycles completed *before* it, so charges that belong to
@@ -181,7 +181,6 @@ impl CostModel for ZeroModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::plan_tb;
 
     #[test]
     fn zero_model_is_zero_and_static() {
@@ -195,7 +194,7 @@ mod tests {
         ];
         assert_eq!(m.block_costs(&b).cycles, vec![0, 0]);
         assert_eq!(m.head_cycles(&b[0]), (0, 0));
-        let shape = plan_tb(&b, &m, &[]).shape;
+        let shape = TbShape::new(&b, &[], m.head_cycles(&b[0]), vec![0; 2], 0);
         assert_eq!(m.event_cycles(Event::Entry, &shape), 0);
         assert!(!m.data_ws_callback(&b[0]));
     }

@@ -36,8 +36,90 @@
 //! charged; late arrival and pop preemption are not distinguished (they look like entry
 //! and tail-chain).
 
-use crate::plan::{DecodedInsn, TbShape};
+use crate::decoded::{DecodedInsn, ops};
 use crate::thumb::{Class, Flow, Mem};
+
+/// What the per-block callback needs to know about a block (kept for the block's
+/// lifetime when that callback is registered).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TbShape {
+    pub start: u64,
+    pub n_insns: u32,
+    /// Address just after the last instruction.
+    pub fallthrough: u64,
+    /// How control leaves the block.
+    pub exit: Exit,
+    /// Address of each instruction, for resuming after a block left early.
+    pub pcs: Box<[u32]>,
+    /// The block starts at a known exception handler entry.
+    pub is_handler: bool,
+    /// Extra cycles (beyond the model's refill) to refill the pipeline at this block's
+    /// first instruction after a taken branch: alignment and fetch wait states.
+    pub head_refill: u32,
+    /// Fetch wait states of the first instruction (charged on exception entry/return).
+    pub head_ws: u32,
+    /// Registers the block leaves holding a value copied from LR or popped from the
+    /// stack, and registers it leaves holding anything else (`flow::reg_summary`).
+    pub reg_lr_like: u16,
+    pub reg_other: u16,
+    /// The cost model's boundary contexts: each instruction as a predecessor, the first
+    /// as a successor (`CostModel::block_costs`).
+    pub tail_ctx: Box<[u64]>,
+    pub head_ctx: u64,
+}
+
+impl TbShape {
+    /// The shape of the non-empty block `insns`. `handlers`: exception handler entry
+    /// addresses, sorted (bit 0 clear); `head`: the cost model's `(head_refill,
+    /// head_ws)` for the first instruction (`CostModel::head_cycles`); `tail_ctx`,
+    /// `head_ctx`: its boundary contexts (`CostModel::block_costs`).
+    pub fn new(
+        insns: &[DecodedInsn],
+        handlers: &[u32],
+        head: (u32, u32),
+        tail_ctx: Vec<u64>,
+        head_ctx: u64,
+    ) -> TbShape {
+        assert!(!insns.is_empty(), "empty translation block");
+        let first = insns[0];
+        let last = insns[insns.len() - 1];
+        let start32 = (first.pc & 0xFFFF_FFFF) as u32;
+        let (reg_lr_like, reg_other) = reg_summary(insns);
+        TbShape {
+            start: first.pc,
+            n_insns: insns.len() as u32,
+            fallthrough: (last.pc + u64::from(last.insn.len)) & 0xFFFF_FFFF,
+            exit: exit_of(insns),
+            pcs: insns.iter().map(|d| d.pc as u32).collect(),
+            is_handler: handlers.binary_search(&start32).is_ok(),
+            head_refill: head.0,
+            head_ws: head.1,
+            reg_lr_like,
+            reg_other,
+            tail_ctx: tail_ctx.into_boxed_slice(),
+            head_ctx,
+        }
+    }
+
+    /// Where execution goes on after `ran` of this block's instructions ran.
+    pub fn resume_pc(&self, ran: u64) -> u64 {
+        usize::try_from(ran)
+            .ok()
+            .and_then(|i| self.pcs.get(i))
+            .map_or(self.fallthrough, |&pc| u64::from(pc))
+    }
+
+    /// The cost model's context of the last instruction that ran when `ran` of this
+    /// block's instructions ran (`ran` >= 1).
+    pub fn tail_ctx_after(&self, ran: u64) -> u64 {
+        usize::try_from(ran)
+            .ok()
+            .and_then(|i| i.checked_sub(1))
+            .and_then(|i| self.tail_ctx.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+}
 
 /// Cycles of a pipeline refill differ by how the target address is produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,7 +300,7 @@ fn writes(d: &DecodedInsn) -> (u16, u16) {
             return (w & !PC_SP, w & !PC_SP);
         }
     }
-    let mut w = crate::timing::ops(d).writes;
+    let mut w = ops(d).writes;
     if let Flow::Direct { link: true, .. } | Flow::Indirect { link: true } = d.insn.flow {
         w |= 1 << 14;
     }
@@ -355,9 +437,8 @@ impl<'a> Tracker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cost::ZeroModel;
-    use crate::plan::{DecodedInsn, plan_tb};
 
+    /// The shape of a block as the zero model sees it (no head cycles, contexts 0).
     fn block(start: u64, encs: &[(u16, u16)], handlers: &[u32]) -> &'static TbShape {
         let mut pc = start;
         let insns: Vec<DecodedInsn> = encs
@@ -368,7 +449,14 @@ mod tests {
                 d
             })
             .collect();
-        Box::leak(Box::new(plan_tb(&insns, &ZeroModel, handlers).shape))
+        let n = insns.len();
+        Box::leak(Box::new(TbShape::new(
+            &insns,
+            handlers,
+            (0, 0),
+            vec![0; n],
+            0,
+        )))
     }
 
     const NOP: (u16, u16) = (0xbf00, 0);

@@ -4,25 +4,29 @@
 //! instructions completed before it and, with a timing model, the modelled cycles
 //! (docs/formats.md sections 1 and 2, docs/timing-model.md).
 //!
-//! Modules:
-//! * `args`  - plugin argument parsing;
-//! * `thumb` - Thumb/Thumb-2 classifier (length, loads/stores, control flow, class);
-//! * `plan`  - per translation block instrumentation plan (counting segments, stores)
-//!   and the exactness argument;
-//! * `cost`  - cycle model interface (static per-block costs, per-event and per-access
-//!   dynamic costs) and the zero model (`core=none`);
-//! * `flow`  - how blocks hand control on: taken branches, exception entry, return and
-//!   tail-chaining inferred at block entry;
-//! * `timing` - the Cortex-M3/M4/M0/M0+ cycle model;
-//! * `trace` - trace file v1 writer.
+//! Modules, each using only those listed after it (`tests/module_graph.rs` fails on a
+//! dependency cycle):
+//! * `runtime`    - the QEMU-facing glue: registration, instrumentation, callbacks
+//!   (compiled out of unit tests: the QEMU plugin symbols only exist inside QEMU);
+//! * `timing`     - the Cortex-M cycle model: the rules engine over the core tables;
+//! * `instrument` - per translation block instrumentation plan (counting segments,
+//!   store and load callbacks) and the exactness argument;
+//! * `cost`       - cycle model interface (static per-block costs, per-event and
+//!   per-access dynamic costs) and the zero model (`core=none`);
+//! * `flow`       - block shape and how blocks hand control on: taken branches,
+//!   exception entry, return and tail-chaining inferred at block entry;
+//! * `decoded`    - a decoded instruction with its encoding, and its operands;
+//! * `thumb`      - Thumb/Thumb-2 classifier (length, loads/stores, control flow, class);
+//! * `trace`      - trace file v1 writer.
 //!
-//! The QEMU-facing glue lives in `runtime` and is compiled out of unit tests (the
-//! QEMU plugin symbols only exist inside QEMU).
+//! The plugin's arguments, the timing-model settings and rules, and the core tables are
+//! the `rtoslab-plugin-config` crate (`config/`), which has no QEMU dependency, so the
+//! `rtoslab-plugin-describe` tool shares them.
 
-pub mod args;
 pub mod cost;
+pub mod decoded;
 pub mod flow;
-pub mod plan;
+pub mod instrument;
 pub mod thumb;
 pub mod timing;
 pub mod trace;

@@ -20,10 +20,12 @@ use qemu_plugin::{
     qemu_plugin_register_atexit_cb, qemu_plugin_register_vcpu_insn_exec_inline, register,
 };
 
-use crate::args::{Config, parse_args};
+use rtoslab_plugin_config::args::{Config, parse_args};
+
 use crate::cost::{Charge, CostModel, ZeroModel};
-use crate::flow::{Event, Tracker};
-use crate::plan::{DecodedInsn, TbShape, plan_tb};
+use crate::decoded::DecodedInsn;
+use crate::flow::{Event, TbShape, Tracker};
+use crate::instrument::plan_tb;
 use crate::thumb::{self, Class, Flow, Insn, Mem};
 use crate::timing::CycleModel;
 use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, TraceWriter};

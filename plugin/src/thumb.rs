@@ -5,7 +5,7 @@
 //!
 //! * how long is it (2 or 4 bytes);
 //! * does it access memory, and is it a store (stores get a memory callback; every
-//!   memory access ends a counting segment, see `plan.rs`);
+//!   memory access ends a counting segment, see `instrument.rs`);
 //! * how does control leave it (falls through, direct branch and its target, indirect
 //!   branch, exception, wait-for-interrupt);
 //! * a coarse class (ALU, multiply, divide, load, store, ...) and register count for

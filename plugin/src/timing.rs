@@ -1,5 +1,6 @@
-//! Cycle-approximate Cortex-M timing model (docs/timing-model.md is the user-facing
-//! description; keep the two in step).
+//! Cycle-approximate Cortex-M timing model: the rules engine (docs/timing-model.md is
+//! the user-facing description; keep the two in step). The numbers are the core tables
+//! (`rtoslab_plugin_config::cores`, one file per core); this module combines them.
 //!
 //! Everything that can be decided from the instruction bytes is decided at translation
 //! time, per block, in [`CycleModel::block_costs`]: the instruction's class cost from its
@@ -14,460 +15,17 @@
 //! the wait states of a data access whose address is only known at run time (a memory
 //! callback, registered only when some region has wait states).
 //!
-//! Sources (our own tables; the numbers are the processors' documented cycle counts with
-//! zero-wait-state memory):
-//! * Cortex-M3 TRM r2p1 (ARM DDI 0337I) section 3.3.1 Table 3-1 "Cortex-M3 instruction set
-//!   summary" and section 3.3.2 "Load/store timings";
-//! * Cortex-M4 TRM r0p1 (ARM DDI 0439B) section 3.3.1 Table 3-1 (same as the M3 except
-//!   single-cycle multiply, multiply-accumulate and long multiplies, and the DSP
-//!   extension);
-//! * Cortex-M0 TRM (ARM DDI 0432C) Table 3-1, Cortex-M0+ TRM (ARM DDI 0484C) Table 3-1;
-//! * interrupt latency: 12 cycles (M3, M4), 16 (M0), 15 (M0+ TRM section 3.6.1);
-//!   tail-chaining 6 cycles (M3/M4 TRM "Tail-chaining").
+//! The rules' sources: Cortex-M3 TRM r2p1 (ARM DDI 0337I) section 3.3.2 "Load/store
+//! timings" (neighbour rules), the M3/M4 TRMs on exception entry, return and
+//! "Tail-chaining"; each core file names the table its counts come from.
+
+use rtoslab_plugin_config::cores::CoreTable;
+use rtoslab_plugin_config::model::ModelConfig;
 
 use crate::cost::{BlockCosts, Charge, CostModel};
-use crate::flow::{Event, Refill};
-use crate::plan::{DecodedInsn, TbShape};
+use crate::decoded::{DecodedInsn, Ops, Sys, ops};
+use crate::flow::{Event, Refill, TbShape};
 use crate::thumb::{Class, Flow};
-
-/// The core whose timing is modelled (`core=` plugin argument).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Core {
-    None,
-    CortexM3,
-    CortexM4,
-    CortexM0,
-    CortexM0Plus,
-}
-
-impl Core {
-    pub const NAMES: &'static str = "cortex-m3, cortex-m4, cortex-m0, cortex-m0plus, none";
-
-    pub fn parse(s: &str) -> Option<Core> {
-        Some(match s {
-            "none" => Core::None,
-            "cortex-m3" => Core::CortexM3,
-            "cortex-m4" => Core::CortexM4,
-            "cortex-m0" => Core::CortexM0,
-            "cortex-m0plus" => Core::CortexM0Plus,
-            _ => return None,
-        })
-    }
-
-    fn table(self) -> Option<&'static Table> {
-        match self {
-            Core::None => None,
-            Core::CortexM3 => Some(&CORTEX_M3),
-            Core::CortexM4 => Some(&CORTEX_M4),
-            Core::CortexM0 => Some(&CORTEX_M0),
-            Core::CortexM0Plus => Some(&CORTEX_M0PLUS),
-        }
-    }
-}
-
-/// Which cycle count to use for instructions whose time depends on operand values the
-/// plugin cannot see (`div=`): SDIV/UDIV, and on the M3 the long multiplies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DivPolicy {
-    Min,
-    Typ,
-    Max,
-}
-
-impl DivPolicy {
-    pub fn parse(s: &str) -> Option<DivPolicy> {
-        Some(match s {
-            "min" => DivPolicy::Min,
-            "typ" => DivPolicy::Typ,
-            "max" => DivPolicy::Max,
-            _ => return None,
-        })
-    }
-
-    fn pick(self, v: [u32; 3]) -> u32 {
-        match self {
-            DivPolicy::Min => v[0],
-            DivPolicy::Typ => v[1],
-            DivPolicy::Max => v[2],
-        }
-    }
-}
-
-/// An address range `[base, base + size)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Region {
-    pub base: u32,
-    pub size: u32,
-}
-
-impl Region {
-    pub fn contains(&self, addr: u64) -> bool {
-        addr.wrapping_sub(u64::from(self.base)) < u64::from(self.size)
-    }
-}
-
-/// The model settings (plugin arguments, see `args.rs`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ModelConfig {
-    pub core: Core,
-    /// Code/flash region (`flash=`); its accesses cost `flash_ws` wait states.
-    pub flash: Option<Region>,
-    /// SRAM regions (`sram=`); their accesses cost `sram_ws` wait states.
-    pub sram: Vec<Region>,
-    pub flash_ws: u32,
-    pub sram_ws: u32,
-    /// Flash prefetch buffer: sequential instruction fetch costs no wait states.
-    pub prefetch: bool,
-    pub div: DivPolicy,
-    /// Exception handler entry addresses, sorted, bit 0 clear (`handlers=`).
-    pub handlers: Vec<u32>,
-}
-
-impl Default for ModelConfig {
-    fn default() -> Self {
-        ModelConfig {
-            core: Core::None,
-            flash: None,
-            sram: Vec::new(),
-            flash_ws: 0,
-            sram_ws: 0,
-            prefetch: false,
-            div: DivPolicy::Typ,
-            handlers: Vec::new(),
-        }
-    }
-}
-
-/// One core's cycle counts (zero wait states). See the module documentation for sources.
-#[derive(Debug)]
-struct Table {
-    name: &'static str,
-    /// ARMv7-M neighbouring-instruction rules (M3 TRM 3.3.2): load pipelining, the
-    /// address-generation stall, the store data phase.
-    v7m: bool,
-    /// Pipeline refill P of a taken branch, by how the target is produced.
-    p_direct: u32,
-    p_register: u32,
-    p_load: u32,
-    /// A 32-bit branch target at a halfword offset needs one more fetch (P up to 3).
-    align_penalty: bool,
-    /// BL before its refill (v6-M: 32-bit, BL = 4 on M0 = 2 + P).
-    bl: u32,
-    mul: u32,
-    /// MLA, MLS (and 16x16 accumulating DSP multiplies).
-    mla: u32,
-    /// Long multiply / long multiply-accumulate / divide: [min, typ, max].
-    mull: [u32; 3],
-    mlal: [u32; 3],
-    div: [u32; 3],
-    load: u32,
-    store_imm: u32,
-    store_reg: u32,
-    dual: u32,
-    /// TBB/TBH before the refill (load 2 + add 1).
-    tbb: u32,
-    msr: u32,
-    mrs: u32,
-    cps: u32,
-    dmb: u32,
-    dsb: u32,
-    /// ISB: 1 + B, B at least a refill.
-    isb: u32,
-    /// WFI/WFE (the time asleep is not modelled).
-    wait: u32,
-    /// Exception entry (stacking, vector fetch, first handler fetch), return
-    /// (unstacking and refill), tail-chain.
-    entry: u32,
-    ret: u32,
-    tail: u32,
-}
-
-/// Cortex-M3 TRM r2p1 Table 3-1. P: direct branches 1 (target computed in decode, fetched
-/// speculatively), register 2, loaded PC 3 (3.3.2: "LDR PC ... three cycles for the
-/// pipeline reload"); TRM range 1..3. MRS/MSR/CPS "1 or 2": MSR 2, MRS 1, CPS 1.
-const CORTEX_M3: Table = Table {
-    name: "cortex-m3",
-    v7m: true,
-    p_direct: 1,
-    p_register: 2,
-    p_load: 3,
-    align_penalty: true,
-    bl: 1,
-    mul: 1,
-    mla: 2,
-    mull: [3, 4, 5],
-    mlal: [4, 6, 7],
-    div: [2, 7, 12],
-    load: 2,
-    store_imm: 1,
-    store_reg: 2,
-    dual: 3,
-    tbb: 3,
-    msr: 2,
-    mrs: 1,
-    cps: 1,
-    dmb: 1,
-    dsb: 1,
-    isb: 3,
-    wait: 1,
-    entry: 12,
-    ret: 10,
-    tail: 6,
-};
-
-/// Cortex-M4 TRM r0p1 Table 3-1: as the M3, but MUL, MLA, MLS, UMULL, SMULL, UMLAL,
-/// SMLAL and the DSP multiplies all take 1 cycle.
-const CORTEX_M4: Table = Table {
-    name: "cortex-m4",
-    mla: 1,
-    mull: [1, 1, 1],
-    mlal: [1, 1, 1],
-    ..CORTEX_M3
-};
-
-/// Cortex-M0 TRM Table 3-1: B 3, B<c> 1 or 3, BL 4, BX/BLX 3, MOV/ADD PC 3, LDR/STR 2,
-/// LDM/STM/PUSH/POP 1+N, POP with PC 4+N, MSR/MRS 4, DMB/DSB/ISB 4, WFI/WFE 2, MULS 1
-/// (the fast multiplier option). No load pipelining. v7-M-only instructions (which an
-/// ARMv6-M core would fault on) keep the M3's counts.
-const CORTEX_M0: Table = Table {
-    name: "cortex-m0",
-    v7m: false,
-    p_direct: 2,
-    p_register: 2,
-    p_load: 3,
-    align_penalty: false,
-    bl: 2,
-    store_imm: 2,
-    msr: 4,
-    mrs: 4,
-    dmb: 4,
-    dsb: 4,
-    isb: 4,
-    wait: 2,
-    entry: 16,
-    ret: 12,
-    tail: 6,
-    ..CORTEX_M3
-};
-
-/// Cortex-M0+ TRM Table 3-1 (two-stage pipeline): B 2, B<c> 1 or 2, BL 3, BX/BLX 2,
-/// POP with PC 3+N, MSR/MRS 3, DMB/DSB/ISB 3; otherwise as the M0.
-const CORTEX_M0PLUS: Table = Table {
-    name: "cortex-m0plus",
-    p_direct: 1,
-    p_register: 1,
-    p_load: 2,
-    msr: 3,
-    mrs: 3,
-    dmb: 3,
-    dsb: 3,
-    isb: 3,
-    entry: 15,
-    ret: 11,
-    ..CORTEX_M0
-};
-
-/// Registers and facts about one instruction the neighbour rules and region charges need.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Ops {
-    /// Registers written: by a data-processing instruction (the address-generation
-    /// stall) or a single load (no pipelining into an address that uses them).
-    pub writes: u16,
-    /// Registers a memory instruction forms its address from.
-    pub addr: u16,
-    /// Literal (PC-relative) load: its data address.
-    pub literal: Option<u64>,
-    /// Single store with an immediate (or no) offset: one cycle on ARMv7-M.
-    pub store_imm: bool,
-    /// Multiply that accumulates (MLA, MLS, UMLAL, SMLAL, ...).
-    pub acc: bool,
-    pub sys: Sys,
-}
-
-/// System instructions with their own counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Sys {
-    #[default]
-    Other,
-    Msr,
-    Mrs,
-    Cps,
-    Dmb,
-    Dsb,
-    Isb,
-}
-
-fn reg(n: u16) -> u16 {
-    if n >= 15 { 0 } else { 1 << n }
-}
-
-fn literal_addr(pc: u64, offset: i64) -> u64 {
-    (((pc + 4) & !3) as i64).wrapping_add(offset) as u64 & 0xFFFF_FFFF
-}
-
-/// Operand facts of an instruction (ARMv7-M ARM section A5 encodings).
-pub fn ops(d: &DecodedInsn) -> Ops {
-    if d.insn.len == 2 {
-        ops16(d.hw1(), d.pc)
-    } else {
-        ops32(d.hw1(), d.hw2(), d.pc)
-    }
-}
-
-fn ops16(h: u16, pc: u64) -> Ops {
-    let r = |shift: u16| reg((h >> shift) & 7);
-    let mut o = Ops::default();
-    match h >> 11 {
-        // LSL/LSR/ASR (imm), ADD/SUB (register, imm3): Rd = 2:0.
-        0b00000..=0b00011 => o.writes = r(0),
-        // MOV, ADD, SUB (imm8): Rdn = 10:8. CMP (0b00101) writes nothing.
-        0b00100 | 0b00110 | 0b00111 => o.writes = r(8),
-        0b01000 => {
-            if h & 0xFC00 == 0x4000 {
-                // Data processing (register): TST, CMP, CMN write nothing.
-                if !matches!((h >> 6) & 0xF, 0b1000 | 0b1010 | 0b1011) {
-                    o.writes = r(0);
-                }
-            } else if matches!((h >> 8) & 3, 0b00 | 0b10) {
-                // ADD / MOV (register, any registers): Rd = D:Rd.
-                o.writes = reg(((h >> 4) & 8) | (h & 7));
-            }
-        }
-        // LDR (literal).
-        0b01001 => {
-            o.writes = r(8);
-            o.literal = Some(literal_addr(pc, i64::from(h & 0xFF) * 4));
-        }
-        // Load/store (register offset): Rt 2:0, Rn 5:3, Rm 8:6.
-        0b01010 | 0b01011 => {
-            o.addr = r(3) | r(6);
-            o.writes = r(0);
-        }
-        // Load/store word/byte/halfword (imm5): Rt 2:0, Rn 5:3.
-        0b01100..=0b10001 => {
-            o.addr = r(3);
-            o.writes = r(0);
-            o.store_imm = true;
-        }
-        // Load/store SP-relative: Rt 10:8.
-        0b10010 | 0b10011 => {
-            o.addr = reg(13);
-            o.writes = r(8);
-            o.store_imm = true;
-        }
-        // ADR, ADD Rd, SP, #imm.
-        0b10100 | 0b10101 => o.writes = r(8),
-        // Miscellaneous.
-        0b10110 | 0b10111 => match (h >> 8) & 0xF {
-            0b0000 => o.writes = reg(13),       // ADD/SUB SP, SP, #imm
-            0b0010 | 0b1010 => o.writes = r(0), // extends, REV*
-            0b0100 | 0b0101 | 0b1100 | 0b1101 => o.addr = reg(13), // PUSH, POP
-            0b0110 => o.sys = Sys::Cps,
-            _ => {}
-        },
-        // STM / LDM: Rn 10:8.
-        0b11000 | 0b11001 => o.addr = r(8),
-        _ => {}
-    }
-    o
-}
-
-fn ops32(hw1: u16, hw2: u16, pc: u64) -> Ops {
-    let rn = hw1 & 0xF;
-    let rt = (hw2 >> 12) & 0xF;
-    let rd = (hw2 >> 8) & 0xF;
-    let op1 = (hw1 >> 11) & 3;
-    let op2 = (hw1 >> 4) & 0x7F;
-    let mut o = Ops::default();
-    match op1 {
-        0b01 => {
-            if op2 & 0b1100100 == 0 {
-                o.addr = reg(rn); // LDM / STM
-            } else if op2 & 0b1100100 == 0b0000100 {
-                let excl_tb =
-                    matches!(((hw1 >> 7) & 3, (hw1 >> 4) & 3), (0b00 | 0b01, 0b00 | 0b01));
-                if excl_tb {
-                    // LDREX*/STREX*/TBB/TBH: [Rn] (TBB/TBH: [Rn, Rm]).
-                    o.addr = reg(rn);
-                    if hw1 & 0xFFF0 == 0xE8D0 && (hw2 >> 4) & 0xE == 0 {
-                        o.addr |= reg(hw2 & 0xF);
-                    }
-                    if hw1 & 0x0010 != 0 {
-                        o.writes = reg(rt);
-                    }
-                } else if rn == 15 {
-                    // LDRD (literal): Align(PC, 4) +/- imm8 * 4.
-                    let off = i64::from(hw2 & 0xFF) * 4;
-                    let off = if hw1 & 0x0080 != 0 { off } else { -off };
-                    o.literal = Some(literal_addr(pc, off));
-                    o.writes = reg(rt) | reg(rd);
-                } else {
-                    o.addr = reg(rn);
-                    o.writes = reg(rt) | reg(rd);
-                }
-            } else if op2 & 0b1100000 == 0b0100000 {
-                o.writes = reg(rd); // data processing (shifted register); Rd=15: compares
-            }
-        }
-        0b10 => {
-            if hw2 & 0x8000 == 0 {
-                o.writes = reg(rd); // data processing (immediate)
-            } else {
-                match op2 {
-                    0b0111000 | 0b0111001 => o.sys = Sys::Msr,
-                    0b0111011 => {
-                        o.sys = match (hw2 >> 4) & 0xF {
-                            0b0100 => Sys::Dsb,
-                            0b0101 => Sys::Dmb,
-                            0b0110 => Sys::Isb,
-                            _ => Sys::Other,
-                        }
-                    }
-                    0b0111110 | 0b0111111 => {
-                        o.sys = Sys::Mrs;
-                        o.writes = reg(rd);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        0b11 => {
-            let single = op2 & 0b1100000 == 0;
-            if single && rn == 15 && op2 & 1 == 1 {
-                // Load (literal): Align(PC, 4) +/- imm12 (U = bit 7).
-                let off = i64::from(hw2 & 0xFFF);
-                let off = if hw1 & 0x0080 != 0 { off } else { -off };
-                o.literal = Some(literal_addr(pc, off));
-                o.writes = reg(rt);
-            } else if single {
-                o.addr = reg(rn);
-                let imm12 = hw1 & 0x0080 != 0;
-                if !imm12 && hw2 & 0x0FC0 == 0 {
-                    o.addr |= reg(hw2 & 0xF); // register offset
-                } else {
-                    o.store_imm = true;
-                }
-                if op2 & 1 == 1 {
-                    o.writes = reg(rt);
-                }
-                // imm8 forms with writeback (P/U/W in hw2 10:8, 1 in bit 11): Rn written.
-                if !imm12 && hw2 & 0x0800 != 0 && hw2 & 0x0100 != 0 {
-                    o.writes |= reg(rn);
-                }
-            } else if op2 & 0b1110000 == 0b0100000 {
-                o.writes = reg(rd); // data processing (register)
-            } else if op2 & 0b1111000 == 0b0110000 {
-                o.writes = reg(rd); // multiply, multiply-accumulate: Ra = 15 for MUL
-                o.acc = rt != 15;
-            } else if op2 & 0b1111000 == 0b0111000 {
-                o.writes = reg(rd) | if op2 & 0b001 == 0 { reg(rt) } else { 0 };
-                o.acc = op2 & 0b100 != 0; // SMLAL, UMLAL, ... (not SMULL, UMULL)
-            }
-        }
-        _ => {}
-    }
-    o
-}
 
 fn is_data_processing(class: Class, o: &Ops) -> bool {
     matches!(class, Class::Alu | Class::Mul | Class::MulLong | Class::Div) || o.sys == Sys::Mrs
@@ -518,13 +76,13 @@ fn field(ctx: u64, shift: u32) -> u32 {
 #[derive(Debug)]
 pub struct CycleModel {
     cfg: ModelConfig,
-    t: &'static Table,
+    t: &'static CoreTable,
 }
 
 impl CycleModel {
     /// `None` for `core=none`.
     pub fn new(cfg: ModelConfig) -> Option<CycleModel> {
-        let t = cfg.core.table()?;
+        let t = cfg.core?;
         Some(CycleModel { cfg, t })
     }
 
@@ -806,9 +364,16 @@ impl CostModel for CycleModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::plan_tb;
+    use crate::instrument::plan_tb;
+    use rtoslab_plugin_config::cores;
+    use rtoslab_plugin_config::model::{DivPolicy, Region};
 
-    fn model(core: Core) -> CycleModel {
+    /// The registered table named `name`.
+    fn table(name: &str) -> Option<&'static CoreTable> {
+        Some(cores::by_name(name).unwrap_or_else(|| panic!("no core table {name}")))
+    }
+
+    fn model(core: Option<&'static CoreTable>) -> CycleModel {
         CycleModel::new(ModelConfig {
             core,
             ..ModelConfig::default()
@@ -891,29 +456,20 @@ mod tests {
     const LDREX: &str = "e851 2f00"; // ldrex r2, [r1]
 
     #[test]
-    fn core_names() {
-        for (s, c) in [
-            ("none", Core::None),
-            ("cortex-m3", Core::CortexM3),
-            ("cortex-m4", Core::CortexM4),
-            ("cortex-m0", Core::CortexM0),
-            ("cortex-m0plus", Core::CortexM0Plus),
-        ] {
-            assert_eq!(Core::parse(s), Some(c));
-        }
-        assert_eq!(Core::parse("cortex-m7"), None);
+    fn every_registered_core_makes_a_model() {
         assert!(
             CycleModel::new(ModelConfig::default()).is_none(),
             "core=none: no model"
         );
-        assert_eq!(DivPolicy::parse("typ"), Some(DivPolicy::Typ));
-        assert_eq!(DivPolicy::parse("avg"), None);
+        for t in cores::CORES {
+            assert_eq!(model(Some(t)).name(), t.name);
+        }
     }
 
     /// Cortex-M3 TRM r2p1 Table 3-1, one row per class (zero wait states, no neighbours).
     #[test]
     fn m3_table() {
-        let m = model(Core::CortexM3);
+        let m = model(table("cortex-m3"));
         let rows: &[(&str, u32, &str)] = &[
             (ADDS, 1, "ADD 1"),
             (MOV_W, 1, "MOVW 1"),
@@ -961,7 +517,7 @@ mod tests {
     /// Cortex-M4 TRM Table 3-1: multiplies are single-cycle, the rest as the M3.
     #[test]
     fn m4_table() {
-        let m = model(Core::CortexM4);
+        let m = model(table("cortex-m4"));
         for enc in [MULS, MUL_W, MLA, MLS, UMULL, UMLAL] {
             assert_eq!(one(&m, enc), 1, "{enc}");
         }
@@ -982,8 +538,8 @@ mod tests {
     /// Cortex-M0 / M0+ TRM Table 3-1 (static parts; refills are dynamic).
     #[test]
     fn v6m_tables() {
-        let m0 = model(Core::CortexM0);
-        let mp = model(Core::CortexM0Plus);
+        let m0 = model(table("cortex-m0"));
+        let mp = model(table("cortex-m0plus"));
         for (enc, c0, cp, row) in [
             (ADDS, 1, 1, "ADDS 1"),
             (MULS, 1, 1, "MULS 1 (fast multiplier)"),
@@ -1017,7 +573,7 @@ mod tests {
             (DivPolicy::Max, 12, 5, 7),
         ] {
             let m = with(ModelConfig {
-                core: Core::CortexM3,
+                core: table("cortex-m3"),
                 div,
                 ..ModelConfig::default()
             });
@@ -1030,7 +586,7 @@ mod tests {
     /// M3 TRM 3.3.2 neighbour rules.
     #[test]
     fn m3_neighbours() {
-        let m = model(Core::CortexM3);
+        let m = model(table("cortex-m3"));
         // "LDR R0,[R1]; LDR R1,[R2] - normally three cycles total"
         assert_eq!(costs(&m, &format!("{LDR}; {LDR_R2_R3}")), vec![2, 1]);
         // three independent loads: 2 + 1 + 1 ("four cycles total")
@@ -1079,7 +635,7 @@ mod tests {
     /// Cortex-M3, 4 KiB flash at 0 with 2 wait states and prefetch, 4 KiB SRAM with 1.
     fn flash2_sram1_prefetch() -> ModelConfig {
         ModelConfig {
-            core: Core::CortexM3,
+            core: table("cortex-m3"),
             flash: Some(Region {
                 base: 0,
                 size: 0x1000,
@@ -1118,7 +674,7 @@ mod tests {
             .block_costs(&block(0x2000_0100, &format!("{NOP}; {LDR_LIT}")))
             .cycles;
         assert_eq!(b, vec![1, 3]);
-        let none = model(Core::CortexM3);
+        let none = model(table("cortex-m3"));
         assert!(!none.has_data_ws());
         assert!(!none.data_ws_callback(&block(0, LDR)[0]));
     }
@@ -1126,7 +682,7 @@ mod tests {
     #[test]
     fn fetch_stalls_without_prefetch() {
         let cfg = |ws, prefetch| ModelConfig {
-            core: Core::CortexM3,
+            core: table("cortex-m3"),
             flash: Some(Region {
                 base: 0,
                 size: 0x1000,
@@ -1177,7 +733,7 @@ mod tests {
         assert_eq!(m.event_cycles(Event::Entry, &t), 12 + 8 + 2);
         assert_eq!(m.event_cycles(Event::Return, &t), 10 + 8 + 2);
         assert_eq!(m.event_cycles(Event::TailChain, &t), 6 + 2);
-        let z = model(Core::CortexM3);
+        let z = model(table("cortex-m3"));
         let t = plan_tb(&block(0x102, MOV_W), &z, &[]).shape;
         assert_eq!(
             z.event_cycles(Event::Taken(Refill::Direct), &t),
@@ -1188,13 +744,13 @@ mod tests {
         assert_eq!(z.event_cycles(Event::Return, &t), 10);
         assert_eq!(z.event_cycles(Event::TailChain, &t), 6);
         for (core, p, entry, ret) in [
-            (Core::CortexM0, [2, 2, 3], 16, 12),
-            (Core::CortexM0Plus, [1, 1, 2], 15, 11),
-            (Core::CortexM4, [1, 2, 3], 12, 10),
+            (table("cortex-m0"), [2, 2, 3], 16, 12),
+            (table("cortex-m0plus"), [1, 1, 2], 15, 11),
+            (table("cortex-m4"), [1, 2, 3], 12, 10),
         ] {
             let mm = model(core);
             let t = plan_tb(&block(0x102, MOV_W), &mm, &[]).shape;
-            let align = u64::from(core == Core::CortexM4);
+            let align = u64::from(core == table("cortex-m4"));
             assert_eq!(
                 mm.event_cycles(Event::Taken(Refill::Direct), &t),
                 p[0] + align
@@ -1212,42 +768,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn operands() {
-        let o = |s: &str| ops(&block(0x100, s)[0]);
-        assert_eq!(o(ADDS).writes, 1);
-        assert_eq!(o("2a00").writes, 0, "cmp r2, #0");
-        assert_eq!(o("4291").writes, 0, "cmp r1, r2");
-        assert_eq!(o("4008").writes, 1, "ands r0, r1");
-        assert_eq!(o("46ec").writes, 1 << 12, "mov ip, sp");
-        assert_eq!(o(LDR_REG).addr, 0b110);
-        assert_eq!(o(LDR_LIT).literal, Some(0x104 + 4));
-        assert_eq!(
-            o("f8df 0008").literal,
-            Some(0x104 + 8),
-            "ldr.w r0, [pc, #8]"
-        );
-        assert_eq!(
-            o("f85f 0008").literal,
-            Some(0x104 - 8),
-            "ldr.w r0, [pc, #-8]"
-        );
-        assert_eq!(o("f851 0b04").writes, 0b11, "ldr r0, [r1], #4: r0 and r1");
-        assert_eq!(o("f851 0022").addr, 0b110, "ldr.w r0, [r1, r2, lsl #2]");
-        assert!(!o("f841 0022").store_imm, "str.w r0, [r1, r2, lsl #2]");
-        assert!(o("f841 0c04").store_imm, "str r0, [r1, #-4]");
-        assert_eq!(o(PUSH3).addr, 1 << 13);
-        assert_eq!(o(ADD_SP).writes, 1 << 13);
-        assert_eq!(o(MSR).sys, Sys::Msr);
-        assert_eq!(o(MRS).sys, Sys::Mrs);
-        assert_eq!(o(MRS).writes, 1);
-        assert_eq!(o(ISB).sys, Sys::Isb);
-        assert_eq!(o(CPSID).sys, Sys::Cps);
-        assert_eq!(o(TBB).addr, 0b110);
-        assert!(o(MLA).acc && !o(MUL_W).acc && o(UMLAL).acc && !o(UMULL).acc);
-        assert_eq!(o(UMULL).writes, 0b11);
-    }
-
     /// Where QEMU cuts a straight run of code into blocks must not change its cycles:
     /// costing it whole equals costing the two parts plus the `Event::Next` correction.
     #[test]
@@ -1258,30 +778,30 @@ mod tests {
         });
         let configs = [
             ModelConfig {
-                core: Core::CortexM3,
+                core: table("cortex-m3"),
                 ..ModelConfig::default()
             },
             ModelConfig {
-                core: Core::CortexM3,
+                core: table("cortex-m3"),
                 flash,
                 flash_ws: 2,
                 ..ModelConfig::default()
             },
             ModelConfig {
-                core: Core::CortexM3,
+                core: table("cortex-m3"),
                 flash,
                 flash_ws: 1,
                 ..ModelConfig::default()
             },
             ModelConfig {
-                core: Core::CortexM4,
+                core: table("cortex-m4"),
                 flash,
                 flash_ws: 3,
                 prefetch: true,
                 ..ModelConfig::default()
             },
             ModelConfig {
-                core: Core::CortexM0,
+                core: table("cortex-m0"),
                 flash,
                 flash_ws: 1,
                 ..ModelConfig::default()
@@ -1308,9 +828,12 @@ mod tests {
                             .wrapping_add(m.next_cycles(p1.tail_ctx[k - 1], p2.head_ctx))
                             .wrapping_add(sum(&p2));
                         assert_eq!(
-                            split, whole,
+                            split,
+                            whole,
                             "{:?} ws {} prefetch {}: '{run}' at {start:#x} cut before {k}",
-                            cfg.core, cfg.flash_ws, cfg.prefetch
+                            cfg.core.map(|t| t.name),
+                            cfg.flash_ws,
+                            cfg.prefetch
                         );
                     }
                 }

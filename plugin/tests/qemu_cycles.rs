@@ -13,7 +13,7 @@
 //!   latency", "Tail-chaining"); M0 entry 16.
 //!
 //! The model's own choices where a TRM gives a range (P, "1 or 2", data-dependent
-//! counts) are in docs/timing-model.md and src/timing.rs.
+//! counts) are in docs/timing-model.md, config/src/cores/ and src/timing.rs.
 //!
 //! Every measured interval is probe 2n -> 2n+1 (see the fixture): the snippet plus the
 //! probes' share. With zero wait states the share is 4 on every core: the first probe's
@@ -25,7 +25,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::*;
 
@@ -38,8 +38,9 @@ struct Run {
     end: Rec,
 }
 
-fn build(dir: &Path) -> PathBuf {
-    build_source(dir, "cycles_test", &[])
+/// The cycles fixture (see `fixture`).
+fn cycles_fixture(test: &str) -> Option<Fixture> {
+    fixture(test, "cycles_test", &[])
 }
 
 fn handlers(elf: &Path) -> String {
@@ -50,16 +51,8 @@ fn handlers(elf: &Path) -> String {
     )
 }
 
-fn run(dir: &Path, elf: &Path, args: &str) -> Run {
-    let trace = dir.join("t.bin");
-    let out = run_qemu(elf, &trace, args, true);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args}: qemu stderr:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let t = parse_trace(&trace);
+fn run(fx: &Fixture, args: &str) -> Run {
+    let t = fx.trace(args, true);
     assert_eq!(t.end.status, 0, "{args}: end status");
     Run {
         hits: t.hits,
@@ -259,12 +252,10 @@ fn m3_exceptions(entry: u64, ret: u64, tail: u64) -> Vec<(u32, u32, u64, &'stati
 
 #[test]
 fn cortex_m3_known_answers() {
-    let Some(()) = tools_or_skip("cortex_m3_known_answers") else {
+    let Some(fx) = cycles_fixture("cortex_m3_known_answers") else {
         return;
     };
-    let dir = scratch_dir("cyc-m3");
-    let elf = build(&dir);
-    let r = run(&dir, &elf, &format!("core=cortex-m3,{}", handlers(&elf)));
+    let r = run(&fx, &format!("core=cortex-m3,{}", handlers(&fx.elf)));
     assert_eq!(r.flags, 1, "header flag bit 0: cycles modelled");
     assert!(
         r.end.cycles >= r.end.insns,
@@ -276,12 +267,10 @@ fn cortex_m3_known_answers() {
 
 #[test]
 fn cortex_m4_multiplies_are_single_cycle() {
-    let Some(()) = tools_or_skip("cortex_m4_multiplies_are_single_cycle") else {
+    let Some(fx) = cycles_fixture("cortex_m4_multiplies_are_single_cycle") else {
         return;
     };
-    let dir = scratch_dir("cyc-m4");
-    let elf = build(&dir);
-    let r = run(&dir, &elf, &format!("core=cortex-m4,{}", handlers(&elf)));
+    let r = run(&fx, &format!("core=cortex-m4,{}", handlers(&fx.elf)));
     // [M4] Table 3-1: MUL, MLA, MLS, UMULL, SMLAL 1; divide 2 to 12 as the M3.
     let mut rows: Vec<(u32, u64, &str)> = vec![
         (2, 4, "[M4] MUL 1, MUL 1, MLA 1, MLS 1"),
@@ -296,13 +285,11 @@ fn cortex_m4_multiplies_are_single_cycle() {
 
 #[test]
 fn div_policy_min_and_max() {
-    let Some(()) = tools_or_skip("div_policy_min_and_max") else {
+    let Some(fx) = cycles_fixture("div_policy_min_and_max") else {
         return;
     };
-    let dir = scratch_dir("cyc-div");
-    let elf = build(&dir);
     for (div, mul, divide) in [("min", 3 + 4, 2 + 2), ("max", 5 + 7, 12 + 12)] {
-        let r = run(&dir, &elf, &format!("core=cortex-m3,div={div}"));
+        let r = run(&fx, &format!("core=cortex-m3,div={div}"));
         check_cases(
             &r,
             div,
@@ -318,11 +305,9 @@ fn div_policy_min_and_max() {
 
 #[test]
 fn cortex_m0_and_m0plus() {
-    let Some(()) = tools_or_skip("cortex_m0_and_m0plus") else {
+    let Some(fx) = cycles_fixture("cortex_m0_and_m0plus") else {
         return;
     };
-    let dir = scratch_dir("cyc-m0");
-    let elf = build(&dir);
     // The fixture is ARMv7-M code (the emulated core is an M3); its Thumb-1 instructions
     // are costed from the ARMv6-M tables, the probe's MOVW/MOVT/STR.W as ALU 1 / STR 2,
     // so the share is still 4 (STR 2, no address-generation stall on ARMv6-M).
@@ -344,7 +329,7 @@ fn cortex_m0_and_m0plus() {
             "[M0] MSR 4, MRS 4, CPSID 1, CPSIE 1, DMB 4, DSB 4, ISB 4",
         ),
     ];
-    let r = run(&dir, &elf, &format!("core=cortex-m0,{}", handlers(&elf)));
+    let r = run(&fx, &format!("core=cortex-m0,{}", handlers(&fx.elf)));
     check_cases(&r, "cortex-m0", SHARE, m0);
     // [M0] entry 16; return 12 = unstacking 1+8 + refill 3 (the model's derivation).
     // Prologue: LDR literal 2, LDR 2, ADDS 1, STR 2, CMP 1, BEQ not taken 1.
@@ -377,11 +362,7 @@ fn cortex_m0_and_m0plus() {
             "[M0+] MSR 3, MRS 3, CPSID 1, CPSIE 1, DMB 3, DSB 3, ISB 3",
         ),
     ];
-    let r = run(
-        &dir,
-        &elf,
-        &format!("core=cortex-m0plus,{}", handlers(&elf)),
-    );
+    let r = run(&fx, &format!("core=cortex-m0plus,{}", handlers(&fx.elf)));
     check_cases(&r, "cortex-m0plus", SHARE, m0p);
     check_pairs(
         &r,
@@ -400,13 +381,11 @@ fn cortex_m0_and_m0plus() {
 /// rest. The model's own rule (docs/timing-model.md), worked by hand here.
 #[test]
 fn flash_wait_states_and_prefetch() {
-    let Some(()) = tools_or_skip("flash_wait_states_and_prefetch") else {
+    let Some(fx) = cycles_fixture("flash_wait_states_and_prefetch") else {
         return;
     };
-    let dir = scratch_dir("cyc-ws");
-    let elf = build(&dir);
     let base = "core=cortex-m3,flash=0x0:0x400000,sram=0x20000000:0x10000";
-    let r = run(&dir, &elf, &format!("{base},flash_ws=2,prefetch=off"));
+    let r = run(&fx, &format!("{base},flash_ws=2,prefetch=off"));
     // Each 32-bit probe instruction needs its own word (3 cycles to fetch): the STR.W
     // (2 cycles) waits 3 - 1 (MOVT before it) = 2, so costs 4; the MOVW after it waits
     // 3 - 2 = 1 (2); the MOVT waits 3 - 1 = 2 (3). Calibration pair: 4 + 2 + 3 = 9.
@@ -438,7 +417,7 @@ fn flash_wait_states_and_prefetch() {
             ),
         ],
     );
-    let r = run(&dir, &elf, &format!("{base},flash_ws=2,prefetch=on"));
+    let r = run(&fx, &format!("{base},flash_ws=2,prefetch=on"));
     // Prefetch buffer: sequential fetch is free; literal loads and branch targets pay
     // the wait states.
     check_pairs(
@@ -456,7 +435,7 @@ fn flash_wait_states_and_prefetch() {
             ),
         ],
     );
-    let z = run(&dir, &elf, "core=cortex-m3");
+    let z = run(&fx, "core=cortex-m3");
     assert!(
         r.end.cycles > z.end.cycles,
         "flash wait states raise the total: {} vs {}",
@@ -468,17 +447,14 @@ fn flash_wait_states_and_prefetch() {
 /// SRAM wait states: data accesses to SRAM (memory callbacks) and exception stacking.
 #[test]
 fn sram_wait_states() {
-    let Some(()) = tools_or_skip("sram_wait_states") else {
+    let Some(fx) = cycles_fixture("sram_wait_states") else {
         return;
     };
-    let dir = scratch_dir("cyc-sram");
-    let elf = build(&dir);
     let r = run(
-        &dir,
-        &elf,
+        &fx,
         &format!(
             "core=cortex-m3,sram=0x20000000:0x10000,sram_ws=1,{}",
-            handlers(&elf)
+            handlers(&fx.elf)
         ),
     );
     // The probe region (0x21000000) is outside the SRAM region: the share is unchanged.
@@ -516,12 +492,10 @@ fn sram_wait_states() {
 /// address, and the PendSV handler's return is then taken for a plain BX LR.
 #[test]
 fn handler_list_makes_tail_chains_visible() {
-    let Some(()) = tools_or_skip("handler_list_makes_tail_chains_visible") else {
+    let Some(fx) = cycles_fixture("handler_list_makes_tail_chains_visible") else {
         return;
     };
-    let dir = scratch_dir("cyc-nohandlers");
-    let elf = build(&dir);
-    let r = run(&dir, &elf, "core=cortex-m3");
+    let r = run(&fx, "core=cortex-m3");
     // Entries after SVC and after an I/O store are found without the list.
     check_pairs(
         &r,
@@ -548,20 +522,17 @@ fn handler_list_makes_tail_chains_visible() {
 
 #[test]
 fn no_model_and_bad_model_arguments() {
-    let Some(()) = tools_or_skip("no_model_and_bad_model_arguments") else {
+    let Some(fx) = cycles_fixture("no_model_and_bad_model_arguments") else {
         return;
     };
-    let dir = scratch_dir("cyc-none");
-    let elf = build(&dir);
     for args in ["", "core=none", "core=none,flash=0x0:0x1000,flash_ws=3"] {
-        let r = run(&dir, &elf, args);
+        let r = run(&fx, args);
         assert_eq!(r.flags, 0, "{args}: no model, flag bit 0 clear");
         assert!(
             r.hits.iter().all(|h| h.cycles == 0) && r.end.cycles == 0,
             "{args}"
         );
     }
-    let trace = dir.join("t.bin");
     for (args, msg) in [
         (
             "core=cortex-m7",
@@ -580,25 +551,14 @@ fn no_model_and_bad_model_arguments() {
             "rtoslab-plugin: flash_ws=2 needs the flash region",
         ),
         (
+            "core=cortex-m3,prefetch=on",
+            "rtoslab-plugin: prefetch=on needs the flash region",
+        ),
+        (
             "core=cortex-m3,sram=0x20000000",
             "rtoslab-plugin: sram=0x20000000: expected BASE:SIZE",
         ),
     ] {
-        let out = run_qemu(&elf, &trace, args, true);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(
-            out.status.code(),
-            Some(1),
-            "{args}: exit 1; stderr:\n{stderr}"
-        );
-        assert!(stderr.contains(msg), "{args}: stderr was:\n{stderr}");
-        assert_eq!(
-            stderr
-                .lines()
-                .filter(|l| l.contains("rtoslab-plugin"))
-                .count(),
-            1,
-            "{args}: one line"
-        );
+        fx.refuses(args, 1, msg);
     }
 }

@@ -12,7 +12,6 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::{Command, Stdio};
 
 use common::*;
@@ -84,40 +83,20 @@ fn check_default_trace(t: &Trace) {
 
 #[test]
 fn probe_counts_exact_with_icount() {
-    let Some(()) = tools_or_skip("probe_counts_exact_with_icount") else {
+    let Some(fx) = fixture("probe_counts_exact_with_icount", "probe_test", &[]) else {
         return;
     };
-    let dir = scratch_dir("icount");
-    let elf = build_fixture(&dir, &[]);
-    let trace = dir.join("t.bin");
-    let out = run_qemu(&elf, &trace, "", true);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "qemu stderr:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    check_default_trace(&parse_trace(&trace));
+    check_default_trace(&fx.trace("", true));
 }
 
 #[test]
 fn probe_counts_exact_without_icount() {
     // Without -icount the counts are the same, except that when the PendSV interrupt
     // is taken depends on host timing; the harness always runs with -icount.
-    let Some(()) = tools_or_skip("probe_counts_exact_without_icount") else {
+    let Some(fx) = fixture("probe_counts_exact_without_icount", "probe_test", &[]) else {
         return;
     };
-    let dir = scratch_dir("noicount");
-    let elf = build_fixture(&dir, &[]);
-    let trace = dir.join("t.bin");
-    let out = run_qemu(&elf, &trace, "", false);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "qemu stderr:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let t = parse_trace(&trace);
+    let t = fx.trace("", false);
     let upto_13 = EXPECTED.iter().position(|e| e.0 == 13).unwrap() + 1;
     assert_eq!(distances(&t)[..upto_13], EXPECTED[..upto_13]);
     let mut ids: Vec<u32> = t.hits.iter().map(|r| r.id).collect();
@@ -132,20 +111,17 @@ fn probe_counts_exact_without_icount() {
 
 #[test]
 fn insn_limit_stops_a_hang() {
-    let Some(()) = tools_or_skip("insn_limit_stops_a_hang") else {
+    let Some(fx) = fixture("insn_limit_stops_a_hang", "probe_test", &["-DHANG"]) else {
         return;
     };
-    let dir = scratch_dir("hang");
-    let elf = build_fixture(&dir, &["-DHANG"]);
-    let trace = dir.join("t.bin");
-    let out = run_qemu(&elf, &trace, "insn_limit=100000", true);
+    let out = fx.run("insn_limit=100000", true);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(124), "exit code; stderr:\n{stderr}");
     assert!(
         stderr.contains("instruction limit 100000 reached"),
         "stderr:\n{stderr}"
     );
-    let t = parse_trace(&trace);
+    let t = parse_trace(&fx.trace_path());
     assert_eq!(
         t.hits,
         vec![Rec {
@@ -163,20 +139,11 @@ fn insn_limit_stops_a_hang() {
 
 #[test]
 fn unaligned_probe_store_sets_status_bit_2() {
-    let Some(()) = tools_or_skip("unaligned_probe_store_sets_status_bit_2") else {
+    let test = "unaligned_probe_store_sets_status_bit_2";
+    let Some(fx) = fixture(test, "probe_test", &["-DUNALIGNED"]) else {
         return;
     };
-    let dir = scratch_dir("unaligned");
-    let elf = build_fixture(&dir, &["-DUNALIGNED"]);
-    let trace = dir.join("t.bin");
-    let out = run_qemu(&elf, &trace, "", true);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "qemu stderr:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let t = parse_trace(&trace);
+    let t = fx.trace("", true);
     let ids: Vec<(u32, u64)> = t.hits.iter().map(|r| (r.id, r.insns)).collect();
     assert_eq!(
         ids,
@@ -189,20 +156,10 @@ fn unaligned_probe_store_sets_status_bit_2() {
 
 #[test]
 fn record_limit_drops_later_hits() {
-    let Some(()) = tools_or_skip("record_limit_drops_later_hits") else {
+    let Some(fx) = fixture("record_limit_drops_later_hits", "probe_test", &[]) else {
         return;
     };
-    let dir = scratch_dir("maxrec");
-    let elf = build_fixture(&dir, &[]);
-    let trace = dir.join("t.bin");
-    let out = run_qemu(&elf, &trace, "max_records=3", true);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "qemu stderr:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let t = parse_trace(&trace);
+    let t = fx.trace("max_records=3", true);
     let ids: Vec<(u32, u64)> = t.hits.iter().map(|r| (r.id, r.insns)).collect();
     assert_eq!(ids, vec![(0, 2), (1, 5), (2, 8)]);
     assert_eq!(t.end.status, 0b001);
@@ -212,21 +169,11 @@ fn record_limit_drops_later_hits() {
 
 #[test]
 fn region_arguments_are_used() {
-    let Some(()) = tools_or_skip("region_arguments_are_used") else {
+    let Some(fx) = fixture("region_arguments_are_used", "probe_test", &[]) else {
         return;
     };
-    let dir = scratch_dir("region");
-    let elf = build_fixture(&dir, &[]);
-    let trace = dir.join("t.bin");
     // Region of 4 words starting at probe 2's address: probes 2..5 become ids 0..3.
-    let out = run_qemu(&elf, &trace, "base=0x21000008,size=16", true);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "qemu stderr:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let t = parse_trace(&trace);
+    let t = fx.trace("base=0x21000008,size=16", true);
     assert_eq!((t.base, t.size), (0x2100_0008, 16));
     let ids: Vec<(u32, u64)> = t.hits.iter().map(|r| (r.id, r.insns)).collect();
     assert_eq!(ids, vec![(0, 8), (1, 16), (2, 19), (3, 43)]);
@@ -234,12 +181,9 @@ fn region_arguments_are_used() {
 
 #[test]
 fn bad_arguments_fail_plugin_install() {
-    let Some(()) = tools_or_skip("bad_arguments_fail_plugin_install") else {
+    let Some(fx) = fixture("bad_arguments_fail_plugin_install", "probe_test", &[]) else {
         return;
     };
-    let dir = scratch_dir("badargs");
-    let elf = build_fixture(&dir, &[]);
-    let trace = dir.join("t.bin");
     for (args, msg) in [
         ("bogus=1", "rtoslab-plugin: unknown argument 'bogus'"),
         (
@@ -251,18 +195,7 @@ fn bad_arguments_fail_plugin_install() {
             "rtoslab-plugin: size=0x3: must be a non-zero multiple of 4",
         ),
     ] {
-        let out = run_qemu(&elf, &trace, args, true);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_ne!(out.status.code(), Some(0), "{args}: qemu must not run");
-        assert!(stderr.contains(msg), "{args}: stderr was:\n{stderr}");
-        assert_eq!(
-            stderr
-                .lines()
-                .filter(|l| l.contains("rtoslab-plugin"))
-                .count(),
-            1,
-            "one line"
-        );
+        fx.refuses(args, 1, msg);
     }
     // trace= missing entirely
     let out = Command::new("qemu-system-arm")
@@ -277,24 +210,29 @@ fn bad_arguments_fail_plugin_install() {
             "none",
         ])
         .arg("-kernel")
-        .arg(&elf)
+        .arg(&fx.elf)
         .arg("-plugin")
         .arg(format!("{},insn_limit=5", plugin_path().display()))
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_ne!(out.status.code(), Some(0));
-    assert!(
-        stderr.contains("rtoslab-plugin: missing required argument trace=<file>"),
-        "{stderr}"
+    assert_plugin_error(
+        &out,
+        "no trace=",
+        1,
+        "rtoslab-plugin: missing required argument trace=<file>",
     );
     // an unwritable trace path
-    let out = run_qemu(&elf, Path::new("/nonexistent-dir/t.bin"), "", true);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_ne!(out.status.code(), Some(0));
-    assert!(
-        stderr.contains("rtoslab-plugin: cannot create trace file /nonexistent-dir/t.bin"),
-        "{stderr}"
+    let out = run_qemu(
+        &fx.elf,
+        std::path::Path::new("/nonexistent-dir/t.bin"),
+        "",
+        true,
+    );
+    assert_plugin_error(
+        &out,
+        "unwritable trace",
+        1,
+        "rtoslab-plugin: cannot create trace file /nonexistent-dir/t.bin",
     );
 }

@@ -25,17 +25,41 @@ def _missing() -> list[str]:
     return out
 
 
+def _must_not_skip() -> str | None:
+    """Why qemu tests may not skip here (a missing tool fails them), or None."""
+    if os.environ.get("RTOSLAB_REQUIRE_QEMU") == "1":
+        return "RTOSLAB_REQUIRE_QEMU=1"
+    if os.environ.get("CI"):
+        # In CI the setup must have installed everything: a missing tool is a failure.
+        return "CI is set"
+    return None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     missing = _missing()
     if not missing:
         return
-    if os.environ.get("CI"):
-        # In CI the setup must have installed everything: a missing tool is a failure.
+    needs = "needs " + ", ".join(missing) + ": run `make setup`"
+    why = _must_not_skip()
+    if why is None:
+        skip = pytest.mark.skip(reason=needs)
+        for item in items:
+            if "qemu" in item.keywords:
+                item.add_marker(skip)
         return
-    skip = pytest.mark.skip(reason="needs " + ", ".join(missing) + ": run `make setup`")
-    for item in items:
-        if "qemu" in item.keywords:
-            item.add_marker(skip)
+    config.stash[_FAILURE] = f"{needs} ({why}: qemu tests may not skip)"
+
+
+_FAILURE = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Fail a qemu test that may not skip before its fixtures run, with the reason
+    (rather than with whatever the missing tool breaks first)."""
+    failure = item.config.stash.get(_FAILURE, None)
+    if failure is not None and "qemu" in item.keywords:
+        pytest.fail(failure, pytrace=False)
 
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]

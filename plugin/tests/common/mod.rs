@@ -168,8 +168,66 @@ pub fn scratch_dir(test: &str) -> Scratch {
     Scratch(d)
 }
 
-pub fn build_fixture(dir: &Path, defines: &[&str]) -> PathBuf {
-    build_source(dir, "probe_test", defines)
+/// A fixture assembled into its own scratch directory, ready to run under QEMU.
+pub struct Fixture {
+    pub dir: Scratch,
+    pub elf: PathBuf,
+}
+
+/// The preamble of every QEMU test: check the tools (None, after saying so, when one is
+/// missing: see `tools_or_skip`), make a scratch directory named after `test`, and
+/// assemble `tests/fixtures/<source>.S` with `defines`.
+pub fn fixture(test: &str, source: &str, defines: &[&str]) -> Option<Fixture> {
+    tools_or_skip(test)?;
+    let dir = scratch_dir(test);
+    let elf = build_source(&dir, source, defines);
+    Some(Fixture { dir, elf })
+}
+
+impl Fixture {
+    /// Where `run` writes the trace.
+    pub fn trace_path(&self) -> PathBuf {
+        self.dir.join("t.bin")
+    }
+
+    /// Run under QEMU with `plugin_args` after `trace=` (see `run_qemu`).
+    pub fn run(&self, plugin_args: &str, icount: bool) -> Output {
+        run_qemu(&self.elf, &self.trace_path(), plugin_args, icount)
+    }
+
+    /// Run, require exit status 0 (else fail with QEMU's stderr), and read the trace.
+    pub fn trace(&self, plugin_args: &str, icount: bool) -> Trace {
+        let out = self.run(plugin_args, icount);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{plugin_args}: qemu stderr:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        parse_trace(&self.trace_path())
+    }
+
+    /// Run with bad arguments: require QEMU to exit with `code` before running the guest
+    /// and stderr to hold exactly one `rtoslab-plugin` line, containing `msg`.
+    pub fn refuses(&self, plugin_args: &str, code: i32, msg: &str) {
+        let out = self.run(plugin_args, true);
+        assert_plugin_error(&out, plugin_args, code, msg);
+    }
+}
+
+/// `out` is QEMU refusing the plugin: exit `code`, one `rtoslab-plugin` line with `msg`.
+pub fn assert_plugin_error(out: &Output, what: &str, code: i32, msg: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{what}: stderr:\n{stderr}");
+    assert!(stderr.contains(msg), "{what}: stderr was:\n{stderr}");
+    assert_eq!(
+        stderr
+            .lines()
+            .filter(|l| l.contains("rtoslab-plugin"))
+            .count(),
+        1,
+        "{what}: one line; stderr:\n{stderr}"
+    );
 }
 
 /// Assemble `tests/fixtures/<name>.S` (linked with probe_test.ld) into `dir/<name>.elf`.

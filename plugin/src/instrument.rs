@@ -35,39 +35,8 @@
 //! not occur.
 
 use crate::cost::CostModel;
-use crate::flow::{Exit, exit_of, reg_summary};
-use crate::thumb::{Insn, decode};
-
-/// One decoded instruction of a block, with its encoding (cost models decode operands
-/// from it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DecodedInsn {
-    pub pc: u64,
-    pub insn: Insn,
-    /// First halfword in bits 15:0, second (32-bit instructions only) in bits 31:16.
-    pub raw: u32,
-}
-
-impl DecodedInsn {
-    /// Decode the instruction with halfwords `hw1`, `hw2` (`hw2` ignored for 16-bit ones).
-    pub fn new(pc: u64, hw1: u16, hw2: u16) -> DecodedInsn {
-        let insn = decode(hw1, hw2);
-        let hw2 = if insn.len == 4 { hw2 } else { 0 };
-        DecodedInsn {
-            pc,
-            insn,
-            raw: u32::from(hw1) | (u32::from(hw2) << 16),
-        }
-    }
-
-    pub fn hw1(&self) -> u16 {
-        self.raw as u16
-    }
-
-    pub fn hw2(&self) -> u16 {
-        (self.raw >> 16) as u16
-    }
-}
+use crate::decoded::DecodedInsn;
+use crate::flow::TbShape;
 
 /// An inline add to place on instruction `first`: `insns` instructions and `cycles`
 /// static cycles.
@@ -83,56 +52,6 @@ pub struct Segment {
 pub struct StoreSite {
     pub idx: usize,
     pub cycles: u32,
-}
-
-/// What the per-block callback needs to know about a block (kept for the block's
-/// lifetime when that callback is registered).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TbShape {
-    pub start: u64,
-    pub n_insns: u32,
-    /// Address just after the last instruction.
-    pub fallthrough: u64,
-    /// How control leaves the block.
-    pub exit: Exit,
-    /// Address of each instruction, for resuming after a block left early.
-    pub pcs: Box<[u32]>,
-    /// The block starts at a known exception handler entry.
-    pub is_handler: bool,
-    /// Extra cycles (beyond the model's refill) to refill the pipeline at this block's
-    /// first instruction after a taken branch: alignment and fetch wait states.
-    pub head_refill: u32,
-    /// Fetch wait states of the first instruction (charged on exception entry/return).
-    pub head_ws: u32,
-    /// Registers the block leaves holding a value copied from LR or popped from the
-    /// stack, and registers it leaves holding anything else (`flow::reg_summary`).
-    pub reg_lr_like: u16,
-    pub reg_other: u16,
-    /// The cost model's boundary contexts: each instruction as a predecessor, the first
-    /// as a successor (`CostModel::block_costs`).
-    pub tail_ctx: Box<[u64]>,
-    pub head_ctx: u64,
-}
-
-impl TbShape {
-    /// Where execution goes on after `ran` of this block's instructions ran.
-    pub fn resume_pc(&self, ran: u64) -> u64 {
-        usize::try_from(ran)
-            .ok()
-            .and_then(|i| self.pcs.get(i))
-            .map_or(self.fallthrough, |&pc| u64::from(pc))
-    }
-
-    /// The cost model's context of the last instruction that ran when `ran` of this
-    /// block's instructions ran (`ran` >= 1).
-    pub fn tail_ctx_after(&self, ran: u64) -> u64 {
-        usize::try_from(ran)
-            .ok()
-            .and_then(|i| i.checked_sub(1))
-            .and_then(|i| self.tail_ctx.get(i))
-            .copied()
-            .unwrap_or(0)
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -178,25 +97,14 @@ pub fn plan_tb(insns: &[DecodedInsn], model: &dyn CostModel, handlers: &[u32]) -
             seg_cycles = 0;
         }
     }
-    let first = insns[0];
     let last = insns[insns.len() - 1];
-    let (head_refill, head_ws) = model.head_cycles(&first);
-    let start32 = (first.pc & 0xFFFF_FFFF) as u32;
-    let (reg_lr_like, reg_other) = reg_summary(insns);
-    let shape = TbShape {
-        start: first.pc,
-        n_insns: insns.len() as u32,
-        fallthrough: (last.pc + u64::from(last.insn.len)) & 0xFFFF_FFFF,
-        exit: exit_of(insns),
-        pcs: insns.iter().map(|d| d.pc as u32).collect(),
-        is_handler: handlers.binary_search(&start32).is_ok(),
-        head_refill,
-        head_ws,
-        reg_lr_like,
-        reg_other,
-        tail_ctx: costs.tail_ctx.into_boxed_slice(),
-        head_ctx: costs.head_ctx,
-    };
+    let shape = TbShape::new(
+        insns,
+        handlers,
+        model.head_cycles(&insns[0]),
+        costs.tail_ctx,
+        costs.head_ctx,
+    );
     TbPlan {
         shape,
         segments,

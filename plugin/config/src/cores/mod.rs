@@ -1,0 +1,125 @@
+//! Core tables: one file per core, each a `pub const TABLE: CoreTable`, all registered in
+//! the one list at the end of this file. Everything else (the `core=` choices, the
+//! describe output, the cycle model) reads that list.
+//!
+//! Every count is the processor's documented cycle count with zero-wait-state memory,
+//! transcribed into our own table (`source` names the document and the rows used); the
+//! rules that combine them (neighbour rules, refills, wait states) are in the plugin's
+//! `timing.rs`.
+
+/// One core's cycle counts (zero wait states) and where they come from.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CoreTable {
+    /// The `core=` value, e.g. `cortex-m3`.
+    pub name: &'static str,
+    /// Architecture profile, e.g. `armv7-m`.
+    pub arch: &'static str,
+    /// One line: what is modelled.
+    pub description: &'static str,
+    /// The documents (and tables) the counts come from.
+    pub source: &'static str,
+    /// ARMv7-M neighbouring-instruction rules (M3 TRM 3.3.2): load pipelining, the
+    /// address-generation stall, the store data phase.
+    pub v7m: bool,
+    /// Pipeline refill P of a taken branch, in cycles, by how the target is produced:
+    /// PC-relative, from a register, loaded from memory.
+    pub p_direct: u32,
+    pub p_register: u32,
+    pub p_load: u32,
+    /// A 32-bit branch target at a halfword offset needs one more fetch (P up to 3).
+    pub align_penalty: bool,
+    /// BL before its refill (v6-M: 32-bit, BL = 4 on M0 = 2 + P).
+    pub bl: u32,
+    pub mul: u32,
+    /// MLA, MLS (and 16x16 accumulating DSP multiplies).
+    pub mla: u32,
+    /// Long multiply / long multiply-accumulate / divide: [min, typ, max] (`div=`).
+    pub mull: [u32; 3],
+    pub mlal: [u32; 3],
+    pub div: [u32; 3],
+    pub load: u32,
+    pub store_imm: u32,
+    pub store_reg: u32,
+    pub dual: u32,
+    /// TBB/TBH before the refill (load 2 + add 1).
+    pub tbb: u32,
+    pub msr: u32,
+    pub mrs: u32,
+    pub cps: u32,
+    pub dmb: u32,
+    pub dsb: u32,
+    /// ISB: 1 + B, B at least a refill.
+    pub isb: u32,
+    /// WFI/WFE (the time asleep is not modelled).
+    pub wait: u32,
+    /// Exception entry (stacking, vector fetch, first handler fetch), return
+    /// (unstacking and refill), tail-chain.
+    pub entry: u32,
+    pub ret: u32,
+    pub tail: u32,
+}
+
+/// The `core=` value that selects no model.
+pub const NONE: &str = "none";
+
+/// Look a core up by its `core=` name (`none` is not a table: see [`NONE`]).
+pub fn by_name(name: &str) -> Option<&'static CoreTable> {
+    CORES.iter().copied().find(|t| t.name == name)
+}
+
+/// Every `core=` value, in registry order, then `none`.
+pub fn choices() -> Vec<&'static str> {
+    CORES.iter().map(|t| t.name).chain([NONE]).collect()
+}
+
+/// Declares each core's module and lists its `TABLE` in [`CORES`]: adding a core table
+/// is a new file in this folder and one line in the invocation below.
+macro_rules! register_cores {
+    ($($module:ident,)*) => {
+        $(mod $module;)*
+        /// Every core table, in the order `core=` lists them.
+        pub static CORES: &[&CoreTable] = &[$(&$module::TABLE,)*];
+    };
+}
+
+register_cores! {
+    cortex_m3,
+    cortex_m4,
+    cortex_m0,
+    cortex_m0plus,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry() {
+        let names: Vec<&str> = CORES.iter().map(|t| t.name).collect();
+        assert_eq!(choices(), [names.as_slice(), &[NONE]].concat());
+        for known in ["cortex-m3", "cortex-m4", "cortex-m0", "cortex-m0plus"] {
+            assert!(names.contains(&known), "{known}");
+        }
+        assert_eq!(by_name("cortex-m4").map(|t| t.mla), Some(1));
+        assert_eq!(by_name("none"), None);
+        assert_eq!(by_name("cortex-m7"), None);
+        for t in CORES {
+            assert!(
+                t.name != NONE
+                    && !t.name.is_empty()
+                    && t.name
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{}: a core= value (lower case, digits, '-'; not none)",
+                t.name
+            );
+            assert!(t.arch.starts_with("armv"), "{}: arch", t.name);
+            assert!(
+                !t.description.is_empty() && !t.source.is_empty(),
+                "{}",
+                t.name
+            );
+            assert_eq!(by_name(t.name), Some(*t), "names are unique");
+        }
+    }
+}
