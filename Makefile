@@ -16,6 +16,7 @@ demo: setup
 
 lint: setup
 	.venv/bin/ruff check src tests
+	.venv/bin/mypy src
 
 test: setup lint
 	cargo test --release --locked --manifest-path plugin/Cargo.toml
