@@ -190,6 +190,15 @@ def test_html_matches_golden(html_run: HtmlRun) -> None:
     check_golden("report_run.html", html)
 
 
+def test_html_is_line_broken_for_review(html_run: HtmlRun) -> None:
+    """One table row, SVG element or block per line, so the golden diffs line by line."""
+    html = _render(html_run)
+    longest = max(html.splitlines(), key=len)
+    assert len(longest) <= 1000, longest[:200]
+    assert "</tr>\n<tr>" in html and "</section>\n<section" in html
+    assert re.search(r'<svg class="hist"[^>]*><title>[^<]*</title>\n<', html)
+
+
 def test_html_is_deterministic(html_run: HtmlRun) -> None:
     a = _render(html_run)
     b = _render(html_run)

@@ -157,8 +157,9 @@ def _table(header: Sequence[tuple[str, bool]], rows: Sequence[str], cls: str, ca
     ready ``<tr>`` elements."""
     head = "".join(f"<th{_NUM if num else ''}>{_e(label)}</th>" for label, num in header)
     cap = f'<caption class="caption">{_e(caption)}</caption>' if caption else ""
-    return (f'<div class="scroll"><table class="{cls}">{cap}<thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div>')
+    body = "".join(row + "\n" for row in rows)
+    return (f'<div class="scroll"><table class="{cls}">{cap}<thead><tr>{head}</tr></thead>\n'
+            f"<tbody>\n{body}</tbody></table></div>")
 
 
 def _td(text: str, num: bool = False, raw: bool = False, cls: str = "") -> str:
@@ -265,7 +266,7 @@ class _Page:
         if not v.results:
             sections = [("summary", "Results", "<p>No results are stored for this run.</p>")]
         nav = "".join(f'<a href="#{sid}">{_e(name)}</a>' for sid, name, _ in sections)
-        body = "".join(f'<section id="{sid}"><h2>{_e(name)}</h2>{content}</section>'
+        body = "\n".join(f'<section id="{sid}"><h2>{_e(name)}</h2>\n{content}\n</section>'
                        for sid, name, content in sections)
         return (
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -295,8 +296,8 @@ class _Page:
             ("results", _e(f"{counts['ok']} ok, {counts['failed']} failed, {counts['n/a']} n/a "
                            f"in {len(self.configs)} configuration{'s' if len(self.configs) != 1 else ''}")),
         ]
-        items = "".join(f"<dt>{_e(k)}</dt><dd>{val}</dd>" for k, val in fields)
-        return f'<dl class="identity">{items}</dl>'
+        items = "".join(f"<dt>{_e(k)}</dt><dd>{val}</dd>\n" for k, val in fields)
+        return f'<dl class="identity">\n{items}</dl>'
 
     def configurations(self) -> str:
         header = [(h, False) for h in ("name", "hash", "target", "kernel and its options", "compiler",
@@ -336,7 +337,7 @@ class _Page:
                 items = "".join(f"<li>{_e(w.row.benchmark)} / {_e(w.row.metric or '')} ({_e(w.row.unit)}): "
                                 f"{_e(w.text)}</li>" for w in warnings)
                 out.append(f'<ul class="warnings">{items}</ul>')
-        return "".join(out)
+        return "\n".join(out)
 
     def _summary_row(self, row: Row) -> str:
         if row.status != "ok":
@@ -423,7 +424,7 @@ class _Page:
                         "value in both configurations left out (see the table).</figcaption>"
                            if left_out else "")
                 out.append(f'<figure class="chart">{ratio_bars_svg(bars, title=title)}{caption}</figure>')
-        return "".join(out)
+        return "\n".join(out)
 
     # ------------------------------------------------------------ box plots
 
@@ -463,7 +464,7 @@ class _Page:
                         continue  # nothing to set side by side
                     svg = boxplot_svg(rows, title=f"{bench} · {metric} ({unit})", unit=unit)
                     out.append(f'<figure class="chart">{svg}</figure>')
-        return "".join(out)
+        return "\n".join(out)
 
     # ------------------------------------------------------------ histograms
 
@@ -506,10 +507,10 @@ class _Page:
                                if (r := self.result(c, bench)) is not None
                                and (f := self._hist_figure(c, r, metric, unit))]
                     out.append(f"<h4>{_e(unit)}</h4>")
-                    out.append(f'<div class="multiples">{"".join(figures)}</div>')
+                    out.append('<div class="multiples">\n' + "".join(f"{f}\n" for f in figures) + "</div>")
         if len(out) == 1:
             out.append("<p>No metrics were measured.</p>")
-        return "".join(out)
+        return "\n".join(out)
 
     # ------------------------------------------------------------ footprint
 
@@ -546,7 +547,7 @@ class _Page:
                             f"{_e(error)}</li>" for r, error in errors)
             out.append(f'<h4>Footprint not measured</h4><ul class="warnings">{items}</ul>')
         out.append(self._other_values())
-        return "".join(out)
+        return "\n".join(out)
 
     def _sections(self, with_fp: list[tuple[ResultView, Footprint]]) -> str:
         names = sorted({s for _, fp in with_fp for s in fp.sections})
