@@ -19,17 +19,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from html import escape
 
 from rtoslab.records import Footprint, Sample, Summary, Unit
-from rtoslab.report.comparison.table import (
-    Baselines,
-    ComparisonRow,
-    ComparisonTable,
-    build_table,
-    with_first_baseline,
-)
+from rtoslab.report.comparison.run_tables import config_labels, grouped_rows, report_table
+from rtoslab.report.comparison.table import Baselines
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
 from rtoslab.report.rows import Row, config_title, run_rows, warning_lines
 from rtoslab.report.svg import (
@@ -219,8 +213,7 @@ class _Page:
         if len(self.configs) == 1:
             c = self.configs[0]
             return {c.id: config_title(c)}
-        table = build_table([(self.view.id, replace(r, metrics=())) for r in self.view.results])
-        labels = {col.config.id: col.label for col in table.columns}
+        labels = config_labels(self.view)
         seen: dict[str, int] = {}
         for label in labels.values():
             seen[label] = seen.get(label, 0) + 1
@@ -350,27 +343,8 @@ class _Page:
 
     # ------------------------------------------------------------ comparison
 
-    def _table_for(self, unit: Unit) -> ComparisonTable:
-        results: list[tuple[int, ResultView]] = []
-        for r in self.view.results:
-            if r.status == "ok":
-                r = replace(r, metrics=tuple(m for m in r.metrics if unit in m.summaries))
-            results.append((self.view.id, r))
-        if self.r.baselines:
-            return build_table(results, stat=self.r.stat, unit=unit, baselines=self.r.baselines)
-        return with_first_baseline(build_table(results, stat=self.r.stat, unit=unit), DEFAULT_BASELINE)
-
     def _col_label(self, config: ConfigView) -> str:
         return self.labels.get(config.id, config.hash)
-
-    def _rows(self, table: ComparisonTable) -> list[ComparisonRow]:
-        """Rows grouped by benchmark; a benchmark's problem row (failed / n/a in some
-        configuration) only when no configuration measured a metric of it."""
-        order = {b: i for i, b in enumerate(self.benchmarks())}
-        measured = {row.benchmark for row in table.rows if not row.problem}
-        rows = [row for row in table.rows if not (row.problem and row.benchmark in measured)]
-        return sorted(rows, key=lambda row: order.get(row.benchmark, len(order))
-                      if row.benchmark is not None else 0)
 
     def comparison(self) -> str:
         out = []
@@ -379,8 +353,8 @@ class _Page:
         if not units:
             return "<p>No measurements to compare.</p>"
         for unit in units:
-            table = self._table_for(unit)
-            rows = self._rows(table)
+            table = report_table(self.view, unit, self.r.stat, self.r.baselines, DEFAULT_BASELINE)
+            rows = grouped_rows(table, self.benchmarks())
             out.append(f"<h3>{_e(self.r.stat)}, {_e(unit)}</h3>")
             names = sorted({rc.baseline for rc in table.ratios})
             out.append(f'<p class="desc">Ratio = configuration / baseline ({_e(", ".join(names))}); '

@@ -1,14 +1,21 @@
 """Comparison tables, in one place: configurations (or runs) side by side with ratio columns.
 
 ``table``: building tables from views; ``render``: terminal, Markdown, CSV and JSON text;
-``run_tables``: the tables `rtoslab compare` and an experiment's summary show. The HTML
-report draws the same tables itself (report/html.py).
+``run_tables``: the tables of stored runs: what `rtoslab compare`, an experiment's summary
+and the HTML report show (report/html.py renders its own from ``report_table``).
 """
 
 from __future__ import annotations
 
 from rtoslab.report.comparison.render import FORMATS, render_comparison
-from rtoslab.report.comparison.run_tables import experiment_tables, measured_units, run_table
+from rtoslab.report.comparison.run_tables import (
+    config_labels,
+    experiment_tables,
+    grouped_rows,
+    measured_units,
+    report_table,
+    run_table,
+)
 from rtoslab.report.comparison.table import (
     STATS,
     Baselines,
@@ -38,10 +45,13 @@ __all__ = [
     "build_footprint_table",
     "build_table",
     "compare_runs",
+    "config_labels",
     "experiment_tables",
+    "grouped_rows",
     "measured_units",
     "regressions",
     "render_comparison",
+    "report_table",
     "run_table",
     "with_first_baseline",
 ]
