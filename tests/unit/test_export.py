@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.records import BenchResult, MetricResult, Sample
+from rtoslab.records import BenchResult, MetricResult, Sample, Unit
 from rtoslab.report.export import (
     EXPORT_SCHEMA,
     SAMPLE_COLUMNS,
@@ -65,7 +65,7 @@ def test_summaries_csv(run: HtmlRun) -> None:
     # Numbers: whole values without a point, others round-trip exactly.
     (result,) = [r for r in run.view.results
                  if r.benchmark == "ctx_switch" and r.config.hash == "f6e5d4c3b2a1"]
-    s = result.metrics[0].summaries["insn"]
+    s = result.metrics[0].summaries[Unit.INSN]
     assert switch[0]["n"] == str(s.n) and switch[0]["min"] == str(int(s.min))
     assert float(switch[0]["mean"]) == s.mean and float(switch[0]["stdev"]) == s.stdev
 

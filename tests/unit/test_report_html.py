@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from rtoslab.analysis.stats import summarize
-from rtoslab.records import BenchResult, Footprint, MetricResult, Sample, Summary
+from rtoslab.records import BenchResult, Footprint, MetricResult, Sample, Summary, Unit
 from rtoslab.report import get_renderer
 from rtoslab.report.html import NO_SAMPLES, HtmlRenderer, render_html
 from rtoslab.store import RunView, Store, open_store
@@ -71,10 +71,10 @@ def _lcg(seed: int, n: int, spread: int) -> list[int]:
 
 def _metric(name: str, description: str, insns: Sequence[int], cycles: Sequence[int] | None) -> MetricResult:
     samples = tuple(Sample(i, c) for i, c in zip(insns, cycles or [0] * len(insns), strict=True))
-    summaries: dict[str, Summary] = {"insn": summarize(insns)}
+    summaries: dict[Unit, Summary] = {Unit.INSN: summarize(insns)}
     if cycles is not None:
-        summaries["cycle"] = summarize(cycles)
-        summaries["us"] = summarize([c * 1_000_000 / CLOCK_HZ for c in cycles])
+        summaries[Unit.CYCLE] = summarize(cycles)
+        summaries[Unit.US] = summarize([c * 1_000_000 / CLOCK_HZ for c in cycles])
     return MetricResult(name, description, samples, summaries)
 
 
@@ -250,7 +250,7 @@ def test_html_shows_problems_footprint_and_extras(html_run: HtmlRun) -> None:
 def test_html_statistics_match_summaries(html_run: HtmlRun) -> None:
     html = _render(html_run)
     (result,) = [r for r in html_run.view.results if r.benchmark == "sem_signal" and r.status == "ok"]
-    s = result.metrics[0].summaries["insn"]
+    s = result.metrics[0].summaries[Unit.INSN]
     row = re.search(r"<tr><td>sem_signal</td><td>give_to_wait</td><td>insn</td>(.*?)</tr>", html)
     assert row is not None
     cells = re.findall(r'<td class="num">([^<]*)</td>', row.group(1))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from html import escape
 
 from rtoslab.analysis.stats import percentile
+from rtoslab.records import Unit
 from rtoslab.report.numbers import fmt_num
 
 # ---------------------------------------------------------------- numbers
@@ -209,7 +210,7 @@ HIST_WIDTH = 340
 HIST_HEIGHT = 200
 
 
-def histogram_svg(values: Sequence[float], *, title: str, unit: str, max_bins: int = 40,
+def histogram_svg(values: Sequence[float], *, title: str, unit: Unit, max_bins: int = 40,
                   marker: float | None = None) -> str:
     """A histogram of ``values`` (class ``hist``), one ``rect.bar`` per non-empty bin.
 
@@ -299,7 +300,7 @@ class BoxRow:
     note: str = ""
 
 
-def boxplot_svg(rows: Sequence[BoxRow], *, title: str, unit: str) -> str:
+def boxplot_svg(rows: Sequence[BoxRow], *, title: str, unit: Unit) -> str:
     """Horizontal box plots on one shared axis (class ``box``), one ``g.boxrow`` per row.
 
     Whiskers reach the minimum and the maximum; the box spans p25..p75; the thick line
