@@ -105,8 +105,8 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
         footprint = footprint_of(built.elfs[bench.name])
     except RtoslabError as e:
         footprint_error = str(e)
-    reserved = sorted(set(out.report.counters) & set(EXTRA_KEYS))
-    counters = {k: v for k, v in out.report.counters.items() if k not in EXTRA_KEYS}
+    reserved = sorted(set(out.console_report.counters) & set(EXTRA_KEYS))
+    counters = {k: v for k, v in out.console_report.counters.items() if k not in EXTRA_KEYS}
     # Every outcome of this run carries its console, wall time, counters and footprint.
     failed = BenchResult(bench.name, "failed", None, console=out.console, wall_s=round(out.wall_s, 3),
                          counters=counters, footprint=footprint, footprint_error=footprint_error)

@@ -36,7 +36,7 @@ class RunOutput:
     console: str
     trace: Trace | None
     wall_s: float  # host wall-clock seconds of the emulator process
-    report: ConsoleReport = field(default_factory=ConsoleReport)  # the console's protocol lines
+    console_report: ConsoleReport = field(default_factory=ConsoleReport)  # its protocol lines, parsed
 
 
 class Runner(Protocol):

@@ -166,10 +166,11 @@ class QemuRunner:
             except RtoslabError as e:
                 trace_error = str(e)
         exit_code = None if timed_out else proc.returncode
-        report = parse_console(console)
-        failure = classify(req, exit_code, report, trace, timed_out)
+        console_report = parse_console(console)
+        failure = classify(req, exit_code, console_report, trace, timed_out)
         if failure is None and trace_error:
             failure = f"{req.benchmark}: {trace_error}"
         if failure and exit_code not in (0, 10, 11, 124) and stderr and not timed_out:
             failure += f" [qemu: {stderr.splitlines()[-1][:200]}]"
-        return RunOutput(req.benchmark, failure is None, failure, exit_code, console, trace, wall, report)
+        return RunOutput(req.benchmark, failure is None, failure, exit_code, console, trace, wall,
+                         console_report)
