@@ -16,6 +16,7 @@ demo: setup
 
 lint: setup
 	.venv/bin/ruff check src tests
+	.venv/bin/mypy src
 
 # A QEMU test with a tool missing fails instead of skipping (plugin tests and pytest).
 test: export RTOSLAB_REQUIRE_QEMU = 1

@@ -9,10 +9,9 @@ interrupted run keeps everything finished before the interruption.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -22,13 +21,11 @@ from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tre
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.catalog import Benchmark, na_reason
 from rtoslab.paths import cache_root, firmware_root
-from rtoslab.records import BenchResult, RtoslabError
+from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, RtoslabError
 from rtoslab.runners.base import Runner, RunRequest
 from rtoslab.store.db import Store
 from rtoslab.tools import tool_versions
 from rtoslab.trace.meta import read_probe_meta
-
-_KV = re.compile(r"^LAB-KV ([a-z0-9_]+)=(-?\d+)\s*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -82,10 +79,6 @@ def source_hash(config: BuildConfig, bench: Benchmark) -> str:
     return _source_hash(bench.path, config.target_info().path, config.kernel_info().path)
 
 
-def parse_kv(console: str) -> dict[str, object]:
-    return {m.group(1): int(m.group(2)) for m in _KV.finditer(console)}
-
-
 def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
                   runner: Runner) -> BenchResult:
     """Run one built benchmark and analyse it. Failures become a failed result."""
@@ -106,24 +99,31 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
     except RtoslabError as e:
         msg = str(e) if str(e).startswith(bench.name) else f"{bench.name}: {e}"
         return BenchResult(bench.name, "failed", msg)
-    extra: dict[str, object] = {"wall_s": round(out.wall_s, 3), **parse_kv(out.console)}
+    footprint: Footprint | None = None
+    footprint_error: str | None = None
     try:
-        extra["footprint"] = footprint_of(built.elfs[bench.name]).as_dict()
+        footprint = footprint_of(built.elfs[bench.name])
     except RtoslabError as e:
-        extra["footprint_error"] = str(e)
+        footprint_error = str(e)
+    reserved = sorted(set(out.console_report.counters) & set(EXTRA_KEYS))
+    counters = {k: v for k, v in out.console_report.counters.items() if k not in EXTRA_KEYS}
+    # Every outcome of this run carries its console, wall time, counters and footprint.
+    failed = BenchResult(bench.name, "failed", None, console=out.console, wall_s=round(out.wall_s, 3),
+                         counters=counters, footprint=footprint, footprint_error=footprint_error)
+    if reserved:
+        return replace(failed, reason=f"{bench.name}: LAB-KV name(s) {', '.join(reserved)} are "
+                       "reserved: rename the value in the benchmark")
     if not out.ok or out.trace is None:
-        return BenchResult(bench.name, "failed", out.failure, console=out.console, extra=extra)
+        return replace(failed, reason=out.failure)
     try:
         metas = read_probe_meta(built.elfs[bench.name])
         calib, metrics = analyse(out.trace, metas, clock_hz)
     except RtoslabError as e:
-        return BenchResult(bench.name, "failed", f"{bench.name}: {e}", console=out.console,
-                           extra=extra)
+        return replace(failed, reason=f"{bench.name}: {e}")
     end = out.trace.end
-    return BenchResult(
-        bench.name, "ok", None, tuple(metrics), out.console, calib,
-        end.total_insns if end else 0, end.total_cycles if end else 0, extra,
-    )
+    return replace(failed, status="ok", metrics=tuple(metrics), calibration=calib,
+                   total_insns=end.total_insns if end else 0,
+                   total_cycles=end.total_cycles if end else 0)
 
 
 def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
@@ -178,7 +178,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                 except RtoslabError as e:
                     built[h] = str(e)
                 report(Progress(to_build[h][0], "", "built"))
-            runs = {}
+            runs: dict[Future[BenchResult], int] = {}
             for i, (config, bench, _) in enumerate(items):
                 if results[i] is not None:
                     continue
@@ -188,8 +188,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                 else:
                     runs[pool.submit(run_benchmark, config, bench, b, runner)] = i
             flush()
-            for fut in as_completed(runs):
-                results[runs[fut]] = fut.result()
+            for ran in as_completed(runs):
+                results[runs[ran]] = ran.result()
                 flush()
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)

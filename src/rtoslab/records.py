@@ -6,12 +6,28 @@ reaches back. All classes are frozen dataclasses so they can be shared freely.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 
 
 class RtoslabError(Exception):
     """An error the user can act on. ``str(err)`` is one line: what went wrong and what to do."""
+
+
+class Unit(StrEnum):
+    """The unit of a measured value. A StrEnum: ``Unit.INSN == "insn"``, and it is stored,
+    printed and exported as that text."""
+
+    INSN = "insn"  # guest instructions completed (exact)
+    CYCLE = "cycle"  # modelled core cycles (the plugin's timing model)
+    US = "us"  # microseconds: cycles at the configuration's clock
+    BYTES = "bytes"  # image footprint (flash, RAM)
+
+
+# Units of a metric's samples and summaries, in display order.
+SAMPLE_UNITS: tuple[Unit, ...] = (Unit.INSN, Unit.CYCLE, Unit.US)
 
 
 # ---------------------------------------------------------------- trace (docs/formats.md §2)
@@ -122,12 +138,58 @@ class MetricResult:
     name: str
     description: str
     samples: tuple[Sample, ...]
-    summaries: dict[str, Summary]  # unit ("insn", "cycle", "us") -> summary
+    summaries: dict[Unit, Summary]  # in SAMPLE_UNITS order, measured units only
+
+
+# ---------------------------------------------------------------- image footprint
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """Flash and RAM bytes of one image, from its linker map (rtoslab.builder.footprint)."""
+
+    flash: dict[str, int] = field(default_factory=dict)  # component -> bytes
+    ram: dict[str, int] = field(default_factory=dict)
+    sections: dict[str, int] = field(default_factory=dict)  # output section -> bytes
+
+    @property
+    def flash_total(self) -> int:
+        return sum(self.flash.values())
+
+    @property
+    def ram_total(self) -> int:
+        return sum(self.ram.values())
+
+    def as_dict(self) -> dict[str, object]:
+        """The stored form; the totals are included for readers of exported data."""
+        return {"flash": dict(sorted(self.flash.items())), "ram": dict(sorted(self.ram.items())),
+                "flash_total": self.flash_total, "ram_total": self.ram_total,
+                "sections": dict(sorted(self.sections.items()))}
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, object]) -> Footprint:
+        """Inverse of ``as_dict`` (the stored totals are derived again, not read)."""
+        return cls(_int_dict(doc.get("flash")), _int_dict(doc.get("ram")), _int_dict(doc.get("sections")))
+
+
+def _int_dict(value: object) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        return {}
+    return {str(k): v for k, v in value.items() if isinstance(v, int) and not isinstance(v, bool)}
+
+
+# ---------------------------------------------------------------- results
 
 
 @dataclass(frozen=True)
 class BenchResult:
-    """Outcome of running one benchmark image once."""
+    """Outcome of running one benchmark image once.
+
+    ``wall_s``: host wall-clock seconds of the emulator run (None when nothing ran); not a
+    measurement of the guest. ``counters``: the ``LAB-KV name=value`` lines the firmware
+    printed (docs/formats.md §7). ``footprint``: flash/RAM bytes of the image, or None with
+    ``footprint_error`` saying why it could not be read.
+    """
 
     benchmark: str
     status: str  # "ok" | "failed" | "n/a"
@@ -137,4 +199,56 @@ class BenchResult:
     calibration: Sample | None = None
     total_insns: int = 0
     total_cycles: int = 0
-    extra: dict[str, object] = field(default_factory=dict)
+    wall_s: float | None = None
+    counters: dict[str, int] = field(default_factory=dict)
+    footprint: Footprint | None = None
+    footprint_error: str | None = None
+
+
+# Keys of the extra-values document that are not counters (a counter may not use them).
+EXTRA_KEYS = ("wall_s", "footprint", "footprint_error")
+
+
+def extra_document(wall_s: float | None, counters: Mapping[str, int], footprint: Footprint | None,
+                   footprint_error: str | None) -> dict[str, object]:
+    """A result's extra values as one JSON object with sorted keys: the text stored in
+    ``bench_runs.extra`` and the ``extra`` of rtoslab.export/1. Counters are top-level
+    keys beside ``wall_s``, ``footprint`` and ``footprint_error`` (each only when set)."""
+    clash = sorted(set(counters) & set(EXTRA_KEYS))
+    if clash:
+        raise ValueError(f"counter name(s) {', '.join(clash)} are reserved extra keys")
+    doc: dict[str, object] = dict(counters)
+    if wall_s is not None:
+        doc["wall_s"] = wall_s
+    if footprint is not None:
+        doc["footprint"] = dict(sorted(footprint.as_dict().items()))
+    if footprint_error is not None:
+        doc["footprint_error"] = footprint_error
+    return dict(sorted(doc.items()))
+
+
+@dataclass(frozen=True)
+class ExtraValues:
+    """The typed values of an extra-values document (see ``extra_document``)."""
+
+    wall_s: float | None
+    counters: dict[str, int]
+    footprint: Footprint | None
+    footprint_error: str | None
+
+
+def parse_extra(doc: Mapping[str, object]) -> ExtraValues:
+    """Inverse of ``extra_document``. Values of any other type under other keys (none are
+    written) are not counters and are left out."""
+    wall = doc.get("wall_s")
+    fp = doc.get("footprint")
+    err = doc.get("footprint_error")
+    counters = {k: v for k, v in doc.items()
+                if k not in EXTRA_KEYS and isinstance(v, int) and not isinstance(v, bool)}
+    return ExtraValues(
+        wall_s=float(wall) if isinstance(wall, int | float) and not isinstance(wall, bool)
+        and math.isfinite(wall) else None,
+        counters=dict(sorted(counters.items())),
+        footprint=Footprint.from_dict(fp) if isinstance(fp, Mapping) else None,
+        footprint_error=err if isinstance(err, str) else None,
+    )

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rtoslab.records import Sample, Summary
+from rtoslab.records import SAMPLE_UNITS, Footprint, Sample, Summary, Unit
 
 RUN_STATUSES = ("running", "complete", "incomplete", "failed")
 FINISHED_STATUSES = ("complete", "incomplete", "failed")
 BENCH_STATUSES = ("ok", "failed", "n/a")
-# Display order of units; any other unit sorts after these, alphabetically.
-UNIT_ORDER = ("insn", "cycle", "us")
+# Display order of units.
+UNIT_ORDER: tuple[Unit, ...] = SAMPLE_UNITS
 
 IDENTITY_KEYS = (
     "hash",
@@ -58,12 +58,13 @@ class MetricView:
     name: str
     description: str
     n_samples: int
-    summaries: dict[str, Summary]
+    summaries: dict[Unit, Summary]
 
 
 @dataclass(frozen=True)
 class ResultView:
-    """One stored benchmark result (a row of ``bench_runs``)."""
+    """One stored benchmark result (a row of ``bench_runs``); the typed values of
+    ``BenchResult`` as stored."""
 
     id: int
     benchmark: str
@@ -75,7 +76,10 @@ class ResultView:
     total_insns: int
     total_cycles: int
     calibration: Sample | None
-    extra: dict[str, object]
+    wall_s: float | None  # host seconds of the emulator run; None when nothing ran
+    counters: dict[str, int]  # LAB-KV values the firmware printed
+    footprint: Footprint | None
+    footprint_error: str | None  # why there is no footprint, when one was attempted
     created_at: str
     metrics: tuple[MetricView, ...] = ()
 

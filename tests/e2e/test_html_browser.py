@@ -76,7 +76,8 @@ def test_report_renders_in_chromium(tmp_path: Path) -> None:
     db = tmp_path / "results.sqlite"
     run_id = build_html_run(db)
     with open_store(db) as store:
-        html = render_html(store, store.load_run(run_id))
+        view = store.load_run(run_id)
+        html = render_html(view, store.load_run_samples(view))
     page = tmp_path / "report.html"
     page.write_text(html, encoding="utf-8")
     url = page.as_uri()

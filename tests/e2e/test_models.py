@@ -119,7 +119,7 @@ def test_toggle_metrics_one_sample_per_round(models: tuple, bench: str, tasks: i
         for k in range(1, tasks + 1):
             assert s[f"start_{k}"][i] < s[f"done_{k}"][i] <= s["total"][i]
         assert max(s[f"done_{k}"][i] for k in range(1, tasks + 1)) < s["total"][i]
-    assert r.extra["toggle_tasks"] == tasks and r.extra["toggle_rounds"] == ROUNDS
+    assert r.counters["toggle_tasks"] == tasks and r.counters["toggle_rounds"] == ROUNDS
 
 
 @pytest.mark.parametrize("bench", ["toggle_superloop", "toggle_fsm", "toggle_rtos"])
@@ -174,12 +174,12 @@ def test_ftl_os_and_fsm_do_the_same_verified_work(models: tuple) -> None:
     for r in (os_r, fsm_r):
         assert [m.name for m in r.metrics] == FTL_METRICS
         assert all(m.n_samples == 1 for m in r.metrics)
-    counters = {k: v for k, v in os_r.extra.items() if k.startswith("ftl_")}
-    assert counters == {k: v for k, v in fsm_r.extra.items() if k.startswith("ftl_")}
+    counters = {k: v for k, v in os_r.counters.items() if k.startswith("ftl_")}
+    assert counters == {k: v for k, v in fsm_r.counters.items() if k.startswith("ftl_")}
     assert counters["ftl_gc_runs"] > 0 and counters["ftl_pages_relocated"] > 0
     assert counters["ftl_write_amp_x1000"] > 1000
     # the OS tasks' 1 KiB stacks keep a margin (the FSM runs on main's stack)
-    assert all(0 < os_r.extra[f"stack_peak_{t}"] < 768 for t in ("host", "ftl", "nand"))
+    assert all(0 < os_r.counters[f"stack_peak_{t}"] < 768 for t in ("host", "ftl", "nand"))
     s = _samples(models, fsm_r)
     # random writes get slower once garbage collection runs
     assert s["rw_8"][0] > 2 * s["rw_1"][0]

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.compare import build_footprint_table, build_table
 from rtoslab.experiments.experiment import Experiment, load_experiment
-from rtoslab.records import RtoslabError, Summary
+from rtoslab.records import Footprint, RtoslabError, Summary, Unit
+from rtoslab.report.comparison import ComparisonRow, build_footprint_table, build_table
 from rtoslab.views import ConfigView, MetricView, ResultView
 
 HEAD = 'name = "e"\nbenchmarks = ["call", "loop"]\n'
@@ -74,12 +74,13 @@ def _result(rid: int, bench: str, config: ConfigView, values: dict[str, float],
             flash: int = 1000) -> ResultView:
     metrics = tuple(
         MetricView(id=rid * 10 + i, name=name, description="", n_samples=1,
-                   summaries={"insn": Summary(1, v, v, v, v, v, 0.0, v, v)})
+                   summaries={Unit.INSN: Summary(1, v, v, v, v, v, 0.0, v, v)})
         for i, (name, v) in enumerate(values.items()))
     return ResultView(id=rid, benchmark=bench, config=config, source_hash="s", status="ok", reason=None,
                       console="", total_insns=0, total_cycles=0, calibration=None,
-                      extra={"footprint": {"flash_total": flash, "ram_total": flash // 2}},
-                      created_at="", metrics=metrics)
+                      wall_s=None, counters={}, footprint_error=None,
+                      footprint=Footprint({"all": flash}, {"all": flash // 2}), created_at="",
+                      metrics=metrics)
 
 
 def _os_vs_fsm() -> list[tuple[int, ResultView]]:
@@ -101,7 +102,7 @@ def _os_vs_fsm() -> list[tuple[int, ResultView]]:
 def test_rows_metric_puts_benchmarks_side_by_side_grouped_with_ratios_across_kernels() -> None:
     table = build_table(_os_vs_fsm(), rows="metric",
                         baselines=[("OS/FSM", {"benchmark": "ftl_fsm", "kernel": "baremetal"})])
-    assert table.rows == (("sw",), ("sr",))
+    assert [r.cells() for r in table.rows] == [("sw",), ("sr",)]
     # Grouped by benchmark (seed 000: the OS block, then the FSM block), each in plan order.
     assert [c.label for c in table.columns] == [
         "ftl_os freertos -O0", "ftl_os freertos -O2", "ftl_fsm baremetal -O0", "ftl_fsm baremetal -O2"]
@@ -109,12 +110,12 @@ def test_rows_metric_puts_benchmarks_side_by_side_grouped_with_ratios_across_ker
     # although the FSM's kernel has no configTICK_RATE_HZ.
     assert [(rc.column.label, rc.base.label) for rc in table.ratios] == [
         ("ftl_os freertos -O0", "ftl_fsm baremetal -O0"), ("ftl_os freertos -O2", "ftl_fsm baremetal -O2")]
-    assert table.ratio(("sw",), table.ratios[0]) == pytest.approx(1.1)
-    assert table.ratio(("sr",), table.ratios[1]) == pytest.approx(0.9)
+    assert table.ratio(ComparisonRow(None, "sw"), table.ratios[0]) == pytest.approx(1.1)
+    assert table.ratio(ComparisonRow(None, "sr"), table.ratios[1]) == pytest.approx(0.9)
     sizes = build_footprint_table(_os_vs_fsm(), rows="metric",
                                   baselines=[("OS/FSM", {"benchmark": "ftl_fsm", "kernel": "baremetal"})])
-    assert sizes.rows == (("flash",), ("ram",))
-    assert sizes.ratio(("flash",), sizes.ratios[0]) == pytest.approx(2.0)
+    assert [r.cells() for r in sizes.rows] == [("flash",), ("ram",)]
+    assert sizes.ratio(ComparisonRow(None, "flash"), sizes.ratios[0]) == pytest.approx(2.0)
 
 
 def test_kernel_options_still_separate_columns_when_the_baseline_does_not_name_a_kernel() -> None:
@@ -127,7 +128,7 @@ def test_kernel_options_still_separate_columns_when_the_baseline_does_not_name_a
     assert [(rc.column.label, rc.base.label) for rc in table.ratios] == [
         ("-O0 configTICK_RATE_HZ=1000", "-O2 configTICK_RATE_HZ=1000"),
         ("-O0 configTICK_RATE_HZ=10000", "-O2 configTICK_RATE_HZ=10000")]
-    assert all(table.ratio(("k", "m"), rc) == pytest.approx(3.0) for rc in table.ratios)
+    assert all(table.ratio(ComparisonRow("k", "m"), rc) == pytest.approx(3.0) for rc in table.ratios)
 
 
 def test_labels_name_an_axis_only_on_the_columns_that_have_it() -> None:
@@ -147,5 +148,5 @@ def test_metrics_that_only_later_columns_have_join_their_siblings() -> None:
     results = [(1, _result(1, "t", _config(1, "baremetal", "-O2 -DN=1", {}), one)),
                (1, _result(2, "t", _config(2, "baremetal", "-O2 -DN=2", {}), two))]
     table = build_table(results, rows="metric")
-    assert [r[0] for r in table.rows] == ["start_1", "start_2", "done_1", "done_2", "spread", "total"]
+    assert [r.metric for r in table.rows] == ["start_1", "start_2", "done_1", "done_2", "spread", "total"]
     assert [c.label for c in table.columns] == ["-DN=1", "-DN=2"]

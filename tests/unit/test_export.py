@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import csv
 import json
+import sqlite3
 from collections.abc import Iterator
 from io import StringIO
 from pathlib import Path
 
 import pytest
 
-from rtoslab.records import BenchResult, MetricResult, Sample
+from rtoslab.records import BenchResult, MetricResult, Sample, Unit
 from rtoslab.report.export import (
     EXPORT_SCHEMA,
     SAMPLE_COLUMNS,
@@ -43,8 +44,8 @@ def _rows(text: str) -> list[dict[str, str]]:
 
 def test_goldens(run: HtmlRun) -> None:
     check_golden("export_summaries.csv", export_summaries_csv(run.view))
-    check_golden("export_samples.csv", export_samples_csv(run.store, run.view))
-    check_golden("export.json", export_json(run.store, run.view))
+    check_golden("export_samples.csv", export_samples_csv(run.view, run.store.load_run_samples(run.view)))
+    check_golden("export.json", export_json(run.view, run.store.load_run_samples(run.view)))
 
 
 def test_summaries_csv(run: HtmlRun) -> None:
@@ -64,13 +65,13 @@ def test_summaries_csv(run: HtmlRun) -> None:
     # Numbers: whole values without a point, others round-trip exactly.
     (result,) = [r for r in run.view.results
                  if r.benchmark == "ctx_switch" and r.config.hash == "f6e5d4c3b2a1"]
-    s = result.metrics[0].summaries["insn"]
+    s = result.metrics[0].summaries[Unit.INSN]
     assert switch[0]["n"] == str(s.n) and switch[0]["min"] == str(int(s.min))
     assert float(switch[0]["mean"]) == s.mean and float(switch[0]["stdev"]) == s.stdev
 
 
 def test_samples_csv_matches_the_store(run: HtmlRun) -> None:
-    rows = _rows(export_samples_csv(run.store, run.view))
+    rows = _rows(export_samples_csv(run.view, run.store.load_run_samples(run.view)))
     assert tuple(rows[0]) == SAMPLE_COLUMNS
     assert len(rows) == sum(m.n_samples for r in run.view.results for m in r.metrics)
     for result in run.view.results:
@@ -84,18 +85,22 @@ def test_samples_csv_matches_the_store(run: HtmlRun) -> None:
 
 
 def test_json_export(run: HtmlRun) -> None:
-    text = export_json(run.store, run.view)
+    text = export_json(run.view, run.store.load_run_samples(run.view))
     doc = json.loads(text)
-    assert doc == json.loads(json.dumps(export_document(run.store, run.view)))
+    assert doc == json.loads(json.dumps(export_document(run.view, run.store.load_run_samples(run.view))))
     assert list(doc) == ["schema", "run", "configs", "results"]
     assert doc["schema"] == EXPORT_SCHEMA == "rtoslab.export/1"
     assert doc["run"]["started_at"] == "2026-11-22T04:00:00Z"
     assert [c["hash"] for c in doc["configs"]] == ["a1b2c3d4e5f6", "f6e5d4c3b2a1", "0c0ffee0d00d"]
     assert len(doc["results"]) == len(run.view.results)
     hashes = {c["hash"] for c in doc["configs"]}
+    with sqlite3.connect(run.store.path) as conn:
+        stored = dict(conn.execute("SELECT id, extra FROM bench_runs"))
     for entry, result in zip(doc["results"], run.view.results, strict=True):
         assert entry["config"] in hashes
-        assert entry["extra"] == result.extra
+        # "extra" is the stored column as it is: typed values written and read back losslessly.
+        assert entry["extra"] == json.loads(stored[result.id])
+        assert entry["extra"].get("wall_s") == result.wall_s
         for m, metric in zip(entry["metrics"], result.metrics, strict=True):
             samples = run.store.load_samples(metric.id)
             assert m["samples"] == {"insns": [s.insns for s in samples],
@@ -116,6 +121,6 @@ def test_json_export_survives_a_placeholder_lookalike(tmp_path: Path) -> None:
         metric: MetricResult = _metric("m", "", [1, 2], [3, 4])
         store.add_bench_result(run_id, config, "s", BenchResult("b", "ok", None, (metric,), "", Sample(0, 0)))
         view = store.load_run(run_id)
-        doc = json.loads(export_json(store, view))
+        doc = json.loads(export_json(view, store.load_run_samples(view)))
     assert doc["run"]["command"] == "\0col0"
     assert doc["results"][0]["metrics"][0]["samples"] == {"insns": [1, 2], "cycles": [3, 4]}

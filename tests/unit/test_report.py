@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.records import BenchResult, MetricResult, RtoslabError, Sample, Summary
+from rtoslab.records import BenchResult, MetricResult, RtoslabError, Sample, Summary, Unit
 from rtoslab.report import Renderer, TerminalRenderer, get_renderer, renderer_names
 from rtoslab.report.numbers import fmt_num, json_exact
 from rtoslab.store import RunView, open_store
@@ -109,14 +109,14 @@ def test_ok_result_without_metrics_still_appears(tmp_path: Path) -> None:
 
 def test_nan_statistic_is_null_in_json(tmp_path: Path) -> None:
     s = Summary(1, 7.0, 7.0, 7.0, 7.0, 7.0, math.nan, 7.0, 7.0)
-    metric = MetricResult("single", "", (Sample(7, 0),), {"insn": s})
+    metric = MetricResult("single", "", (Sample(7, 0),), {Unit.INSN: s})
     view = store_run(tmp_path, BenchResult("one", "ok", None, (metric,)))
     (entry,) = json.loads(get_renderer("json").render(view))["results"]
     assert entry["stdev"] is None and entry["min"] == 7
 
 
 def test_markdown_escapes_table_text(tmp_path: Path) -> None:
-    metric = MetricResult("a", "", (Sample(1, 1),), {"insn": Summary(1, 1, 1, 1, 1, 1, 0, 1, 1)})
+    metric = MetricResult("a", "", (Sample(1, 1),), {Unit.INSN: Summary(1, 1, 1, 1, 1, 1, 0, 1, 1)})
     view = store_run(
         tmp_path,
         BenchResult("pipe|name", "ok", None, (metric,)),

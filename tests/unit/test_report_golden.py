@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.records import BenchResult, MetricResult, Sample, Summary
+from rtoslab.records import BenchResult, MetricResult, Sample, Summary, Unit
 from rtoslab.report import get_renderer
 from rtoslab.store import RunView, open_store
 
@@ -69,7 +69,7 @@ def _loop(cycles: int) -> BenchResult:
         name="loop_100",
         description="100 iterations of an empty loop",
         samples=samples,
-        summaries={"insn": _flat(5, 301), "cycle": _flat(5, cycles), "us": _flat(5, cycles / 25)},
+        summaries={Unit.INSN: _flat(5, 301), Unit.CYCLE: _flat(5, cycles), Unit.US: _flat(5, cycles / 25)},
     )
     return BenchResult(
         benchmark="loop",
@@ -93,7 +93,7 @@ def _ctx_switch() -> BenchResult:
         description="yield to a ready thread of equal priority",
         samples=tuple(Sample(i, c) for i, c in zip(insns, cycles, strict=True)),
         summaries={
-            "insn": Summary(
+            Unit.INSN: Summary(
                 n=5,
                 min=200,
                 max=220,
@@ -104,7 +104,7 @@ def _ctx_switch() -> BenchResult:
                 p90=216.0,
                 p99=219.6,
             ),
-            "cycle": Summary(
+            Unit.CYCLE: Summary(
                 n=5,
                 min=260,
                 max=290,
@@ -124,7 +124,7 @@ def _ctx_switch() -> BenchResult:
         description="semaphore give | take, same thread",
         samples=(Sample(150, 181), Sample(152, 184)),
         summaries={
-            "insn": Summary(
+            Unit.INSN: Summary(
                 n=2,
                 min=150,
                 max=152,

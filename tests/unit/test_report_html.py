@@ -14,11 +14,12 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rtoslab.analysis.stats import summarize
-from rtoslab.records import BenchResult, MetricResult, Sample, Summary
+from rtoslab.records import BenchResult, Footprint, MetricResult, Sample, Summary, Unit
 from rtoslab.report import get_renderer
 from rtoslab.report.html import NO_SAMPLES, HtmlRenderer, render_html
 from rtoslab.store import RunView, Store, open_store
@@ -70,34 +71,31 @@ def _lcg(seed: int, n: int, spread: int) -> list[int]:
 
 def _metric(name: str, description: str, insns: Sequence[int], cycles: Sequence[int] | None) -> MetricResult:
     samples = tuple(Sample(i, c) for i, c in zip(insns, cycles or [0] * len(insns), strict=True))
-    summaries: dict[str, Summary] = {"insn": summarize(insns)}
+    summaries: dict[Unit, Summary] = {Unit.INSN: summarize(insns)}
     if cycles is not None:
-        summaries["cycle"] = summarize(cycles)
-        summaries["us"] = summarize([c * 1_000_000 / CLOCK_HZ for c in cycles])
+        summaries[Unit.CYCLE] = summarize(cycles)
+        summaries[Unit.US] = summarize([c * 1_000_000 / CLOCK_HZ for c in cycles])
     return MetricResult(name, description, samples, summaries)
 
 
-def _footprint(kernel: int, bench: int) -> dict[str, object]:
+def _footprint(kernel: int, bench: int) -> Footprint:
     flash = {"benchmark": bench, "harness": 412, "kernel": kernel, "libc": 1208, "target": 644}
     ram = {"benchmark": 64, "harness": 16, "kernel": kernel // 4, "libc": 96, "stack": 2048}
-    return {
-        "flash": flash,
-        "ram": ram,
-        "flash_total": sum(flash.values()),
-        "ram_total": sum(ram.values()),
-        "sections": {".bss": kernel // 4 + 160, ".data": 16, ".text": kernel + bench + 2100, ".vectors": 164},
-    }
+    sections = {".bss": kernel // 4 + 160, ".data": 16, ".text": kernel + bench + 2100, ".vectors": 164}
+    return Footprint(flash, ram, sections)
 
 
-def _extra(kernel: int, bench: int, stack: int, **kv: int) -> dict[str, object]:
-    return {"wall_s": 0.25, "footprint": _footprint(kernel, bench), "main_stack_peak_bytes": stack, **kv}
+def _extra(kernel: int, bench: int, stack: int, **kv: int) -> dict[str, Any]:
+    """The typed extra values of a result: wall time, footprint and counters."""
+    return {"wall_s": 0.25, "footprint": _footprint(kernel, bench),
+            "counters": {"main_stack_peak_bytes": stack, **kv}}
 
 
 def _loop(insns: int, cycles: int, kernel: int) -> BenchResult:
     # All 40 samples identical: the histogram is a single labelled bar.
     metric = _metric("loop_100", "100 iterations of an empty loop", [insns] * 40, [cycles] * 40)
     return BenchResult("loop", "ok", None, (metric,), "loop done\n", Sample(3, 4), 48213, 60877,
-                       _extra(kernel, 120, 312))
+                       **_extra(kernel, 120, 312))
 
 
 def _ctx_switch(offset: int, seed: int) -> BenchResult:
@@ -109,14 +107,14 @@ def _ctx_switch(offset: int, seed: int) -> BenchResult:
     give_take = _metric("give_take", "semaphore give | take, same thread",
                         [150 + offset // 2 + j % 3 for j in _lcg(seed + 1, 30, 5)], None)
     return BenchResult("ctx_switch", "ok", None, (switch, give_take), "", Sample(3, 4), 91020, 120331,
-                       _extra(5100 + offset * 10, 480, 520, heap_free_bytes=3072 - offset))
+                       **_extra(5100 + offset * 10, 480, 520, heap_free_bytes=3072 - offset))
 
 
 def _sem_signal() -> BenchResult:
     values = [90 + j for j in _lcg(7, 60, 90)]
     metric = _metric("give_to_wait", "give wakes a waiting thread", values, [v * 4 // 3 for v in values])
     return BenchResult("sem_signal", "ok", None, (metric,), "", Sample(3, 4), 50000, 66000,
-                       _extra(5040, 300, 540))
+                       **_extra(5040, 300, 540))
 
 
 def build_html_run(db: Path) -> int:
@@ -143,7 +141,7 @@ def build_html_run(db: Path) -> int:
         store.add_bench_result(run_id, o2, "5e1f00aa", _loop(301, 405, 5200))
         store.add_bench_result(run_id, o2, "77c0ffee", _ctx_switch(0, 11))
         store.add_bench_result(run_id, o2, "0badf00d", BenchResult(
-            "sem_signal", "failed", FAILED_REASON, extra=_extra(5200, 300, 560)))
+            "sem_signal", "failed", FAILED_REASON, **_extra(5200, 300, 560)))
         clock.set("2026-11-22T04:04:00")
         store.add_bench_result(run_id, os_, "5e1f00aa", _loop(296, 410, 4700))
         store.add_bench_result(run_id, os_, "77c0ffee", _ctx_switch(14, 23))
@@ -157,6 +155,11 @@ def build_html_run(db: Path) -> int:
 class HtmlRun:
     store: Store
     view: RunView
+
+
+def _render(run: HtmlRun, **options: Any) -> str:
+    """The HTML report with the run's raw samples, loaded as the CLI loads them."""
+    return render_html(run.view, run.store.load_run_samples(run.view), **options)
 
 
 @pytest.fixture(scope="module")
@@ -183,18 +186,27 @@ def _count(html: str, cls: str) -> int:
 
 
 def test_html_matches_golden(html_run: HtmlRun) -> None:
-    html = render_html(html_run.store, html_run.view)
+    html = _render(html_run)
     check_golden("report_run.html", html)
 
 
+def test_html_is_line_broken_for_review(html_run: HtmlRun) -> None:
+    """One table row, SVG element or block per line, so the golden diffs line by line."""
+    html = _render(html_run)
+    longest = max(html.splitlines(), key=len)
+    assert len(longest) <= 1000, longest[:200]
+    assert "</tr>\n<tr>" in html and "</section>\n<section" in html
+    assert re.search(r'<svg class="hist"[^>]*><title>[^<]*</title>\n<', html)
+
+
 def test_html_is_deterministic(html_run: HtmlRun) -> None:
-    a = render_html(html_run.store, html_run.view)
-    b = render_html(html_run.store, html_run.view)
+    a = _render(html_run)
+    b = _render(html_run)
     assert a == b
 
 
 def test_html_structure(html_run: HtmlRun) -> None:
-    html = render_html(html_run.store, html_run.view)
+    html = _render(html_run)
     assert html.startswith("<!DOCTYPE html>\n") and html.endswith("</html>\n")
     assert _count(html, "hist") == EXPECTED_HISTOGRAMS
     assert _count(html, "box") == EXPECTED_BOXPLOTS
@@ -211,14 +223,14 @@ def test_html_structure(html_run: HtmlRun) -> None:
 
 
 def test_html_escapes_stored_text(html_run: HtmlRun) -> None:
-    html = render_html(html_run.store, html_run.view)
+    html = _render(html_run)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "kernels &lt;vs&gt; baremetal" in html
     assert "of &lt;equal&gt; priority" in html
 
 
 def test_html_svgs_are_well_formed_xml(html_run: HtmlRun) -> None:
-    html = render_html(html_run.store, html_run.view)
+    html = _render(html_run)
     svgs = re.findall(r"<svg .*?</svg>", html, flags=re.DOTALL)
     assert len(svgs) == EXPECTED_HISTOGRAMS + EXPECTED_BOXPLOTS + EXPECTED_RATIO_CHARTS
     for svg in svgs:
@@ -226,7 +238,7 @@ def test_html_svgs_are_well_formed_xml(html_run: HtmlRun) -> None:
 
 
 def test_html_shows_problems_footprint_and_extras(html_run: HtmlRun) -> None:
-    html = render_html(html_run.store, html_run.view)
+    html = _render(html_run)
     assert html.count('<tr class="problem">') == 3  # two n/a and one failed
     assert "baremetal has no threads to switch" in html
     assert "main stack peak" in html and ">312<" in html
@@ -236,9 +248,9 @@ def test_html_shows_problems_footprint_and_extras(html_run: HtmlRun) -> None:
 
 
 def test_html_statistics_match_summaries(html_run: HtmlRun) -> None:
-    html = render_html(html_run.store, html_run.view)
+    html = _render(html_run)
     (result,) = [r for r in html_run.view.results if r.benchmark == "sem_signal" and r.status == "ok"]
-    s = result.metrics[0].summaries["insn"]
+    s = result.metrics[0].summaries[Unit.INSN]
     row = re.search(r"<tr><td>sem_signal</td><td>give_to_wait</td><td>insn</td>(.*?)</tr>", html)
     assert row is not None
     cells = re.findall(r'<td class="num">([^<]*)</td>', row.group(1))
@@ -246,7 +258,7 @@ def test_html_statistics_match_summaries(html_run: HtmlRun) -> None:
 
 
 def test_html_explicit_baseline(html_run: HtmlRun) -> None:
-    html = render_html(html_run.store, html_run.view, baselines=[("-O2", {"opt": "-O2"})])
+    html = _render(html_run, baselines=[("-O2", {"opt": "-O2"})])
     # Only the -Os build has an -O2 twin: one ratio column per unit.
     assert _count(html, "ratio") == 2
     assert "freertos -Os / freertos -O2" in html
@@ -254,7 +266,7 @@ def test_html_explicit_baseline(html_run: HtmlRun) -> None:
 
 
 def test_html_custom_title_and_stat(html_run: HtmlRun) -> None:
-    html = render_html(html_run.store, html_run.view, title="Kernels <draft>", stat="p90")
+    html = _render(html_run, title="Kernels <draft>", stat="p90")
     assert "<title>Kernels &lt;draft&gt;</title>" in html
     assert "<h3>p90, insn</h3>" in html
 
@@ -277,7 +289,8 @@ def test_single_configuration_has_no_comparison(tmp_path: Path) -> None:
         config = store.upsert_config(CONFIG_BARE)
         store.add_bench_result(run_id, config, "s", _loop(301, 402, 0))
         store.finish_run(run_id, "complete")
-        html = render_html(store, store.load_run(run_id))
+        view = store.load_run(run_id)
+        html = render_html(view, store.load_run_samples(view))
     assert '<section id="comparison">' not in html and '<section id="boxplots">' not in html
     assert _count(html, "hist") == 2
     assert "mps2-an385 · baremetal · arm-none-eabi-gcc 13.2.1" in html
@@ -286,6 +299,7 @@ def test_single_configuration_has_no_comparison(tmp_path: Path) -> None:
 def test_empty_run(tmp_path: Path) -> None:
     with open_store(tmp_path / "empty.sqlite", clock=FixedClock("2026-01-01T00:00:00")) as store:
         run_id = store.begin_run(command="rtoslab run", revision="r", host="h", tool_versions={})
-        html = render_html(store, store.load_run(run_id))
+        view = store.load_run(run_id)
+        html = render_html(view, store.load_run_samples(view))
     assert "No results are stored for this run." in html
     assert "<svg" not in html

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from rtoslab.records import Unit
 from rtoslab.report.svg import (
     Bin,
     BoxRow,
@@ -98,7 +99,7 @@ def test_box_stats_odd_and_even() -> None:
 
 def test_histogram_svg_draws_one_bar_per_non_empty_bin() -> None:
     values = [200, 200, 201, 205, 205, 205]
-    svg = histogram_svg(values, title="freertos <O2>", unit="insn", marker=201.0)
+    svg = histogram_svg(values, title="freertos <O2>", unit=Unit.INSN, marker=201.0)
     root = _parse(svg)
     assert root.get("class") == "hist"
     bars = _bars(svg)
@@ -113,13 +114,13 @@ def test_histogram_svg_draws_one_bar_per_non_empty_bin() -> None:
 
 
 def test_histogram_svg_identical_samples_is_one_labelled_bar() -> None:
-    svg = histogram_svg([301] * 5, title="loop", unit="insn", marker=301)
+    svg = histogram_svg([301] * 5, title="loop", unit=Unit.INSN, marker=301)
     assert len(_bars(svg)) == 1
     assert "all 5 samples" in svg and "= 301 insn" in svg
 
 
 def test_histogram_svg_without_samples() -> None:
-    svg = histogram_svg([], title="x", unit="cycle")
+    svg = histogram_svg([], title="x", unit=Unit.CYCLE)
     assert not _bars(svg) and "no samples" in svg
 
 
@@ -129,7 +130,7 @@ def test_boxplot_svg_rows_and_positions() -> None:
         BoxRow("b", None, note="n/a: no threads"),
         BoxRow("c", BoxStats(3, 10, 10, 20, 20, 30), quartiles=False),
     ]
-    svg = boxplot_svg(rows, title="m", unit="insn")
+    svg = boxplot_svg(rows, title="m", unit=Unit.INSN)
     root = _parse(svg)
     groups = [g for g in root.iter(f"{SVG}g") if "boxrow" in (g.get("class") or "")]
     assert len(groups) == 3 and groups[1].get("class") == "boxrow empty"
@@ -155,8 +156,8 @@ def test_ratio_bars_svg() -> None:
 
 
 def test_coordinates_are_short_and_deterministic() -> None:
-    svg = histogram_svg([1, 2, 3, 3, 10, 40], title="t", unit="cycle", marker=3)
-    assert svg == histogram_svg([1, 2, 3, 3, 10, 40], title="t", unit="cycle", marker=3)
+    svg = histogram_svg([1, 2, 3, 3, 10, 40], title="t", unit=Unit.CYCLE, marker=3)
+    assert svg == histogram_svg([1, 2, 3, 3, 10, 40], title="t", unit=Unit.CYCLE, marker=3)
     numbers = re.findall(r' (?:x|y|width|height|x1|x2|y1|y2)="([^"]+)"', svg)
     assert numbers and all(re.fullmatch(r"-?\d+(\.\d)?", n) for n in numbers)
 
@@ -164,7 +165,7 @@ def test_coordinates_are_short_and_deterministic() -> None:
 def test_long_labels_are_cut_with_the_whole_text_as_tooltip() -> None:
     label = "freertos -O2 lto configTICK_RATE_HZ=1000 configUSE_PREEMPTION=1 run 12"
     svg = boxplot_svg([BoxRow(label, BoxStats(1, 1, 1, 1, 1, 1)), BoxRow("b", BoxStats(1, 2, 2, 2, 2, 2))],
-                      title="m", unit="insn")
+                      title="m", unit=Unit.INSN)
     _parse(svg)
     assert f"<title>{label}</title>" in svg
     shown = re.search(r'class="rlabel" text-anchor="end"><title>[^<]*</title>([^<]*)</text>', svg)
@@ -173,7 +174,7 @@ def test_long_labels_are_cut_with_the_whole_text_as_tooltip() -> None:
 
 def test_histogram_of_a_wide_range_stays_within_max_bins() -> None:
     values = [1_000_000 + (k * 7919) % 250_000 for k in range(500)] + [5_000_000]
-    svg = histogram_svg(values, title="outlier", unit="cycle", max_bins=40)
+    svg = histogram_svg(values, title="outlier", unit=Unit.CYCLE, max_bins=40)
     _parse(svg)
     bins = histogram_bins(values, max_bins=40)
     assert len(bins) <= 41 and sum(b.count for b in bins) == len(values)

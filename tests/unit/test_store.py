@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.records import BenchResult, MetricResult, RtoslabError, Sample, Summary
+from rtoslab.records import BenchResult, Footprint, MetricResult, RtoslabError, Sample, Summary
 from rtoslab.store import Store, default_db_path, open_store
 
 START = datetime(2026, 11, 22, 4, 0, 0, tzinfo=UTC)
@@ -58,7 +58,10 @@ def ok_result(name: str = "loop", n: int = 3) -> BenchResult:
         calibration=Sample(3, 4),
         total_insns=1000,
         total_cycles=1500,
-        extra={"image_size": 4096, "sections": [".text", ".data"]},
+        wall_s=0.5,
+        counters={"image_size": 4096},
+        footprint=Footprint({"kernel": 100, "libc": 20}, {"stack": 2048}, {".text": 120}),
+        footprint_error=None,
     )
 
 
@@ -205,7 +208,8 @@ def test_bench_result_round_trip(store: Store) -> None:
     assert (ok.benchmark, ok.status, ok.reason, ok.source_hash) == ("loop", "ok", None, "srchash")
     assert (ok.console, ok.total_insns, ok.total_cycles) == ("hello\n", 1000, 1500)
     assert ok.calibration == Sample(3, 4)
-    assert ok.extra == {"image_size": 4096, "sections": [".text", ".data"]}
+    assert (ok.wall_s, ok.counters, ok.footprint_error) == (0.5, {"image_size": 4096}, None)
+    assert ok.footprint == Footprint({"kernel": 100, "libc": 20}, {"stack": 2048}, {".text": 120})
     assert ok.created_at == "2026-11-22T04:00:00Z"
     (metric,) = ok.metrics
     assert (metric.name, metric.description, metric.n_samples) == ("m1", "first metric", 4)

@@ -19,11 +19,8 @@ from rtoslab.records import (
     Sample,
     Summary,
     Trace,
+    Unit,
 )
-
-UNIT_INSN = "insn"
-UNIT_CYCLE = "cycle"
-UNIT_US = "us"
 
 
 def analyse(
@@ -74,12 +71,12 @@ def is_complete(trace: Trace) -> bool:
     return not trace.end.status & (EndStatus.RECORD_LIMIT | EndStatus.INSN_LIMIT)
 
 
-def _summaries(samples: Sequence[Sample], clock_hz: float | None) -> dict[str, Summary]:
-    summaries = {UNIT_INSN: summarize([sample.insns for sample in samples])}
+def _summaries(samples: Sequence[Sample], clock_hz: float | None) -> dict[Unit, Summary]:
+    summaries = {Unit.INSN: summarize([sample.insns for sample in samples])}
     if clock_hz is not None:
         cycles = [sample.cycles for sample in samples]
-        summaries[UNIT_CYCLE] = summarize(cycles)
-        summaries[UNIT_US] = summarize([count / clock_hz * 1e6 for count in cycles])
+        summaries[Unit.CYCLE] = summarize(cycles)
+        summaries[Unit.US] = summarize([count / clock_hz * 1e6 for count in cycles])
     return summaries
 
 

@@ -15,10 +15,9 @@ data of the kernel and counts in full.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtoslab.records import RtoslabError
+from rtoslab.records import Footprint, RtoslabError
 
 FLASH_SECTIONS = {".vectors", ".text", ".ARM.exidx", ".rodata"}
 RAM_SECTIONS = {".ram_vectors", ".bss", ".main_stack"}
@@ -47,26 +46,6 @@ def component_of(obj: str) -> str:
     if "CMakeFiles/" in obj:
         return "benchmark"
     return "linker"
-
-
-@dataclass(frozen=True)
-class Footprint:
-    flash: dict[str, int] = field(default_factory=dict)  # component -> bytes
-    ram: dict[str, int] = field(default_factory=dict)
-    sections: dict[str, int] = field(default_factory=dict)  # output section -> bytes
-
-    @property
-    def flash_total(self) -> int:
-        return sum(self.flash.values())
-
-    @property
-    def ram_total(self) -> int:
-        return sum(self.ram.values())
-
-    def as_dict(self) -> dict[str, object]:
-        return {"flash": dict(sorted(self.flash.items())), "ram": dict(sorted(self.ram.items())),
-                "flash_total": self.flash_total, "ram_total": self.ram_total,
-                "sections": dict(sorted(self.sections.items()))}
 
 
 def parse_map(text: str, source: str = "map") -> Footprint:

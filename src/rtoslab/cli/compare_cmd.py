@@ -7,9 +7,8 @@ import sys
 
 from rtoslab.cli.common import add_db_option, open_db
 from rtoslab.cli.run import parse_option
-from rtoslab.compare import STATS, build_table, compare_runs, regressions
-from rtoslab.records import RtoslabError
-from rtoslab.report.comparison import FORMATS, render_comparison
+from rtoslab.records import SAMPLE_UNITS, RtoslabError, Unit
+from rtoslab.report.comparison import FORMATS, STATS, regressions, render_comparison, run_table
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,7 +16,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("runs", nargs="+", help="one run id (its configurations side by side) or two "
                    "(second / first for each shared configuration)")
     p.add_argument("--stat", default="median", choices=STATS)
-    p.add_argument("--unit", default="insn", help="insn, cycle or us (default: insn)")
+    p.add_argument("--unit", default=Unit.INSN.value, choices=[u.value for u in SAMPLE_UNITS],
+                   help="guest instructions, modelled cycles or microseconds (default: insn)")
     p.add_argument("--rows", default="benchmark", choices=("benchmark", "metric"),
                    help="row per benchmark metric, or per metric name across benchmarks")
     p.add_argument("--baseline", action="append", default=[], metavar="AXIS=VALUE",
@@ -41,24 +41,12 @@ def cmd(args: argparse.Namespace) -> int:
     if len(args.runs) > 2:
         raise RtoslabError("compare takes one or two run ids")
     store = open_db(args)
-    ids = [_run_id(r) for r in args.runs]
-    views = [store.load_run(i) for i in ids]
-    if len(ids) == 2:
-        if args.baseline:
-            raise RtoslabError("--baseline is for one run; with two runs the first is the baseline")
-        table = compare_runs(views[0].results, views[1].results, ids[0], ids[1], stat=args.stat,
-                             unit=args.unit, rows=args.rows)
-    else:
-        results = [(ids[0], r) for r in views[0].results]
-        if args.baseline:
-            match = dict(parse_option(b) for b in args.baseline)
-            match = {k: (v == "true" if v in ("true", "false") else v) for k, v in match.items()}
-            baselines = [("baseline", match)]
-        else:
-            first = build_table(results, stat=args.stat, unit=args.unit, rows=args.rows).columns
-            baselines = [("baseline", dict(first[0].axes))] if len(first) > 1 else []
-        table = build_table(results, stat=args.stat, unit=args.unit, rows=args.rows,
-                            baselines=baselines)
+    views = [store.load_run(_run_id(r)) for r in args.runs]
+    baseline: dict[str, object] | None = None
+    if args.baseline:
+        match = dict(parse_option(b) for b in args.baseline)
+        baseline = {k: (v == "true" if v in ("true", "false") else v) for k, v in match.items()}
+    table = run_table(views, stat=args.stat, unit=Unit(args.unit), rows=args.rows, baseline=baseline)
     sys.stdout.write(render_comparison(table, args.format))
     if args.fail_above is not None:
         bad = regressions(table, args.fail_above)

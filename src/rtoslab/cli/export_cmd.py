@@ -29,9 +29,9 @@ def cmd(args: argparse.Namespace) -> int:
     if args.what == "summaries-csv":
         text = export_summaries_csv(view)
     elif args.what == "samples-csv":
-        text = export_samples_csv(store, view)
+        text = export_samples_csv(view, store.load_run_samples(view))
     else:
-        text = export_json(store, view)
+        text = export_json(view, store.load_run_samples(view))
     if args.output is None:
         sys.stdout.write(text)
     else:

@@ -177,5 +177,5 @@ def print_run(store: Store, run_id: int, *, as_json: bool, report: Path | None,
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(md.render(view))
     html_path = path.with_suffix(".html")
-    html_path.write_text(render_html(store, view, baselines=baselines or ()))
+    html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines or ()))
     print(f"run {run_id}: reports written to {path} and {html_path}", file=sys.stderr)

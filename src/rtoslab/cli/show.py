@@ -34,7 +34,7 @@ def cmd(args: argparse.Namespace) -> int:
     fmt = "json" if args.json else (args.format or "terminal")
     view = store.load_run(run_id)
     if fmt == "html":
-        out = render_html(store, view)
+        out = render_html(view, store.load_run_samples(view))
     else:
         renderer = terminal_renderer() if fmt == "terminal" else get_renderer(fmt)
         out = renderer.render(view)

@@ -5,11 +5,11 @@
     reports: a failed or n/a benchmark is one row with empty metric, unit and
     statistics, and its reason). Columns: ``SUMMARY_COLUMNS``.
 
-``export_samples_csv(store, view)``
+``export_samples_csv(view, samples)``
     One row per raw sample: ``run_id, config, benchmark, metric, seq, insns, cycles``;
     ``seq`` counts from 0 in measurement order; ``cycles`` is 0 when no cycle model ran.
 
-``export_json(store, view)``
+``export_json(view, samples)``
     Schema ``rtoslab.export/1`` (docs/formats.md §6)::
 
         {
@@ -32,6 +32,9 @@
     Samples are stored column-wise: ``insns[i]`` and ``cycles[i]`` are sample ``seq = i``.
     Non-finite statistics are null. Keys appear in the order above.
 
+``samples`` maps every metric id of the view to its raw samples in measurement order
+(``Store.load_run_samples``); the caller loads them, this module never reads the store.
+
 Numbers in the CSV files: whole values without a point, others in Python's shortest
 round-trip form; an empty cell is a missing value. Lines end in ``\\n``.
 """
@@ -42,13 +45,16 @@ import csv
 import json
 import math
 import re
+from collections.abc import Mapping
 from io import StringIO
 
-from rtoslab.records import Summary
+from rtoslab.records import Sample, Summary, extra_document
 from rtoslab.report.numbers import json_exact, json_float
 from rtoslab.report.rows import run_rows
-from rtoslab.store.db import Store
 from rtoslab.views import ConfigView, MetricView, ResultView, RunView
+
+# metric id -> raw samples in measurement order
+Samples = Mapping[int, tuple[Sample, ...]]
 
 EXPORT_SCHEMA = "rtoslab.export/1"
 
@@ -106,12 +112,19 @@ def export_summaries_csv(view: RunView) -> str:
     return _to_csv(SUMMARY_COLUMNS, rows)
 
 
-def export_samples_csv(store: Store, view: RunView) -> str:
+def _samples_of(samples: Samples, metric: MetricView) -> tuple[Sample, ...]:
+    found = samples.get(metric.id)
+    if found is None:
+        raise ValueError(f"no samples given for metric {metric.id} ({metric.name}): load the run's samples")
+    return found
+
+
+def export_samples_csv(view: RunView, samples: Samples) -> str:
     """CSV of every raw sample of the run (columns ``SAMPLE_COLUMNS``)."""
     rows = []
     for result in view.results:
         for metric in result.metrics:
-            for seq, sample in enumerate(store.load_samples(metric.id)):
+            for seq, sample in enumerate(_samples_of(samples, metric)):
                 rows.append([str(view.id), result.config.hash, result.benchmark, metric.name,
                              str(seq), str(sample.insns), str(sample.cycles)])
     return _to_csv(SAMPLE_COLUMNS, rows)
@@ -132,10 +145,10 @@ def _summary_doc(s: Summary) -> dict[str, object]:
     }
 
 
-def _metric_doc(store: Store, metric: MetricView, columns: list[str] | None) -> dict[str, object]:
-    samples = store.load_samples(metric.id)
-    insns: object = [s.insns for s in samples]
-    cycles: object = [s.cycles for s in samples]
+def _metric_doc(samples: Samples, metric: MetricView, columns: list[str] | None) -> dict[str, object]:
+    measured = _samples_of(samples, metric)
+    insns: object = [s.insns for s in measured]
+    cycles: object = [s.cycles for s in measured]
     if columns is not None:  # pre-serialised on one line each, see export_json
         columns += [json.dumps(insns, separators=(",", ":")), json.dumps(cycles, separators=(",", ":"))]
         insns, cycles = f"{_MARK}{len(columns) - 2}", f"{_MARK}{len(columns) - 1}"
@@ -148,7 +161,7 @@ def _metric_doc(store: Store, metric: MetricView, columns: list[str] | None) -> 
     }
 
 
-def _result_doc(store: Store, result: ResultView, columns: list[str] | None) -> dict[str, object]:
+def _result_doc(samples: Samples, result: ResultView, columns: list[str] | None) -> dict[str, object]:
     cal = result.calibration
     return {
         "benchmark": result.benchmark,
@@ -158,8 +171,8 @@ def _result_doc(store: Store, result: ResultView, columns: list[str] | None) -> 
         "total_insns": result.total_insns,
         "total_cycles": result.total_cycles,
         "calibration": None if cal is None else {"insns": cal.insns, "cycles": cal.cycles},
-        "extra": result.extra,
-        "metrics": [_metric_doc(store, m, columns) for m in result.metrics],
+        "extra": extra_document(result.wall_s, result.counters, result.footprint, result.footprint_error),
+        "metrics": [_metric_doc(samples, m, columns) for m in result.metrics],
     }
 
 
@@ -179,12 +192,12 @@ def _config_doc(c: ConfigView) -> dict[str, object]:
     }
 
 
-def export_document(store: Store, view: RunView) -> dict[str, object]:
+def export_document(view: RunView, samples: Samples) -> dict[str, object]:
     """The ``rtoslab.export/1`` document as a JSON-ready dict."""
-    return _document(store, view, None)
+    return _document(samples, view, None)
 
 
-def _document(store: Store, view: RunView, columns: list[str] | None) -> dict[str, object]:
+def _document(samples: Samples, view: RunView, columns: list[str] | None) -> dict[str, object]:
     return {
         "schema": EXPORT_SCHEMA,
         "run": {
@@ -199,24 +212,24 @@ def _document(store: Store, view: RunView, columns: list[str] | None) -> dict[st
             "tool_versions": dict(sorted(view.tool_versions.items())),
         },
         "configs": [_config_doc(c) for c in view.configs],
-        "results": [_result_doc(store, r, columns) for r in view.results],
+        "results": [_result_doc(samples, r, columns) for r in view.results],
     }
 
 
-def export_json(store: Store, view: RunView) -> str:
+def export_json(view: RunView, samples: Samples) -> str:
     """The run's summaries and raw samples as ``rtoslab.export/1`` JSON, ending in a newline.
 
     Indented for reading, except that each sample column is written on one line.
     """
     columns: list[str] = []
-    text = json.dumps(_document(store, view, columns), indent=2, ensure_ascii=False, allow_nan=False)
+    text = json.dumps(_document(samples, view, columns), indent=2, ensure_ascii=False, allow_nan=False)
     def column(m: re.Match[str]) -> str:
         index = int(m.group(1))
         return columns[index] if index < len(columns) else m.group(0)
 
     text, count = _MARK_RE.subn(column, text)
     if count != len(columns):  # a stored string looked like a placeholder: play safe
-        text = json.dumps(export_document(store, view), indent=2, ensure_ascii=False, allow_nan=False)
+        text = json.dumps(export_document(view, samples), indent=2, ensure_ascii=False, allow_nan=False)
     return text + "\n"
 
 

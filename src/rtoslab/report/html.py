@@ -7,10 +7,10 @@ ratio bar chart per ratio column, and box plots across configurations per metric
 histograms of the raw samples per metric, one per configuration (small multiples); the
 flash/RAM footprint per configuration and benchmark.
 
-Raw samples are not part of a ``RunView``: give the renderer a loader
-(``Store.load_samples``) to draw histograms and quartiles. Without one, as built by
-``get_renderer("html")``, histograms say "raw samples not loaded" and box plots show
-min, median and max from the stored summaries. The CLI calls ``render_html(store, view)``.
+Raw samples are not part of a ``RunView``: give the renderer the samples of every metric
+(metric id -> samples, as loaded from the store by the CLI) to draw histograms and
+quartiles. Without them, as built by ``get_renderer("html")``, histograms say "raw samples
+not loaded" and box plots show min, median and max from the stored summaries.
 
 The output depends only on the stored data: no time other than the run's own appears.
 """
@@ -18,12 +18,12 @@ The output depends only on the stored data: no time other than the run's own app
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
 from html import escape
 
-from rtoslab.compare import ComparisonTable, RatioColumn, build_table
-from rtoslab.records import Sample, Summary
+from rtoslab.records import Footprint, Sample, Summary, Unit
+from rtoslab.report.comparison.run_tables import config_labels, grouped_rows, report_table
+from rtoslab.report.comparison.table import Baselines
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
 from rtoslab.report.rows import Row, config_title, run_rows, warning_lines
 from rtoslab.report.svg import (
@@ -36,21 +36,20 @@ from rtoslab.report.svg import (
     histogram_svg,
     ratio_bars_svg,
 )
-from rtoslab.store.db import Store
 from rtoslab.views import ConfigView, MetricView, ResultView, RunView
 
-SampleLoader = Callable[[int], tuple[Sample, ...]]
-Baselines = Sequence[tuple[str, dict[str, object]]]
+# metric id -> that metric's raw samples in measurement order
+Samples = Mapping[int, tuple[Sample, ...]]
 
 # Units drawn from raw samples (``us`` is cycles scaled by the clock: not charted).
-CHART_UNITS = ("insn", "cycle")
+CHART_UNITS = (Unit.INSN, Unit.CYCLE)
 DEFAULT_BASELINE = "first configuration"
 NO_SAMPLES = "raw samples not loaded"
 
 # Components in the order the footprint tables show them (others after, alphabetically).
 _COMPONENT_ORDER = ("kernel", "port", "target", "harness", "benchmark", "libc", "lto", "linker")
-# ``extra`` keys with a table of their own (the rest are listed as "other values").
-_FOOTPRINT_KEYS = ("footprint", "footprint_error", "main_stack_peak_bytes")
+# The counter shown in the RAM footprint table (the others are listed as "other values").
+_STACK_PEAK = "main_stack_peak_bytes"
 
 _CSS = """
 :root { --fg: #1d2430; --muted: #5b6575; --line: #d5dae2; --head: #eef1f5; --bar: #4a78b5;
@@ -152,8 +151,9 @@ def _table(header: Sequence[tuple[str, bool]], rows: Sequence[str], cls: str, ca
     ready ``<tr>`` elements."""
     head = "".join(f"<th{_NUM if num else ''}>{_e(label)}</th>" for label, num in header)
     cap = f'<caption class="caption">{_e(caption)}</caption>' if caption else ""
-    return (f'<div class="scroll"><table class="{cls}">{cap}<thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div>')
+    body = "".join(row + "\n" for row in rows)
+    return (f'<div class="scroll"><table class="{cls}">{cap}<thead><tr>{head}</tr></thead>\n'
+            f"<tbody>\n{body}</tbody></table></div>")
 
 
 def _td(text: str, num: bool = False, raw: bool = False, cls: str = "") -> str:
@@ -162,14 +162,8 @@ def _td(text: str, num: bool = False, raw: bool = False, cls: str = "") -> str:
     return f"<td{attr}>{text if raw else _e(text)}</td>"
 
 
-def _int_or_none(value: object) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
+def _parts(fp: Footprint, key: str) -> dict[str, int]:
+    return fp.flash if key == "flash" else fp.ram
 
 
 def _component_order(names: set[str]) -> list[str]:
@@ -177,34 +171,17 @@ def _component_order(names: set[str]) -> list[str]:
     return known + sorted(names - set(_COMPONENT_ORDER))
 
 
-def _footprint(result: ResultView) -> dict[str, object] | None:
-    fp = result.extra.get("footprint")
-    return fp if isinstance(fp, dict) else None
-
-
-def _components(fp: dict[str, object], key: str) -> dict[str, int]:
-    part = fp.get(key)
-    if not isinstance(part, dict):
-        return {}
-    out: dict[str, int] = {}
-    for k, v in part.items():
-        n = _int_or_none(v)
-        if n is not None:
-            out[str(k)] = n
-    return out
-
-
 class HtmlRenderer:
-    """The HTML report. ``load_samples``: raw samples of a metric id (``Store.load_samples``);
-    ``baselines``: (name, axis values) pairs as for ``compare.build_table`` (none: the first
-    configuration is the baseline of every other); ``stat``: the statistic compared."""
+    """The HTML report. ``samples``: raw samples by metric id (None: not loaded);
+    ``baselines``: (name, axis values) pairs as for ``comparison.build_table`` (none: the
+    first configuration is the baseline of every other); ``stat``: the statistic compared."""
 
     name = "html"
     file_suffix = ".html"
 
-    def __init__(self, load_samples: SampleLoader | None = None, baselines: Baselines = (),
+    def __init__(self, samples: Samples | None = None, baselines: Baselines = (),
                  stat: str = "median", title: str | None = None) -> None:
-        self.load_samples = load_samples
+        self.samples = samples
         self.baselines = tuple(baselines)
         self.stat = stat
         self.title = title
@@ -213,10 +190,10 @@ class HtmlRenderer:
         return _Page(view, self).html()
 
 
-def render_html(store: Store, view: RunView, baselines: Baselines = (), title: str | None = None,
-                stat: str = "median") -> str:
-    """The HTML report of ``view`` with histograms and quartiles from ``store``'s raw samples."""
-    return HtmlRenderer(store.load_samples, baselines, stat, title).render(view)
+def render_html(view: RunView, samples: Samples | None, baselines: Baselines = (),
+                title: str | None = None, stat: str = "median") -> str:
+    """The HTML report of ``view`` with histograms and quartiles from ``samples``."""
+    return HtmlRenderer(samples, baselines, stat, title).render(view)
 
 
 class _Page:
@@ -226,7 +203,6 @@ class _Page:
         self.rows = run_rows(view)
         self.configs = view.configs
         self.labels = self._config_labels()
-        self._samples: dict[int, tuple[Sample, ...]] = {}
 
     # ------------------------------------------------------------ data helpers
 
@@ -237,8 +213,7 @@ class _Page:
         if len(self.configs) == 1:
             c = self.configs[0]
             return {c.id: config_title(c)}
-        table = build_table([(self.view.id, replace(r, metrics=())) for r in self.view.results])
-        labels = {col.config.id: col.label for col in table.columns}
+        labels = config_labels(self.view)
         seen: dict[str, int] = {}
         for label in labels.values():
             seen[label] = seen.get(label, 0) + 1
@@ -249,11 +224,9 @@ class _Page:
         return next(c for c in self.configs if c.id == config_id)
 
     def samples(self, metric: MetricView) -> tuple[Sample, ...] | None:
-        if self.r.load_samples is None:
+        if self.r.samples is None:
             return None
-        if metric.id not in self._samples:
-            self._samples[metric.id] = self.r.load_samples(metric.id)
-        return self._samples[metric.id]
+        return self.r.samples.get(metric.id, ())
 
     def benchmarks(self) -> list[str]:
         return list(dict.fromkeys(r.benchmark for r in self.view.results))
@@ -265,7 +238,7 @@ class _Page:
     def result(self, config: ConfigView, benchmark: str) -> ResultView | None:
         return next((r for r in self.view.results_for(config.id) if r.benchmark == benchmark), None)
 
-    def chart_units(self, benchmark: str, metric: str) -> list[str]:
+    def chart_units(self, benchmark: str, metric: str) -> list[Unit]:
         present = {u for r in self.view.results if r.benchmark == benchmark and r.status == "ok"
                    for m in r.metrics if m.name == metric for u in m.summaries}
         return [u for u in CHART_UNITS if u in present]
@@ -286,7 +259,7 @@ class _Page:
         if not v.results:
             sections = [("summary", "Results", "<p>No results are stored for this run.</p>")]
         nav = "".join(f'<a href="#{sid}">{_e(name)}</a>' for sid, name, _ in sections)
-        body = "".join(f'<section id="{sid}"><h2>{_e(name)}</h2>{content}</section>'
+        body = "\n".join(f'<section id="{sid}"><h2>{_e(name)}</h2>\n{content}\n</section>'
                        for sid, name, content in sections)
         return (
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -316,8 +289,8 @@ class _Page:
             ("results", _e(f"{counts['ok']} ok, {counts['failed']} failed, {counts['n/a']} n/a "
                            f"in {len(self.configs)} configuration{'s' if len(self.configs) != 1 else ''}")),
         ]
-        items = "".join(f"<dt>{_e(k)}</dt><dd>{val}</dd>" for k, val in fields)
-        return f'<dl class="identity">{items}</dl>'
+        items = "".join(f"<dt>{_e(k)}</dt><dd>{val}</dd>\n" for k, val in fields)
+        return f'<dl class="identity">\n{items}</dl>'
 
     def configurations(self) -> str:
         header = [(h, False) for h in ("name", "hash", "target", "kernel and its options", "compiler",
@@ -357,7 +330,7 @@ class _Page:
                 items = "".join(f"<li>{_e(w.row.benchmark)} / {_e(w.row.metric or '')} ({_e(w.row.unit)}): "
                                 f"{_e(w.text)}</li>" for w in warnings)
                 out.append(f'<ul class="warnings">{items}</ul>')
-        return "".join(out)
+        return "\n".join(out)
 
     def _summary_row(self, row: Row) -> str:
         if row.status != "ok":
@@ -370,36 +343,8 @@ class _Page:
 
     # ------------------------------------------------------------ comparison
 
-    def _table_for(self, unit: str) -> ComparisonTable:
-        results: list[tuple[int, ResultView]] = []
-        for r in self.view.results:
-            if r.status == "ok":
-                r = replace(r, metrics=tuple(m for m in r.metrics if unit in m.summaries))
-            results.append((self.view.id, r))
-        if self.r.baselines:
-            return build_table(results, stat=self.r.stat, unit=unit, baselines=self.r.baselines)
-        table = build_table(results, stat=self.r.stat, unit=unit)
-        first = table.columns[0]
-        ratios = tuple(RatioColumn(DEFAULT_BASELINE, c, first) for c in table.columns[1:])
-        return replace(table, ratios=ratios)
-
     def _col_label(self, config: ConfigView) -> str:
         return self.labels.get(config.id, config.hash)
-
-    def _note(self, table: ComparisonTable, row: tuple[str, ...], key: tuple[int, int, str]) -> str | None:
-        """Why a cell has no value: its own note, or its benchmark's (failed / n/a)."""
-        note = table.notes.get((row, key))
-        if note is None and len(row) == 2:
-            note = table.notes.get(((row[0], "*"), key))
-        return note
-
-    def _rows(self, table: ComparisonTable) -> list[tuple[str, ...]]:
-        """Rows grouped by benchmark; a benchmark's "*" row (failed / n/a in some
-        configuration) only when no configuration measured a metric of it."""
-        order = {b: i for i, b in enumerate(self.benchmarks())}
-        measured = {row[0] for row in table.rows if len(row) == 2 and row[1] != "*"}
-        rows = [row for row in table.rows if not (len(row) == 2 and row[1] == "*" and row[0] in measured)]
-        return sorted(rows, key=lambda row: order.get(row[0], len(order)) if len(row) == 2 else 0)
 
     def comparison(self) -> str:
         out = []
@@ -408,8 +353,8 @@ class _Page:
         if not units:
             return "<p>No measurements to compare.</p>"
         for unit in units:
-            table = self._table_for(unit)
-            rows = self._rows(table)
+            table = report_table(self.view, unit, self.r.stat, self.r.baselines, DEFAULT_BASELINE)
+            rows = grouped_rows(table, self.benchmarks())
             out.append(f"<h3>{_e(self.r.stat)}, {_e(unit)}</h3>")
             names = sorted({rc.baseline for rc in table.ratios})
             out.append(f'<p class="desc">Ratio = configuration / baseline ({_e(", ".join(names))}); '
@@ -421,16 +366,16 @@ class _Page:
                        for rc in table.ratios]
             trs = []
             for row in rows:
-                bench, metric = row if len(row) == 2 else ("", row[0])
-                cells = [_td(bench), _td("(all)" if metric == "*" else metric)]
+                cells = [_td(row.benchmark or ""), _td("(all)" if row.problem else row.metric or "")]
                 for c in table.columns:
                     value = table.value(row, c)
-                    note = self._note(table, row, c.key)
+                    note = table.note(row, c)
                     if value is not None:
                         cells.append(_td(fmt_num(value), num=True))
                     elif note is not None:
-                        status, _, reason = note.partition(": ")
-                        badge = f'<span class="badge {_e(status.replace("/", "-"))}" title="{_e(reason)}">'
+                        status = note.status
+                        badge = (f'<span class="badge {_e(status.replace("/", "-"))}" '
+                                 f'title="{_e(note.reason)}">')
                         cells.append(_td(f"{badge}{_e(status)}</span>", num=True, raw=True))
                     else:
                         cells.append(_td("-", num=True))
@@ -442,23 +387,23 @@ class _Page:
             for rc in table.ratios:
                 title = (f"{self._col_label(rc.column.config)} / {self._col_label(rc.base.config)}: "
                          f"{table.stat} {unit}")
-                bars = [RatioBar(" / ".join(row), ratio) for row in rows
+                bars = [RatioBar(" / ".join(row.cells()), ratio) for row in rows
                         if (ratio := table.ratio(row, rc)) is not None]
-                left_out = sum(1 for row in rows if row[-1] != "*") - len(bars)
+                left_out = sum(1 for row in rows if not row.problem) - len(bars)
                 if not bars:
                     out.append(f'<p class="note">{_e(title)}: no metric has a value in both '
                                "configurations.</p>")
                     continue
-                note = (f'<figcaption>{left_out} metric{"s" if left_out != 1 else ""} without a '
+                caption = (f'<figcaption>{left_out} metric{"s" if left_out != 1 else ""} without a '
                         "value in both configurations left out (see the table).</figcaption>"
-                        if left_out else "")
-                out.append(f'<figure class="chart">{ratio_bars_svg(bars, title=title)}{note}</figure>')
-        return "".join(out)
+                           if left_out else "")
+                out.append(f'<figure class="chart">{ratio_bars_svg(bars, title=title)}{caption}</figure>')
+        return "\n".join(out)
 
     # ------------------------------------------------------------ box plots
 
     def _box_row(self, config: ConfigView, result: ResultView | None, metric: str,
-                 unit: str) -> BoxRow | None:
+                 unit: Unit) -> BoxRow | None:
         label = self.labels[config.id]
         if result is None:
             return None
@@ -474,12 +419,12 @@ class _Page:
                           quartiles=False)
         if not samples:
             return BoxRow(label, None, note="no samples stored")
-        values = [float(x.insns if unit == "insn" else x.cycles) for x in samples]
+        values = [float(x.insns if unit == Unit.INSN else x.cycles) for x in samples]
         return BoxRow(label, box_stats(values))
 
     def boxplots(self) -> str:
         out = []
-        if self.r.load_samples is None:
+        if self.r.samples is None:
             out.append(f'<p class="note">{NO_SAMPLES}: boxes show min, median and max only.</p>')
         else:
             out.append('<p class="desc">Whiskers: min and max; box: p25 to p75; thick line: median. '
@@ -493,11 +438,11 @@ class _Page:
                         continue  # nothing to set side by side
                     svg = boxplot_svg(rows, title=f"{bench} · {metric} ({unit})", unit=unit)
                     out.append(f'<figure class="chart">{svg}</figure>')
-        return "".join(out)
+        return "\n".join(out)
 
     # ------------------------------------------------------------ histograms
 
-    def _hist_figure(self, config: ConfigView, result: ResultView, metric: str, unit: str) -> str:
+    def _hist_figure(self, config: ConfigView, result: ResultView, metric: str, unit: Unit) -> str:
         label = self.labels[config.id]
         if result.status != "ok":
             reason = _e(result.reason or "no reason given")
@@ -511,7 +456,7 @@ class _Page:
         if samples is None:
             return (f'<figure class="hist-fig missing"><figcaption>{_e(label)}</figcaption>'
                     f'<div class="placeholder">{NO_SAMPLES}</div></figure>')
-        values = [float(x.insns if unit == "insn" else x.cycles) for x in samples]
+        values = [float(x.insns if unit == Unit.INSN else x.cycles) for x in samples]
         median = m.summaries[unit].median
         svg = histogram_svg(values, title=f"{label} (n={len(values)})", unit=unit,
                             marker=median if values else None)
@@ -519,7 +464,7 @@ class _Page:
 
     def distributions(self) -> str:
         out = []
-        if self.r.load_samples is None:
+        if self.r.samples is None:
             out.append(f'<p class="note">{NO_SAMPLES}: histograms need the raw samples from the store.</p>')
         else:
             out.append('<p class="desc">One histogram per configuration; each has its own x axis '
@@ -536,39 +481,36 @@ class _Page:
                                if (r := self.result(c, bench)) is not None
                                and (f := self._hist_figure(c, r, metric, unit))]
                     out.append(f"<h4>{_e(unit)}</h4>")
-                    out.append(f'<div class="multiples">{"".join(figures)}</div>')
+                    out.append('<div class="multiples">\n' + "".join(f"{f}\n" for f in figures) + "</div>")
         if len(out) == 1:
             out.append("<p>No metrics were measured.</p>")
-        return "".join(out)
+        return "\n".join(out)
 
     # ------------------------------------------------------------ footprint
 
     def footprint(self) -> str:
-        with_fp = [(r, fp) for r in self.view.results if (fp := _footprint(r)) is not None]
-        errors = [r for r in self.view.results if isinstance(r.extra.get("footprint_error"), str)]
+        with_fp = [(r, r.footprint) for r in self.view.results if r.footprint is not None]
+        errors = [(r, r.footprint_error) for r in self.view.results if r.footprint_error is not None]
         out = []
         if not with_fp and not errors:
             out.append("<p>No footprint is recorded for this run.</p>")
         if with_fp:
             out.append('<p class="desc">Bytes, from the linker map of each benchmark image.</p>')
             for key, name in (("flash", "Flash"), ("ram", "RAM")):
-                comps = _component_order({c for _, fp in with_fp for c in _components(fp, key)})
-                stack = key == "ram" and any(
-                    _int_or_none(r.extra.get("main_stack_peak_bytes")) is not None for r, _ in with_fp)
+                comps = _component_order({c for _, fp in with_fp for c in _parts(fp, key)})
+                stack = key == "ram" and any(_STACK_PEAK in r.counters for r, _ in with_fp)
                 header = [("configuration", False), ("benchmark", False), (f"{key} total", True)]
                 header += [(c, True) for c in comps]
                 if stack:
                     header.append(("main stack peak", True))
                 rows = []
                 for r, fp in with_fp:
-                    parts = _components(fp, key)
-                    total = _int_or_none(fp.get(f"{key}_total"))
-                    if total is None:
-                        total = sum(parts.values())
+                    parts = _parts(fp, key)
+                    total = fp.flash_total if key == "flash" else fp.ram_total
                     cells = [_td(self.labels[r.config.id]), _td(r.benchmark), _td(str(total), num=True)]
                     cells += [_td(str(parts[c]) if c in parts else "-", num=True) for c in comps]
                     if stack:
-                        peak = _int_or_none(r.extra.get("main_stack_peak_bytes"))
+                        peak = r.counters.get(_STACK_PEAK)
                         cells.append(_td("-" if peak is None else str(peak), num=True))
                     rows.append("<tr>" + "".join(cells) + "</tr>")
                 out.append(f"<h3>{name}</h3>")
@@ -576,19 +518,19 @@ class _Page:
             out.append(self._sections(with_fp))
         if errors:
             items = "".join(f"<li>{_e(self.labels[r.config.id])} / {_e(r.benchmark)}: "
-                            f"{_e(r.extra['footprint_error'])}</li>" for r in errors)
+                            f"{_e(error)}</li>" for r, error in errors)
             out.append(f'<h4>Footprint not measured</h4><ul class="warnings">{items}</ul>')
         out.append(self._other_values())
-        return "".join(out)
+        return "\n".join(out)
 
-    def _sections(self, with_fp: list[tuple[ResultView, dict[str, object]]]) -> str:
-        names = sorted({s for _, fp in with_fp for s in _components(fp, "sections")})
+    def _sections(self, with_fp: list[tuple[ResultView, Footprint]]) -> str:
+        names = sorted({s for _, fp in with_fp for s in fp.sections})
         if not names:
             return ""
         header = [("configuration", False), ("benchmark", False), *((s, True) for s in names)]
         rows = []
         for r, fp in with_fp:
-            sec = _components(fp, "sections")
+            sec = fp.sections
             cells = [_td(self.labels[r.config.id]), _td(r.benchmark)]
             cells += [_td(str(sec[s]) if s in sec else "-", num=True) for s in names]
             rows.append("<tr>" + "".join(cells) + "</tr>")
@@ -596,11 +538,15 @@ class _Page:
                 + _table(header, rows, "footprint sections") + "</details>")
 
     def _other_values(self) -> str:
-        """Other scalar values a benchmark reported (``LAB-KV`` lines, wall time)."""
-        keyed = [(r, {k: v for k, v in sorted(r.extra.items()) if k not in _FOOTPRINT_KEYS
-                      and isinstance(v, int | float | str) and not isinstance(v, bool)})
-                 for r in self.view.results]
-        keyed = [(r, d) for r, d in keyed if d]
+        """Other values of a result: the counters it printed (``LAB-KV`` lines) but the one
+        in the RAM table, and the wall time."""
+        keyed: list[tuple[ResultView, dict[str, float]]] = []
+        for r in self.view.results:
+            values: dict[str, float] = {k: v for k, v in r.counters.items() if k != _STACK_PEAK}
+            if r.wall_s is not None:
+                values["wall_s"] = r.wall_s
+            if values:
+                keyed.append((r, values))
         if not keyed:
             return ""
         keys = sorted({k for _, d in keyed for k in d})
@@ -611,8 +557,7 @@ class _Page:
             cells = [_td(self.labels[r.config.id]), _td(r.benchmark)]
             for k in keys:
                 v = d.get(k)
-                text = "-" if v is None else fmt_num(v) if isinstance(v, int | float) else str(v)
-                cells.append(_td(text, num=True))
+                cells.append(_td("-" if v is None else fmt_num(v), num=True))
             rows.append("<tr>" + "".join(cells) + "</tr>")
         return "<h3>Other values reported</h3>" + _table(header, rows, "extra")
 

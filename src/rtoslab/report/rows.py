@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rtoslab.records import Summary
+from rtoslab.records import Summary, Unit
 from rtoslab.views import ConfigView, ResultView, RunView
 
 
@@ -18,7 +18,7 @@ from rtoslab.views import ConfigView, ResultView, RunView
 class Row:
     result: ResultView
     metric: str | None
-    unit: str | None
+    unit: Unit | None
     summary: Summary | None
 
     @property

@@ -2,7 +2,8 @@
 
 Pure functions of numbers and labels; every text that reaches the output is escaped
 here. Coordinates are written with at most one decimal, so the output is deterministic.
-Each chart is one ``<svg>`` element with a class (``hist``, ``box``, ``ratio``) and a
+Each chart is one ``<svg>`` element, one child element per line (so reports diff line by
+line), with a class (``hist``, ``box``, ``ratio``) and a
 ``viewBox``, so the page can scale it down; every bar and box carries a ``<title>`` with
 its numbers (a tooltip, no script needed).
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from html import escape
 
 from rtoslab.analysis.stats import percentile
+from rtoslab.records import Unit
 from rtoslab.report.numbers import fmt_num
 
 # ---------------------------------------------------------------- numbers
@@ -180,7 +182,7 @@ def _svg(cls: str, width: int, height: int, label: str, body: list[str]) -> str:
     return (
         f'<svg class="{cls}" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}">'
-        f"<title>{escape(label)}</title>" + "".join(body) + "</svg>"
+        f"<title>{escape(label)}</title>\n" + "".join(f"{e}\n" for e in body) + "</svg>"
     )
 
 
@@ -208,7 +210,7 @@ HIST_WIDTH = 340
 HIST_HEIGHT = 200
 
 
-def histogram_svg(values: Sequence[float], *, title: str, unit: str, max_bins: int = 40,
+def histogram_svg(values: Sequence[float], *, title: str, unit: Unit, max_bins: int = 40,
                   marker: float | None = None) -> str:
     """A histogram of ``values`` (class ``hist``), one ``rect.bar`` per non-empty bin.
 
@@ -298,7 +300,7 @@ class BoxRow:
     note: str = ""
 
 
-def boxplot_svg(rows: Sequence[BoxRow], *, title: str, unit: str) -> str:
+def boxplot_svg(rows: Sequence[BoxRow], *, title: str, unit: Unit) -> str:
     """Horizontal box plots on one shared axis (class ``box``), one ``g.boxrow`` per row.
 
     Whiskers reach the minimum and the maximum; the box spans p25..p75; the thick line
@@ -337,7 +339,7 @@ def boxplot_svg(rows: Sequence[BoxRow], *, title: str, unit: str) -> str:
         s = row.stats
         if s is None:
             parts.append(_text(left + 4, cy + 4, row.note or "no samples", "note", max_px=pw + right - 12))
-            body.append('<g class="boxrow empty">' + "".join(parts) + "</g>")
+            body.append('<g class="boxrow empty">\n' + "\n".join(parts) + "\n</g>")
             continue
         tip = (f"{row.label}: n={s.n} min {fmt_num(s.min)}, p25 {fmt_num(s.p25)}, median "
                f"{fmt_num(s.median)}, p75 {fmt_num(s.p75)}, max {fmt_num(s.max)} {unit}")
@@ -356,7 +358,7 @@ def boxplot_svg(rows: Sequence[BoxRow], *, title: str, unit: str) -> str:
                          f'height="18"/>')
         parts.append(_line(x_of(s.median), cy - 10, x_of(s.median), cy + 10, "median"))
         parts.append(_text(left + pw + 10, cy + 4, f"median {fmt_num(s.median)}  (n={s.n})", "rvalue"))
-        body.append('<g class="boxrow">' + "".join(parts) + "</g>")
+        body.append('<g class="boxrow">\n' + "\n".join(parts) + "\n</g>")
     body.append(_text(left + pw / 2, h - 6, unit, "alabel", "middle"))
     return _svg("box", w, h, label, body)
 

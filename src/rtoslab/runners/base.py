@@ -7,11 +7,12 @@ benchmark and the cause.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from rtoslab.catalog import Target
+from rtoslab.console import ConsoleReport
 from rtoslab.records import Trace
 
 
@@ -34,7 +35,8 @@ class RunOutput:
     exit_code: int | None
     console: str
     trace: Trace | None
-    wall_s: float
+    wall_s: float  # host wall-clock seconds of the emulator process
+    console_report: ConsoleReport = field(default_factory=ConsoleReport)  # its protocol lines, parsed
 
 
 class Runner(Protocol):

@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+from rtoslab.console import ConsoleReport, parse_console
 from rtoslab.paths import plugin_path
 from rtoslab.records import EndStatus, RtoslabError, Trace
 from rtoslab.runners.base import RunOutput, RunRequest
@@ -71,14 +72,7 @@ def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
     ]
 
 
-def _console_line(console: str, prefix: str) -> str | None:
-    for line in console.splitlines():
-        if line.startswith(prefix):
-            return line[len(prefix):].strip()
-    return None
-
-
-def classify(req: RunRequest, exit_code: int | None, console: str, trace: Trace | None,
+def classify(req: RunRequest, exit_code: int | None, console: ConsoleReport, trace: Trace | None,
              timed_out: bool) -> str | None:
     """One line saying why a run failed, or None when it succeeded."""
     name = req.benchmark
@@ -95,16 +89,16 @@ def classify(req: RunRequest, exit_code: int | None, console: str, trace: Trace 
         if status & EndStatus.UNALIGNED_PROBE:
             return f"{name}: a store hit the probe region at an unaligned address (stray pointer?)"
     if exit_code == 11:
-        return f"{name}: fault: {_console_line(console, 'LAB-FAULT') or 'no report'}"
+        return f"{name}: fault: {console.fault or 'no report'}"
     if exit_code == 10:
-        return f"{name}: self-check failed: {_console_line(console, 'LAB-FAIL') or '?'}"
+        return f"{name}: self-check failed: {console.fail or '?'}"
     if exit_code not in (0, None):
         reason = EXIT_REASONS.get(exit_code, "non-zero exit")
-        detail = _console_line(console, "LAB-FAIL")
+        detail = console.fail
         return f"{name}: {reason} (exit status {exit_code})" + (f": {detail}" if detail else "")
     if trace is None or trace.end is None:
         return f"{name}: the trace is incomplete: QEMU stopped before the plugin finished writing it"
-    if "LAB-DONE" not in console:
+    if not console.done:
         return f"{name}: exited without the harness's LAB-DONE line"
     return None
 
@@ -172,9 +166,11 @@ class QemuRunner:
             except RtoslabError as e:
                 trace_error = str(e)
         exit_code = None if timed_out else proc.returncode
-        failure = classify(req, exit_code, console, trace, timed_out)
+        console_report = parse_console(console)
+        failure = classify(req, exit_code, console_report, trace, timed_out)
         if failure is None and trace_error:
             failure = f"{req.benchmark}: {trace_error}"
         if failure and exit_code not in (0, 10, 11, 124) and stderr and not timed_out:
             failure += f" [qemu: {stderr.splitlines()[-1][:200]}]"
-        return RunOutput(req.benchmark, failure is None, failure, exit_code, console, trace, wall)
+        return RunOutput(req.benchmark, failure is None, failure, exit_code, console, trace, wall,
+                         console_report)

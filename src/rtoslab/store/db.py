@@ -181,6 +181,12 @@ class Store:
             raise RtoslabError(f"no metric {metric_id} in {self._path}: take metric ids from `load_run`")
         return samples
 
+    def load_run_samples(self, view: RunView) -> dict[int, tuple[Sample, ...]]:
+        """The raw samples of every metric of a loaded run: metric id -> samples in
+        measurement order (every metric of ``view`` is a key, with () when it has none)."""
+        with self._read() as conn:
+            return reads.load_run_samples(conn, view.id, [m.id for r in view.results for m in r.metrics])
+
     def list_runs(self, limit: int = 20) -> list[RunInfo]:
         """The newest ``limit`` runs, newest first."""
         stale = set(self.mark_stale_running())

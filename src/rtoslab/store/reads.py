@@ -4,18 +4,28 @@ from __future__ import annotations
 
 import sqlite3
 
-from rtoslab.records import Sample, Summary
+from rtoslab.records import SAMPLE_UNITS, RtoslabError, Sample, Summary, Unit, parse_extra
 from rtoslab.store.codec import json_dict, json_str_list, real_or_nan
 from rtoslab.store.owner import Owner
-from rtoslab.views import UNIT_ORDER, ConfigView, MetricView, ResultView, RunInfo, RunView
+from rtoslab.views import ConfigView, MetricView, ResultView, RunInfo, RunView
 
 _RUN_COLUMNS = (
     "id, started_at, finished_at, status, rtoslab_revision, host, tool_versions, command, experiment"
 )
 
 
-def _unit_key(unit: str) -> tuple[int, str]:
-    return (UNIT_ORDER.index(unit) if unit in UNIT_ORDER else len(UNIT_ORDER), unit)
+def _unit(text: str) -> Unit:
+    """A stored unit; one this version does not know is refused (it would be guessed at)."""
+    try:
+        return Unit(text)
+    except ValueError:
+        known = ", ".join(u.value for u in SAMPLE_UNITS)
+        raise RtoslabError(f"the database holds a summary in unknown unit {text!r} (known: {known}): "
+                           "read it with the rtoslab version that wrote it") from None
+
+
+def _unit_key(unit: Unit) -> int:
+    return SAMPLE_UNITS.index(unit) if unit in SAMPLE_UNITS else len(SAMPLE_UNITS)
 
 
 def running_owners(conn: sqlite3.Connection) -> list[tuple[int, Owner]]:
@@ -70,7 +80,7 @@ def _config_view(row: sqlite3.Row) -> ConfigView:
     )
 
 
-def _load_summaries(conn: sqlite3.Connection, run_id: int) -> dict[int, dict[str, Summary]]:
+def _load_summaries(conn: sqlite3.Connection, run_id: int) -> dict[int, dict[Unit, Summary]]:
     rows = conn.execute(
         """
         SELECT su.* FROM summaries su
@@ -80,9 +90,9 @@ def _load_summaries(conn: sqlite3.Connection, run_id: int) -> dict[int, dict[str
         """,
         (run_id,),
     ).fetchall()
-    by_metric: dict[int, dict[str, Summary]] = {}
-    for r in sorted(rows, key=lambda r: (r["metric_id"], _unit_key(str(r["unit"])))):
-        by_metric.setdefault(int(r["metric_id"]), {})[str(r["unit"])] = Summary(
+    by_metric: dict[int, dict[Unit, Summary]] = {}
+    for r in sorted(rows, key=lambda r: (r["metric_id"], _unit_key(_unit(str(r["unit"]))))):
+        by_metric.setdefault(int(r["metric_id"]), {})[_unit(str(r["unit"]))] = Summary(
             n=int(r["n"]),
             min=real_or_nan(r["min"]),
             max=real_or_nan(r["max"]),
@@ -147,6 +157,7 @@ def _load_results(conn: sqlite3.Connection, run_id: int) -> tuple[ResultView, ..
             if r["calib_insns"] is None
             else Sample(insns=int(r["calib_insns"]), cycles=int(r["calib_cycles"] or 0))
         )
+        extra = parse_extra(json_dict(r["extra"]))
         results.append(
             ResultView(
                 id=int(r["id"]),
@@ -159,7 +170,10 @@ def _load_results(conn: sqlite3.Connection, run_id: int) -> tuple[ResultView, ..
                 total_insns=int(r["total_insns"]),
                 total_cycles=int(r["total_cycles"]),
                 calibration=calibration,
-                extra=json_dict(r["extra"]),
+                wall_s=extra.wall_s,
+                counters=extra.counters,
+                footprint=extra.footprint,
+                footprint_error=extra.footprint_error,
                 created_at=str(r["created_at"]),
                 metrics=tuple(metrics.get(int(r["id"]), [])),
             )
@@ -175,6 +189,26 @@ def load_samples(conn: sqlite3.Connection, metric_id: int) -> tuple[Sample, ...]
         "SELECT insns, cycles FROM samples WHERE metric_id = ? ORDER BY seq", (metric_id,)
     ).fetchall()
     return tuple(Sample(insns=int(r[0]), cycles=int(r[1])) for r in rows)
+
+
+def load_run_samples(conn: sqlite3.Connection, run_id: int,
+                     metric_ids: list[int]) -> dict[int, tuple[Sample, ...]]:
+    """The samples of the given metrics of a run, by metric id, each in measurement order."""
+    out: dict[int, list[Sample]] = {m: [] for m in metric_ids}
+    rows = conn.execute(
+        """
+        SELECT s.metric_id, s.insns, s.cycles FROM samples s
+        JOIN metrics m ON m.id = s.metric_id
+        JOIN bench_runs b ON b.id = m.bench_run_id
+        WHERE b.run_id = ?
+        ORDER BY s.metric_id, s.seq
+        """,
+        (run_id,),
+    )
+    for metric_id, insns, cycles in rows:
+        if metric_id in out:
+            out[metric_id].append(Sample(insns=int(insns), cycles=int(cycles)))
+    return {m: tuple(samples) for m, samples in out.items()}
 
 
 def list_runs(conn: sqlite3.Connection, limit: int, stale: set[int]) -> list[RunInfo]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping
 
-from rtoslab.records import BenchResult, MetricResult, RtoslabError
+from rtoslab.records import BenchResult, MetricResult, RtoslabError, extra_document
 from rtoslab.store.codec import flags_text, json_dict, to_json
 from rtoslab.store.owner import Owner
 from rtoslab.views import BENCH_STATUSES, IDENTITY_KEYS
@@ -141,7 +141,8 @@ def insert_bench_result(
             result.total_cycles,
             None if calib is None else calib.insns,
             None if calib is None else calib.cycles,
-            to_json(result.extra),
+            to_json(extra_document(result.wall_s, result.counters, result.footprint,
+                                   result.footprint_error)),
             created_at,
         ),
     )

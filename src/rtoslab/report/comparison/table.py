@@ -1,7 +1,8 @@
 """Comparison tables: benchmarks x configurations, with ratio columns (seed 000's layout).
 
 Pure functions over stored views. A *column* is one configuration of one run; a *row*
-is a (benchmark, metric) pair, or only the metric when rows="metric" (to set different
+(``ComparisonRow``) is a (benchmark, metric) pair, or only the metric when rows="metric"
+(to set different
 benchmarks that report the same metrics side by side, e.g. an OS and an FSM build of the
 same firmware). A *baseline* names axis values: each column's baseline column is the one
 equal to it on every other axis and equal to the baseline on the named axes; the ratio is
@@ -15,12 +16,15 @@ from __future__ import annotations
 import math
 import shlex
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from rtoslab.records import RtoslabError
+from rtoslab.records import RtoslabError, Unit
 from rtoslab.views import ConfigView, ResultView
 
 STATS = ("median", "mean", "mode", "min", "max", "p90", "p99")
+ROW_LAYOUTS = ("benchmark", "metric")
+# How text formats show the metric cell of a problem row.
+PROBLEM_CELL = "*"
 
 
 def axes_of(config: ConfigView, benchmark: str | None = None) -> dict[str, object]:
@@ -45,6 +49,44 @@ def axes_of(config: ConfigView, benchmark: str | None = None) -> dict[str, objec
 
 
 @dataclass(frozen=True)
+class ComparisonRow:
+    """One row of a comparison table.
+
+    ``benchmark``: set when rows are per benchmark metric, None when rows are metrics only.
+    ``metric``: the metric name; None on a problem row.
+    ``problem``: the row stands for results that failed or are n/a (whole benchmarks, no
+    metric); its cells carry notes, never values.
+    """
+
+    benchmark: str | None
+    metric: str | None
+    problem: bool = False
+
+    @staticmethod
+    def problems(benchmark: str | None) -> ComparisonRow:
+        return ComparisonRow(benchmark, None, problem=True)
+
+    def cells(self) -> tuple[str, ...]:
+        """The row's label cells in text formats: (benchmark, metric) or (metric,); a
+        problem row shows PROBLEM_CELL as its metric."""
+        metric = PROBLEM_CELL if self.problem or self.metric is None else self.metric
+        return (metric,) if self.benchmark is None else (self.benchmark, metric)
+
+
+@dataclass(frozen=True)
+class CellNote:
+    """Why a cell has no value: the result's status (failed, n/a) and its reason."""
+
+    status: str
+    reason: str | None
+
+
+CellKey = tuple[ComparisonRow, tuple[int, int, str]]
+# (name, axis values) pairs: each names a baseline for ratio columns.
+Baselines = Sequence[tuple[str, dict[str, object]]]
+
+
+@dataclass(frozen=True)
 class Column:
     key: tuple[int, int, str]  # (run id, config id, benchmark or "") — unique
     run_id: int
@@ -64,17 +106,25 @@ class RatioColumn:
 @dataclass(frozen=True)
 class ComparisonTable:
     stat: str
-    unit: str
-    rows: tuple[tuple[str, ...], ...]  # (benchmark, metric) or (metric,)
+    unit: Unit
+    layout: str  # one of ROW_LAYOUTS
+    rows: tuple[ComparisonRow, ...]
     columns: tuple[Column, ...]
-    values: dict[tuple[tuple[str, ...], tuple[int, int, str]], float]
+    values: dict[CellKey, float]
     ratios: tuple[RatioColumn, ...]
-    notes: dict[tuple[tuple[str, ...], tuple[int, int, str]], str]  # failed / n/a cells
+    notes: dict[CellKey, CellNote]  # cells of failed / n/a results
 
-    def value(self, row: tuple[str, ...], col: Column) -> float | None:
+    def value(self, row: ComparisonRow, col: Column) -> float | None:
         return self.values.get((row, col.key))
 
-    def ratio(self, row: tuple[str, ...], rc: RatioColumn) -> float | None:
+    def note(self, row: ComparisonRow, col: Column) -> CellNote | None:
+        """Why a cell has no value: its own note, or its benchmark's problem row's."""
+        note = self.notes.get((row, col.key))
+        if note is None and not row.problem:
+            note = self.notes.get((ComparisonRow.problems(row.benchmark), col.key))
+        return note
+
+    def ratio(self, row: ComparisonRow, rc: RatioColumn) -> float | None:
         a, b = self.value(row, rc.column), self.value(row, rc.base)
         if a is None or b is None or b == 0:
             return None
@@ -112,8 +162,8 @@ def _labels(columns: list[Column]) -> list[Column]:
     return out
 
 
-def build_table(results: Sequence[tuple[int, ResultView]], *, stat: str = "median", unit: str = "insn",
-                rows: str = "benchmark", baselines: Sequence[tuple[str, dict[str, object]]] = ()
+def build_table(results: Sequence[tuple[int, ResultView]], *, stat: str = "median", unit: Unit = Unit.INSN,
+                rows: str = "benchmark", baselines: Baselines = ()
                 ) -> ComparisonTable:
     """Pivot stored results into a comparison table. ``results``: (run id, result) pairs."""
     if stat not in STATS:
@@ -134,43 +184,43 @@ def build_table(results: Sequence[tuple[int, ResultView]], *, stat: str = "media
 
 
 def build_footprint_table(results: Sequence[tuple[int, ResultView]], *, rows: str = "benchmark",
-                          baselines: Sequence[tuple[str, dict[str, object]]] = ()) -> ComparisonTable:
+                          baselines: Baselines = ()) -> ComparisonTable:
     """Flash and RAM totals of every image (rows "flash", "ram"), same layout and ratios."""
 
     def extract(r: ResultView) -> list[tuple[str, float]]:
-        fp = r.extra.get("footprint")
-        if not isinstance(fp, dict):
+        fp = r.footprint
+        if fp is None:
             return []
-        return [("flash", float(fp["flash_total"])), ("ram", float(fp["ram_total"]))]
+        return [("flash", float(fp.flash_total)), ("ram", float(fp.ram_total))]
 
-    return _pivot(results, "size", "bytes", rows, baselines, extract, include_failed=True)
+    return _pivot(results, "size", Unit.BYTES, rows, baselines, extract, include_failed=True)
 
 
-def _pivot(results: Sequence[tuple[int, ResultView]], stat: str, unit: str, rows: str,
-           baselines: Sequence[tuple[str, dict[str, object]]],
+def _pivot(results: Sequence[tuple[int, ResultView]], stat: str, unit: Unit, rows: str,
+           baselines: Baselines,
            extract: Callable[[ResultView], list[tuple[str, float]]],
            include_failed: bool = False) -> ComparisonTable:
-    if rows not in ("benchmark", "metric"):
+    if rows not in ROW_LAYOUTS:
         raise RtoslabError(f"unknown row layout '{rows}': choose benchmark or metric")
     if not results:
         raise RtoslabError("nothing to compare: the runs have no results")
     columns: dict[tuple[int, int, str], Column] = {}
-    row_keys: list[tuple[str, ...]] = []
-    values: dict[tuple[tuple[str, ...], tuple[int, int, str]], float] = {}
-    notes: dict[tuple[tuple[str, ...], tuple[int, int, str]], str] = {}
+    row_keys: list[ComparisonRow] = []
+    values: dict[CellKey, float] = {}
+    notes: dict[CellKey, CellNote] = {}
     for run_id, r in results:
         bench = r.benchmark if rows == "metric" else None
         key = (run_id, r.config.id, bench or "")
         if key not in columns:
             columns[key] = Column(key, run_id, r.config, bench, axes_of(r.config, bench))
         if r.status != "ok" and not (include_failed and r.status == "failed"):
-            row = (r.benchmark, "*") if rows == "benchmark" else ("*",)
+            row = ComparisonRow.problems(r.benchmark if rows == "benchmark" else None)
             _add_row(row_keys, row, None)
-            notes[(row, key)] = f"{r.status}: {r.reason}"
+            notes[(row, key)] = CellNote(r.status, r.reason)
             continue
-        previous: tuple[str, ...] | None = None
+        previous: ComparisonRow | None = None
         for name, v in extract(r):
-            row = (r.benchmark, name) if rows == "benchmark" else (name,)
+            row = ComparisonRow(r.benchmark if rows == "benchmark" else None, name)
             _add_row(row_keys, row, previous)
             previous = row
             if math.isfinite(v):
@@ -193,10 +243,10 @@ def _pivot(results: Sequence[tuple[int, ResultView]], stat: str, unit: str, rows
                 ratio_cols.append(RatioColumn(name, c, base))
     if baselines and not ratio_cols:
         raise RtoslabError("no column has a baseline: the baseline's axis values match no configuration")
-    return ComparisonTable(stat, unit, tuple(row_keys), tuple(cols), values, tuple(ratio_cols), notes)
+    return ComparisonTable(stat, unit, rows, tuple(row_keys), tuple(cols), values, tuple(ratio_cols), notes)
 
 
-def _add_row(rows: list[tuple[str, ...]], row: tuple[str, ...], previous: tuple[str, ...] | None) -> None:
+def _add_row(rows: list[ComparisonRow], row: ComparisonRow, previous: ComparisonRow | None) -> None:
     """Add a row not seen yet right after the row that precedes it in its result (so
     metrics that only later columns have, e.g. task 5's, join their siblings)."""
     if row in rows:
@@ -223,15 +273,15 @@ def regressions(table: ComparisonTable, pct: float) -> list[str]:
         for row in table.rows:
             r = table.ratio(row, rc)
             if r is not None and r > limit:
-                out.append(f"{'/'.join(row)}: {rc.column.label} is {r:.3f}x {rc.base.label} "
+                out.append(f"{'/'.join(row.cells())}: {rc.column.label} is {r:.3f}x {rc.base.label} "
                            f"({table.stat} {table.unit}), above the {pct:g}% limit")
     return out
 
 
-def compare_runs(a: Sequence[ResultView], b: Sequence[ResultView], run_a: int, run_b: int,
-                 **kwargs: object) -> ComparisonTable:
+def compare_runs(a: Sequence[ResultView], b: Sequence[ResultView], run_a: int, run_b: int, *,
+                 stat: str = "median", unit: Unit = Unit.INSN, rows: str = "benchmark") -> ComparisonTable:
     """Two runs side by side; ratio = run b / run a for each configuration they share."""
-    table = build_table([(run_a, r) for r in a] + [(run_b, r) for r in b], **kwargs)  # type: ignore[arg-type]
+    table = build_table([(run_a, r) for r in a] + [(run_b, r) for r in b], stat=stat, unit=unit, rows=rows)
     ratios = []
     for c in table.columns:
         if c.run_id != run_b:
@@ -241,5 +291,10 @@ def compare_runs(a: Sequence[ResultView], b: Sequence[ResultView], run_a: int, r
             ratios.append(RatioColumn(f"run {run_b} / run {run_a}", c, base))
     if not ratios:
         raise RtoslabError(f"runs {run_a} and {run_b} share no configuration: nothing to set side by side")
-    return ComparisonTable(table.stat, table.unit, table.rows, table.columns, table.values,
-                           tuple(ratios), table.notes)
+    return replace(table, ratios=tuple(ratios))
+
+
+def with_first_baseline(table: ComparisonTable, name: str) -> ComparisonTable:
+    """The table with one ratio column per column after the first, against the first."""
+    first = table.columns[0]
+    return replace(table, ratios=tuple(RatioColumn(name, c, first) for c in table.columns[1:]))

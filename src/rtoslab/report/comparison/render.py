@@ -13,8 +13,8 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from rtoslab.compare import ComparisonTable
 from rtoslab.records import RtoslabError
+from rtoslab.report.comparison.table import ComparisonTable
 
 FORMATS = ("terminal", "markdown", "csv", "json")
 
@@ -30,15 +30,15 @@ def _ratio(v: float | None) -> str:
 
 
 def _grid(table: ComparisonTable) -> tuple[list[str], list[list[str]]]:
-    header = ["benchmark", "metric"] if len(table.rows[0]) == 2 else ["metric"]
+    header = ["benchmark", "metric"] if table.layout == "benchmark" else ["metric"]
     header += [c.label for c in table.columns]
     header += [f"{rc.column.label} ({rc.baseline})" for rc in table.ratios]
     body = []
     for row in table.rows:
-        cells = list(row)
+        cells = list(row.cells())
         for c in table.columns:
             note = table.notes.get((row, c.key))
-            cells.append(note.split(":", 1)[0] if note else _fmt(table.value(row, c)))
+            cells.append(note.status if note else _fmt(table.value(row, c)))
         cells += [_ratio(table.ratio(row, rc)) for rc in table.ratios]
         body.append(cells)
     return header, body
@@ -76,7 +76,7 @@ def render_comparison(table: ComparisonTable, fmt: str, title: str = "") -> str:
                          "benchmark": c.benchmark} for c in table.columns],
             "ratios": [{"baseline": rc.baseline, "column": rc.column.label, "base": rc.base.label}
                        for rc in table.ratios],
-            "rows": [{"row": list(row),
+            "rows": [{"row": list(row.cells()),
                       "values": [table.value(row, c) for c in table.columns],
                       "ratios": [table.ratio(row, rc) for rc in table.ratios]} for row in table.rows],
         }

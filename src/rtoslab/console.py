@@ -1,0 +1,55 @@
+"""The firmware's console protocol (docs/formats.md §7): every ``LAB-`` line kind, parsed once.
+
+The harness prints these lines on the target's UART; the runner captures the console
+text. Lines are separated by ``\\n`` (a trailing ``\\r`` or blank is ignored). Anything
+that is not a protocol line is the benchmark's own output and is left alone.
+
+    LAB-KV name=value     a counter: name [a-z0-9_]+, value a decimal integer
+    LAB-FAIL text         a failed self-check or kernel error (the exit status says which)
+    LAB-FAULT text        the target's fault report (exception number, pc, fault status)
+    LAB-DONE              the harness finished normally
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_KV = re.compile(r"LAB-KV ([a-z0-9_]+)=(-?\d+)\s*")
+_TEXT_KINDS = ("LAB-FAIL", "LAB-FAULT")
+
+
+@dataclass(frozen=True)
+class ConsoleReport:
+    """What the protocol lines of one console say.
+
+    ``counters``: every ``LAB-KV`` line; a name printed twice keeps its last value.
+    ``fail`` / ``fault``: the text after the first ``LAB-FAIL`` / ``LAB-FAULT`` (stripped).
+    ``done``: a ``LAB-DONE`` line was printed.
+    """
+
+    counters: dict[str, int] = field(default_factory=dict)
+    fail: str | None = None
+    fault: str | None = None
+    done: bool = False
+
+
+def parse_console(text: str) -> ConsoleReport:
+    """Parse a whole console capture. Never fails: a malformed ``LAB-KV`` line is
+    benchmark output, not a counter."""
+    counters: dict[str, int] = {}
+    first: dict[str, str] = {}
+    done = False
+    for line in text.split("\n"):
+        if not line.startswith("LAB-"):
+            continue
+        kv = _KV.fullmatch(line)
+        if kv is not None:
+            counters[kv.group(1)] = int(kv.group(2))
+            continue
+        for kind in _TEXT_KINDS:
+            if line.startswith(kind) and kind not in first and line[len(kind):][:1] in (" ", "\t", "\r", ""):
+                first[kind] = line[len(kind):].strip()
+        if line.rstrip() == "LAB-DONE":
+            done = True
+    return ConsoleReport(counters, first.get("LAB-FAIL"), first.get("LAB-FAULT"), done)
