@@ -44,8 +44,8 @@ def axes_of(config: ConfigView, benchmark: str | None = None) -> dict[str, objec
         axes["lto"] = "-flto" in flags
         axes["cflags"] = " ".join(f for f in flags if f not in (opt, "-flto") and not f.startswith("-D"))
         for d in defines:
-            name, _, value = d.partition("=")
-            axes[f"defines.{name}"] = int(value) if value.lstrip("-").isdigit() else value
+            name, _, text = d.partition("=")
+            axes[f"defines.{name}"] = int(text) if text.lstrip("-").isdigit() else text
     for key, value in sorted(config.kernel_config.items()):
         axes[f"kernel_options.{key}"] = value
     for key, value in sorted(config.model.items()):
