@@ -33,9 +33,9 @@ def axes_of(config: ConfigView, benchmark: str | None = None) -> dict[str, objec
     """
     stored = config.identity.get("axes")
     axes: dict[str, object] = {"target": config.target, "kernel": config.kernel}
-    if isinstance(stored, dict):
-        axes.update({k: v for k, v in stored.items()
-                     if not k.startswith(("kernel_options.", "timing."))})
+    if isinstance(stored, dict):  # stored with sorted keys: put them in axis order again
+        axes.update({k: stored[k] for k in ("opt", "lto", "cflags") if k in stored})
+        axes.update({k: v for k, v in sorted(stored.items()) if k.startswith("defines.")})
     else:  # stored before identities held their axes
         flags = shlex.split(config.cflags)
         opt = next((f for f in flags if f.startswith("-O")), "")

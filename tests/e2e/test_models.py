@@ -188,7 +188,7 @@ def test_ftl_os_and_fsm_do_the_same_verified_work(models: tuple) -> None:
 
 def test_corrupted_read_fails_the_run_with_the_check(run_cli: RunCli, tmp_path: Path) -> None:
     proc = run_cli("run", "--bench", "ftl_fsm", "--kernel", "baremetal",
-                   "--cflags=-O2 -DFTL_APP_CORRUPT_READ=1", "--json", "--db", str(tmp_path / "r.sqlite"))
+                   "--define", "FTL_APP_CORRUPT_READ=1", "--json", "--db", str(tmp_path / "r.sqlite"))
     assert proc.returncode == 1, proc.stderr[-2000:]
     (r,) = json.loads(proc.stdout)["results"]
     assert r["status"] == "failed" and r["median"] is None
