@@ -153,17 +153,16 @@ def check_value(desc: Description, key: str, value: object) -> Scalar:
         raise RtoslabError(f"unknown timing-model setting '{key}': known settings: "
                            f"{', '.join(desc.keys())}")
     if s.kind == "int":
-        ok = isinstance(value, int) and not isinstance(value, bool)
-        if ok and ((s.min is not None and value < s.min) or (s.max is not None and value > s.max)):  # type: ignore[operator]
-            ok = False
+        ok = (isinstance(value, int) and not isinstance(value, bool)
+              and (s.min is None or value >= s.min) and (s.max is None or value <= s.max))
     elif s.kind == "choice":
         ok = isinstance(value, str) and value in (s.choices or ())
     else:
         ok = isinstance(value, str) and bool(value) and (
             s.max_regions is None or len(value.split(";")) <= s.max_regions)
-    if not ok:
+    if not ok or not isinstance(value, int | str):
         raise RtoslabError(f"timing-model setting {key}={_shown(value)}: {_allowed(s)}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _shown(value: object) -> str:
