@@ -143,3 +143,14 @@ def test_kernel_option_axes_apply_only_to_kernels_that_have_them(tmp_path: Path)
     exp = load_experiment(f)
     assert [dict(p.axes).get("kernel_options.configTICK_RATE_HZ") for p in exp.points] == [None, 1000]
     assert exp.points[0].config.kernel_options == ()
+
+
+def test_the_format_documented_in_the_module_loads(plugin_description: object) -> None:
+    import tomllib
+
+    import rtoslab.experiments.experiment as module
+
+    example = (module.__doc__ or "").split("Loading parses")[0].splitlines()[2:]
+    text = "\n".join(line[4:].split("#")[0] for line in example)
+    exp = module.parse_experiment(tomllib.loads(text), Path("doc"))
+    assert exp.rows == "metric" and exp.points and exp.baselines[0].name == "O2"

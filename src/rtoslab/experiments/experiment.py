@@ -22,8 +22,8 @@
     [[exclude]]                              # drop matching points (all keys must match;
     kernel = "baremetal"                     # values must be values of the matrix, and a
     lto = true                               # rule may name only axes of the matrix)
-    kernel_options.configUSE_TIME_SLICING = 0   # sub-axes as dotted keys (also defines.X,
-                                             # timing.X)
+    kernel_options.configUSE_PORT_OPTIMISED_TASK_SELECTION = 0  # sub-axes: dotted keys
+                                             # (also defines.X, timing.X)
     [[exclude]]                              # with `benchmark`: drop only that benchmark
     benchmark = "k_yield"                    # from the matching points
     kernel = "baremetal"
