@@ -23,7 +23,7 @@ from .conftest import RunCli
 pytestmark = pytest.mark.qemu
 
 CLOCK_HZ = 25_000_000
-# Explicit zero-wait-state Cortex-M3 settings, whatever the target's [model] defaults are.
+# Explicit zero-wait-state Cortex-M3 settings, whatever the target's [timing] defaults are.
 M3_SETTINGS = {"core": "cortex-m3", "flash_ws": 0, "sram_ws": 0, "div": "typ",
                "clock_hz": CLOCK_HZ}
 
