@@ -55,11 +55,11 @@ def main() -> int:
         print(f"smoke suite end to end (4 benchmarks, build cached): {smoke:.2f} s (best of {args.repeat})")
 
         overrides = tuple(sorted(model.items()))
-        config = BuildConfig(model=overrides)
+        config = BuildConfig(timing=overrides)
         bench = get_benchmark("perf_mix")
         elf = build(config, [bench]).elfs["perf_mix"]
         target = get_target(config.target)
-        settings = {k: v for k, v in config.model_settings().items() if k != "clock_hz"}
+        settings = {k: v for k, v in config.timing_settings().items() if k != "clock_hz"}
         trace_path = Path(tmp) / "perf.trace"
 
         def command(settings: dict[str, object]) -> list[str]:

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
+from rtoslab.schema import parse_file
 
 _CAP_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\b", re.MULTILINE)
 _CAP_DOC_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\s*/\*\s*(.*?)\s*\*/",
@@ -30,7 +32,7 @@ class Target:
     clock_hz: int
     probe_base: int
     probe_size: int
-    model_defaults: dict[str, object]  # timing-model settings ([model] in target.toml)
+    model_defaults: dict[str, object]  # timing-model settings ([timing] in target.toml)
     raw: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -90,7 +92,7 @@ def targets() -> dict[str, Target]:
             clock_hz=int(_get(d, "clock_hz", int, toml)),  # type: ignore[call-overload]
             probe_base=int(_get(d, "probe_base", int, toml)),  # type: ignore[call-overload]
             probe_size=int(_get(d, "probe_size", int, toml)),  # type: ignore[call-overload]
-            model_defaults=dict(_get(d, "model", dict, toml, {})),  # type: ignore[call-overload]
+            model_defaults=dict(_get(d, "timing", dict, toml, {})),  # type: ignore[call-overload]
             raw=d,
         )
     return found
@@ -104,29 +106,56 @@ def read_capabilities(header: Path) -> tuple[dict[str, bool], dict[str, str]]:
     return caps, reasons
 
 
+@dataclass(frozen=True)
+class PortFile:
+    """Schema of firmware/ports/<name>/port.toml."""
+
+    description: str = ""
+    deps: tuple[str, ...] = ()  # crates.io packages (deps/Cargo.toml) whose sources it needs
+    config_templates: tuple[str, ...] = ()  # X: the port folder holds X.in
+    template: bool = False  # a skeleton to copy, not a kernel to measure
+    options: dict[str, str | int | bool] = field(default_factory=dict)  # kernel option defaults
+
+
+@dataclass(frozen=True)
+class BenchFile:
+    """Schema of firmware/bench/<name>/bench.toml."""
+
+    suite: tuple[str, ...]
+    description: str
+    requires: tuple[str, ...] = ()  # LAB_HAS_* capabilities a port must have
+    insn_limit: int = 2_000_000_000  # guest instructions before the run counts as a hang
+    timeout_s: float = 120.0  # wall-clock seconds before QEMU counts as broken
+
+
+_SUITE_RE = re.compile(r"[a-z0-9_]+")
+_CAP_NAME_RE = re.compile(r"LAB_HAS_[A-Z0-9_]+")
+
+
 @cache
 def kernels() -> dict[str, Kernel]:
     found: dict[str, Kernel] = {}
     for toml in sorted((firmware_root() / "ports").glob("*/port.toml")):
-        d = _load_toml(toml)
+        d = parse_file(PortFile, toml)
         name = toml.parent.name
         caps_h = toml.parent / "lab_port_caps.h"
         if not caps_h.is_file():
             raise RtoslabError(f"kernel port {name}: missing {caps_h}")
         caps, reasons = read_capabilities(caps_h)
-        options = d.get("options", {})
-        if not isinstance(options, dict):
-            raise RtoslabError(f"{toml}: [options] must be a table")
+        for i, tmpl in enumerate(d.config_templates):
+            if not (toml.parent / f"{tmpl}.in").is_file():
+                raise RtoslabError(f"{toml}: key 'config_templates[{i}]' is {tmpl!r} but there is no "
+                                   f"{tmpl}.in in {toml.parent}: add the file or drop the entry")
         found[name] = Kernel(
             name=name,
             path=toml.parent,
-            description=str(_get(d, "description", str, toml, "")),
+            description=d.description,
             capabilities=caps,
             unsupported_reasons=reasons,
-            options=dict(options),
-            config_templates=tuple(_get(d, "config_templates", list, toml, [])),  # type: ignore[arg-type]
-            deps=tuple(_get(d, "deps", list, toml, [])),  # type: ignore[arg-type]
-            is_template=bool(d.get("template", False)),
+            options=dict(d.options),
+            config_templates=d.config_templates,
+            deps=d.deps,
+            is_template=d.template,
         )
     return found
 
@@ -134,19 +163,34 @@ def kernels() -> dict[str, Kernel]:
 @cache
 def benchmarks() -> dict[str, Benchmark]:
     found: dict[str, Benchmark] = {}
+    known_caps = {c for k in kernels().values() for c in k.capabilities}
     for toml in sorted((firmware_root() / "bench").glob("*/bench.toml")):
-        d = _load_toml(toml)
+        d = parse_file(BenchFile, toml)
         name = toml.parent.name
         if not re.fullmatch(r"[a-z0-9_]+", name):
             raise RtoslabError(f"benchmark folder {toml.parent}: name must match [a-z0-9_]+")
+        if not d.suite:
+            raise RtoslabError(f"{toml}: key 'suite' is empty: name at least one suite, e.g. [\"smoke\"]")
+        for i, s in enumerate(d.suite):
+            if not _SUITE_RE.fullmatch(s):
+                raise RtoslabError(f"{toml}: key 'suite[{i}]' is {s!r}: a suite name is [a-z0-9_]+")
+        for i, cap in enumerate(d.requires):
+            if not _CAP_NAME_RE.fullmatch(cap) or cap not in known_caps:
+                raise RtoslabError(f"{toml}: key 'requires[{i}]' is {cap!r}: choose capabilities the "
+                                   f"ports declare: {_choices(known_caps)}")
+        if d.insn_limit <= 0:
+            raise RtoslabError(f"{toml}: key 'insn_limit' is {d.insn_limit}: give a positive "
+                               "instruction count")
+        if d.timeout_s <= 0:
+            raise RtoslabError(f"{toml}: key 'timeout_s' is {d.timeout_s:g}: give positive seconds")
         found[name] = Benchmark(
             name=name,
             path=toml.parent,
-            suites=tuple(_get(d, "suite", list, toml)),  # type: ignore[arg-type]
-            description=str(_get(d, "description", str, toml)),
-            requires=tuple(_get(d, "requires", list, toml, [])),  # type: ignore[arg-type]
-            insn_limit=int(d.get("insn_limit", 2_000_000_000)),  # type: ignore[call-overload]
-            timeout_s=float(d.get("timeout_s", 120.0)),  # type: ignore[arg-type]
+            suites=d.suite,
+            description=d.description,
+            requires=d.requires,
+            insn_limit=d.insn_limit,
+            timeout_s=d.timeout_s,
         )
     return found
 
@@ -159,8 +203,8 @@ def suites() -> dict[str, list[str]]:
     return out
 
 
-def _choices(names: object) -> str:
-    return ", ".join(sorted(names))  # type: ignore[call-overload]
+def _choices(names: Iterable[str]) -> str:
+    return ", ".join(sorted(names))
 
 
 def get_target(name: str) -> Target:

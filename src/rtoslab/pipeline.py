@@ -39,30 +39,37 @@ class Progress:
 def config_identity(config: BuildConfig) -> dict[str, object]:
     """Everything that identifies a configuration's results (stored with each of them).
 
-    ``hash`` covers all of it, tool versions included, so results from another compiler,
-    emulator or plugin never share a configuration row; ``build_hash`` is the build-cache
-    key (the configuration as the user wrote it).
+    Three keys (docs/formats.md, "Identity"): ``image_key`` (the build cache: the image
+    set), ``measure_key`` (the image and the timing settings: the trace directory) and
+    ``identity_hash``, which covers all of this dict, tool versions included, so results
+    from another compiler, emulator or plugin never share a configuration row. No path of
+    the checkout enters it: two clones of one revision share their identities.
+    ``axes`` are the configuration's axis values as the experiment (or the command line)
+    named them, for comparison tables.
     """
     tools = tool_versions()
     target = config.target_info()
-    model = config.model_settings()
+    timing = config.timing_settings()
     identity: dict[str, object] = {
-        "build_hash": config.build_hash(),
+        "image_key": config.image_key(),
+        "measure_key": config.measure_key(),
         "target": config.target,
-        "core": str(model.get("core", target.core)),
-        "clock_hz": int(model.get("clock_hz", target.clock_hz)),  # type: ignore[call-overload]
+        "core": str(timing.get("core", target.core)),
+        "clock_hz": int(timing.get("clock_hz", target.clock_hz)),  # type: ignore[call-overload]
         "kernel": config.kernel,
         "kernel_config": config.resolved_kernel_options(),
         "kernel_config_hash": config.kernel_config_hash(),
         "compiler": "arm-none-eabi-gcc",
         "compiler_version": tools.get("arm-none-eabi-gcc", "").removeprefix("arm-none-eabi-gcc "),
         "cflags": " ".join(config.cflags),
+        "defines": config.define_map(),
         "ldflags": "-nostartfiles --specs=nano.specs --specs=nosys.specs -Wl,--gc-sections",
-        "model": model,
+        "timing": timing,
+        "axes": config.axis_values(),
         "emulator": tools.get("qemu-system-arm", ""),
         "plugin": tools.get("rtoslab-plugin", ""),
     }
-    identity["hash"] = sha256_text(canonical_json(identity))[:12]
+    identity["identity_hash"] = sha256_text(canonical_json(identity))[:12]
     return identity
 
 
@@ -83,16 +90,16 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
                   runner: Runner) -> BenchResult:
     """Run one built benchmark and analyse it. Failures become a failed result."""
     target = config.target_info()
-    model = config.model_settings()
-    clock_hz = float(model.get("clock_hz", target.clock_hz))  # type: ignore[arg-type]
+    timing = config.timing_settings()
+    clock_hz = float(timing.get("clock_hz", target.clock_hz))  # type: ignore[arg-type]
     req = RunRequest(
         benchmark=bench.name,
         elf=built.elfs[bench.name],
         target=target,
-        work_dir=cache_root() / "traces" / config.hash(),  # model settings too: no collisions
+        work_dir=cache_root() / "traces" / config.measure_key(),  # timing too: no collisions
         insn_limit=bench.insn_limit,
         timeout_s=bench.timeout_s,
-        model={k: v for k, v in model.items() if k != "clock_hz"},
+        model={k: v for k, v in timing.items() if k != "clock_hz"},
     )
     try:
         out = runner.run(req)
@@ -164,7 +171,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
         if reason is not None:
             results[i] = BenchResult(bench.name, "n/a", reason)
         else:
-            to_build.setdefault(config.build_hash(), (config, []))[1].append(bench)
+            to_build.setdefault(config.image_key(), (config, []))[1].append(bench)
     flush()
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -182,7 +189,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
             for i, (config, bench, _) in enumerate(items):
                 if results[i] is not None:
                     continue
-                b = built[config.build_hash()]
+                b = built[config.image_key()]
                 if isinstance(b, str):
                     results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b}")
                 else:

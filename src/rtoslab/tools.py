@@ -7,8 +7,10 @@ import hashlib
 import platform
 import shutil
 import subprocess
+import tomllib
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from rtoslab import __version__
 from rtoslab.paths import plugin_path, repo_root
@@ -50,12 +52,30 @@ def tool_status() -> tuple[ToolStatus, ...]:
         found = shutil.which(cmd[0]) is not None
         out.append(ToolStatus(name, found, _first_line(cmd) if found else "", fix))
     plugin = plugin_path()
-    version = ""
-    if plugin.is_file():  # the build is identified by its bytes: a rebuilt plugin is another tool
-        version = f"{plugin} sha256:{hashlib.sha256(plugin.read_bytes()).hexdigest()[:12]}"
-    out.append(ToolStatus("rtoslab-plugin", plugin.is_file(), version,
+    out.append(ToolStatus("rtoslab-plugin", plugin.is_file(),
+                          plugin_identity(plugin) if plugin.is_file() else "",
                           "make setup (builds plugin/ with cargo)"))
     return tuple(out)
+
+
+def plugin_identity(plugin: Path) -> str:
+    """The plugin as results name it: crate version and the short sha256 of the built
+    library, e.g. ``rtoslab-plugin 0.1.0 sha256:1a2b3c4d5e6f``. A rebuilt plugin is another
+    tool; its path is not part of it (two clones of one revision share identities)."""
+    digest = hashlib.sha256(plugin.read_bytes()).hexdigest()[:12]
+    return f"rtoslab-plugin {plugin_crate_version()} sha256:{digest}"
+
+
+@cache
+def plugin_crate_version() -> str:
+    """``version`` of plugin/Cargo.toml (the version the plugin reports), or "?"."""
+    try:
+        with (repo_root() / "plugin" / "Cargo.toml").open("rb") as f:
+            package = tomllib.load(f).get("package", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return "?"
+    version = package.get("version") if isinstance(package, dict) else None
+    return str(version) if isinstance(version, str) else "?"
 
 
 @cache

@@ -16,8 +16,11 @@ BENCH_STATUSES = ("ok", "failed", "n/a")
 # Display order of units.
 UNIT_ORDER: tuple[Unit, ...] = SAMPLE_UNITS
 
+# Keys every stored identity has (rtoslab.pipeline.config_identity; docs/formats.md).
+# Identities stored before v0.2 of the identity spelled identity_hash "hash" and timing
+# "model"; they stay readable through the configs columns (hash, model).
 IDENTITY_KEYS = (
-    "hash",
+    "identity_hash",
     "target",
     "core",
     "kernel",
@@ -27,7 +30,7 @@ IDENTITY_KEYS = (
     "compiler_version",
     "cflags",
     "ldflags",
-    "model",
+    "timing",
 )
 
 

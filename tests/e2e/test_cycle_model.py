@@ -23,14 +23,14 @@ from .conftest import RunCli
 pytestmark = pytest.mark.qemu
 
 CLOCK_HZ = 25_000_000
-# Explicit zero-wait-state Cortex-M3 settings, whatever the target's [model] defaults are.
+# Explicit zero-wait-state Cortex-M3 settings, whatever the target's [timing] defaults are.
 M3_SETTINGS = {"core": "cortex-m3", "flash_ws": 0, "sram_ws": 0, "div": "typ",
                "clock_hz": CLOCK_HZ}
 
 
 def _model(**overrides: object) -> tuple[str, ...]:
     settings = {**M3_SETTINGS, **overrides}
-    return tuple(a for k, v in settings.items() for a in ("--model", f"{k}={v}"))
+    return tuple(a for k, v in settings.items() for a in ("--timing", f"{k}={v}"))
 
 
 M3 = _model()
@@ -111,7 +111,7 @@ def test_interrupt_latency_cycles(run_cli: RunCli, tmp_path: Path) -> None:
 
 def test_handlers_come_from_the_vector_table_and_lab_isr(run_cli: RunCli, tmp_path: Path) -> None:
     _rows(run_cli, tmp_path, "--bench", "k_irq_latency", "--kernel", "baremetal", *M3)
-    elf = cache_root() / "build" / BuildConfig(kernel="baremetal").build_hash() / "k_irq_latency.elf"
+    elf = cache_root() / "build" / BuildConfig(kernel="baremetal").image_key() / "k_irq_latency.elf"
     from elftools.elf.elffile import ELFFile
 
     with elf.open("rb") as f:

@@ -109,11 +109,11 @@ def _insn(doc: dict) -> dict[str, dict]:
 
 
 def _build_dir(kernel: str) -> Path:
-    return cache_root() / "build" / BuildConfig(kernel=kernel).build_hash()
+    return cache_root() / "build" / BuildConfig(kernel=kernel).image_key()
 
 
 def _trace_ids(kernel: str, bench: str) -> list[int]:
-    path = cache_root() / "traces" / BuildConfig(kernel=kernel).hash() / f"{bench}.trace"
+    path = cache_root() / "traces" / BuildConfig(kernel=kernel).measure_key() / f"{bench}.trace"
     trace = read_trace(path)
     assert trace.end is not None and trace.end.status == 0
     return [h.probe_id for h in trace.hits if h.probe_id > 1]

@@ -29,7 +29,8 @@ benchmarks = ["toggle_superloop", "toggle_fsm", "toggle_rtos", "ftl_os", "ftl_fs
 [matrix]
 kernel = ["baremetal", "freertos"]
 opt = ["-O2"]
-cflags = ["", "-DTOGGLE_TASKS=3"]
+[matrix.defines]
+TOGGLE_TASKS = [1, 3]
 [matrix.kernel_options]
 configTICK_RATE_HZ = [1000, 100000]
 # bare metal: super loop, FSM, FTL FSM; FreeRTOS: RTOS tasks, FTL OS
@@ -48,20 +49,20 @@ kernel = "freertos"
 [[exclude]]
 benchmark = "ftl_fsm"
 kernel = "freertos"
-# the FTL once per kernel (TOGGLE_TASKS defaults to 1: the "" builds are N = 1)
+# the FTL once per kernel (in the N = 1 builds)
 [[exclude]]
 benchmark = "ftl_os"
-cflags = "-DTOGGLE_TASKS=3"
+defines.TOGGLE_TASKS = 3
 [[exclude]]
 benchmark = "ftl_fsm"
-cflags = "-DTOGGLE_TASKS=3"
+defines.TOGGLE_TASKS = 3
 [[exclude]]
 benchmark = "ftl_os"
-"kernel_options.configTICK_RATE_HZ" = 100000
+kernel_options.configTICK_RATE_HZ = 100000
 [[exclude]]
 benchmark = "toggle_rtos"
-cflags = ""
-"kernel_options.configTICK_RATE_HZ" = 100000
+defines.TOGGLE_TASKS = 1
+kernel_options.configTICK_RATE_HZ = 100000
 """
 
 
@@ -82,7 +83,7 @@ def _find(models: tuple[Store, list[ResultView]], bench: str, tasks: int = 1,
           tick_hz: int | None = None) -> ResultView:
     _, results = models
     found = [r for r in results if r.benchmark == bench
-             and ("-DTOGGLE_TASKS=3" in r.config.cflags) == (tasks == 3)
+             and r.config.identity["axes"]["defines.TOGGLE_TASKS"] == tasks
              and (tick_hz is None or r.config.kernel_config.get("configTICK_RATE_HZ") == tick_hz)]
     assert len(found) == 1, [(r.benchmark, r.config.cflags, r.config.kernel_config) for r in found]
     assert found[0].status == "ok", found[0].reason
@@ -187,7 +188,7 @@ def test_ftl_os_and_fsm_do_the_same_verified_work(models: tuple) -> None:
 
 def test_corrupted_read_fails_the_run_with_the_check(run_cli: RunCli, tmp_path: Path) -> None:
     proc = run_cli("run", "--bench", "ftl_fsm", "--kernel", "baremetal",
-                   "--cflags=-O2 -DFTL_APP_CORRUPT_READ=1", "--json", "--db", str(tmp_path / "r.sqlite"))
+                   "--define", "FTL_APP_CORRUPT_READ=1", "--json", "--db", str(tmp_path / "r.sqlite"))
     assert proc.returncode == 1, proc.stderr[-2000:]
     (r,) = json.loads(proc.stdout)["results"]
     assert r["status"] == "failed" and r["median"] is None

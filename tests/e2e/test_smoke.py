@@ -60,7 +60,7 @@ def _count(insns: list[tuple[int, str]], start: int, end: int) -> int:
 
 
 def _elf(name: str) -> Path:
-    return cache_root() / "build" / BuildConfig().build_hash() / f"{name}.elf"
+    return cache_root() / "build" / BuildConfig().image_key() / f"{name}.elf"
 
 
 def test_all_smoke_benchmarks_pass(smoke: tuple[dict, Path]) -> None:

@@ -2,33 +2,71 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from rtoslab import timing
 from rtoslab.builder.cmake import render_template
 from rtoslab.builder.config import BuildConfig
 from rtoslab.records import RtoslabError
 
 
-def test_hash_is_stable_and_sensitive_to_every_axis() -> None:
+def test_keys_are_stable_and_sensitive_to_every_axis() -> None:
     base = BuildConfig()
-    assert base.hash() == BuildConfig().hash()
-    assert len(base.hash()) == 12
+    assert base.measure_key() == BuildConfig().measure_key()
+    assert len(base.measure_key()) == 12 and len(base.image_key()) == 12
     variants = [
         BuildConfig(cflags=("-O3",)),
         BuildConfig(cflags=("-O2", "-flto")),
-        BuildConfig(model=(("clock_hz", 72_000_000),)),
+        BuildConfig(defines=(("TOGGLE_TASKS", 3),)),
+        BuildConfig(timing=(("clock_hz", 72_000_000),)),
     ]
-    hashes = {v.hash() for v in variants} | {base.hash()}
-    assert len(hashes) == 4
+    keys = {v.measure_key() for v in variants} | {base.measure_key()}
+    assert len(keys) == 5
 
 
-def test_label_does_not_change_identity() -> None:
-    assert BuildConfig(label="x").hash() == BuildConfig(label="y").hash()
+def test_defines_are_part_of_the_image_key() -> None:
+    a = BuildConfig(defines=(("TOGGLE_TASKS", 3),))
+    assert a.image_key() != BuildConfig().image_key()
+    assert a.image_key() == BuildConfig(defines=(("TOGGLE_TASKS", "3"),)).image_key()
+    assert a.define_flags() == ["TOGGLE_TASKS=3"]
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("1X", 1, "define '1X': a macro name is a C identifier"),
+    ("X", "a b", "define X='a b': the value must be non-empty, without spaces"),
+    ("X", "a;b", "without spaces, ';'"),
+    ("X", True, "define X=True: give an integer or a string value"),
+])
+def test_bad_defines_are_refused(name: str, value: object, message: str) -> None:
+    with pytest.raises(RtoslabError, match=re.escape(message)):
+        BuildConfig(defines=((name, value),)).validate()
+
+
+def test_macros_in_cflags_are_refused_with_the_define_to_use() -> None:
+    with pytest.raises(RtoslabError, match=r"has '-DTOGGLE_TASKS=3', which sets a macro: give it as "
+                       r"a define instead \(--define TOGGLE_TASKS=VALUE"):
+        BuildConfig(cflags=("-O2", "-DTOGGLE_TASKS=3")).validate()
+
+
+def test_label_and_axes_do_not_change_the_keys() -> None:
+    assert BuildConfig(label="x").measure_key() == BuildConfig(label="y").measure_key()
+    assert BuildConfig(axes=(("opt", "-O2"),)) == BuildConfig()
 
 
 def test_unknown_kernel_option_is_refused_with_the_known_ones() -> None:
     with pytest.raises(RtoslabError, match="unknown option 'bogus' for kernel baremetal"):
-        BuildConfig(kernel_options=(("bogus", 1),)).hash()
+        BuildConfig(kernel_options=(("bogus", 1),)).validate()
+
+
+def test_axis_values_from_the_command_line_split_the_flags() -> None:
+    cfg = BuildConfig(cflags=("-O3", "-flto", "-fno-inline"), defines=(("TOGGLE_TASKS", 3),),
+                      timing=(("flash_ws", 2),))
+    assert cfg.axis_values() == {
+        "target": "mps2-an385", "kernel": "baremetal", "opt": "-O3", "lto": True,
+        "cflags": "-fno-inline", "defines.TOGGLE_TASKS": 3, "timing.flash_ws": 2}
+    assert BuildConfig(axes=(("opt", "-O2"),)).axis_values() == {"opt": "-O2"}
 
 
 def test_render_template_replaces_placeholders_and_bools() -> None:
@@ -42,18 +80,21 @@ def test_render_template_unknown_placeholder_names_file_and_key() -> None:
         render_template("@MISSING@", {}, "t.h.in")
 
 
-def test_model_settings_change_identity_but_not_the_build() -> None:
-    a = BuildConfig(model=(("clock_hz", 72_000_000),))
+def test_timing_settings_change_the_measure_key_but_not_the_image() -> None:
+    a = BuildConfig(timing=(("clock_hz", 72_000_000),))
     b = BuildConfig()
-    assert a.hash() != b.hash()
-    assert a.build_hash() == b.build_hash()
-    assert a.model_settings()["clock_hz"] == 72_000_000
-    assert b.model_settings()["clock_hz"] == 25_000_000  # the target's clock by default
+    assert a.measure_key() != b.measure_key()
+    assert a.image_key() == b.image_key()
+    assert a.timing_settings()["clock_hz"] == 72_000_000
+    assert b.timing_settings()["clock_hz"] == 25_000_000  # the target's clock by default
+    assert b.timing_settings()["core"] == "cortex-m3"  # the target's [timing] table
 
 
-def test_unknown_model_setting_is_refused() -> None:
-    with pytest.raises(RtoslabError, match="unknown timing-model setting 'warp'"):
-        BuildConfig(model=(("warp", 9),)).hash()
+def test_unknown_timing_setting_is_refused_with_the_plugins_keys(
+        plugin_description: timing.Description) -> None:
+    with pytest.raises(RtoslabError, match="unknown timing-model setting 'warp': known settings: core, "
+                       "flash, sram, flash_ws, sram_ws, prefetch, div, clock_hz"):
+        BuildConfig(timing=(("warp", 9),)).validate()
 
 
 def test_first_error_skips_command_lines_with_werror() -> None:
@@ -68,19 +109,34 @@ def test_first_error_skips_command_lines_with_werror() -> None:
 
 
 @pytest.mark.parametrize(("key", "value", "message"), [
-    ("core", "cortex-m9", "core=cortex-m9: choose one of cortex-m3"),
+    ("core", "cortex-m9", "core=cortex-m9: choose one of cortex-m3, cortex-m4, cortex-m0, "
+     "cortex-m0plus, none"),
     ("prefetch", "maybe", "prefetch=maybe: choose one of on, off"),
     ("div", "avg", "div=avg: choose one of min, typ, max"),
-    ("flash_ws", 99, "flash_ws=99: give a whole number of wait states from 0 to 64"),
+    ("flash_ws", 99, "flash_ws=99: give a whole number from 0 to 64"),
     ("sram_ws", "x", "sram_ws=x: give a whole number"),
+    ("sram_ws", True, "sram_ws=true: give a whole number"),
+    ("flash", "0x0:0x10;0x100:0x10", "flash=0x0:0x10;0x100:0x10: give BASE:SIZE regions separated "
+     "by ';' (at most 1)"),
     ("clock_hz", 0, "clock_hz=0: give the core clock in Hz"),
 ])
-def test_bad_model_values_are_refused_before_anything_runs(key: str, value: object, message: str) -> None:
-    with pytest.raises(RtoslabError, match=message):
-        BuildConfig(model=((key, value),)).hash()
+def test_bad_timing_values_are_refused_before_anything_runs(
+        plugin_description: timing.Description, key: str, value: object, message: str) -> None:
+    with pytest.raises(RtoslabError, match=re.escape(message)):
+        BuildConfig(timing=((key, value),)).validate()
 
 
-def test_good_model_values_pass() -> None:
-    cfg = BuildConfig(model=(("core", "cortex-m4"), ("flash_ws", 2), ("prefetch", "on"),
-                             ("div", "max"), ("clock_hz", 72_000_000)))
-    assert cfg.model_settings()["core"] == "cortex-m4"
+def test_good_timing_values_pass(plugin_description: timing.Description) -> None:
+    cfg = BuildConfig(timing=(("core", "cortex-m4"), ("flash_ws", 2), ("prefetch", "on"),
+                              ("div", "max"), ("clock_hz", 72_000_000),
+                              ("sram", "0x20000000:0x1000;0x20400000:0x1000")))
+    cfg.validate()
+    assert cfg.timing_settings()["core"] == "cortex-m4"
+
+
+def test_clock_hz_alone_needs_no_plugin_description(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unavailable() -> timing.Description:
+        raise AssertionError("the description was read")
+
+    monkeypatch.setattr(timing, "description", unavailable)
+    BuildConfig(timing=(("clock_hz", 72_000_000),)).validate()

@@ -12,6 +12,7 @@ from rtoslab.catalog import (
     benchmarks,
     get_kernel,
     get_target,
+    kernels,
     na_reason,
     read_capabilities,
     suite_benchmarks,
@@ -59,3 +60,47 @@ def test_unknown_names_are_clear_errors() -> None:
         get_target("x")
     with pytest.raises(RtoslabError, match="unknown suite 'x'"):
         suite_benchmarks("x")
+
+
+def _tree(tmp_path: Path, port_toml: str, bench_toml: str) -> Path:
+    fw = tmp_path / "firmware"
+    (fw / "ports" / "k").mkdir(parents=True)
+    (fw / "bench" / "b").mkdir(parents=True)
+    (fw / "CMakeLists.txt").write_text("")
+    (fw / "ports" / "k" / "port.toml").write_text(port_toml)
+    (fw / "ports" / "k" / "lab_port_caps.h").write_text("#define LAB_HAS_SCHEDULER 1\n")
+    (fw / "bench" / "b" / "bench.toml").write_text(bench_toml)
+    return fw
+
+
+@pytest.mark.parametrize(("port", "bench", "message"), [
+    ('description = "k"\n', 'suite = ["smoke"]\ndescription = "b"\nrequire = []\n',
+     "bench/b/bench.toml: unknown key 'require': allowed keys: suite, description, requires"),
+    ('description = "k"\n', 'suite = "smoke"\ndescription = "b"\n',
+     "bench/b/bench.toml: key 'suite' must be an array, not 'smoke'"),
+    ('description = "k"\n', 'suite = ["smoke"]\ndescription = "b"\ninsn_limit = "1e9"\n',
+     "bench/b/bench.toml: key 'insn_limit' must be an integer, not '1e9'"),
+    ('description = "k"\n', 'suite = ["smoke"]\ndescription = "b"\nrequires = ["LAB_HAS_SCHEDULR"]\n',
+     "bench/b/bench.toml: key 'requires[0]' is 'LAB_HAS_SCHEDULR': choose capabilities the ports "
+     "declare: LAB_HAS_SCHEDULER"),
+    ('description = "k"\ntemplates = []\n', 'suite = ["smoke"]\ndescription = "b"\n',
+     "ports/k/port.toml: unknown key 'templates': allowed keys: description, deps, config_templates"),
+    ('config_templates = ["K.h"]\n', 'suite = ["smoke"]\ndescription = "b"\n',
+     "ports/k/port.toml: key 'config_templates[0]' is 'K.h' but there is no K.h.in"),
+    ('[options]\nX = 1.5\n', 'suite = ["smoke"]\ndescription = "b"\n',
+     "ports/k/port.toml: key 'options.X' must be a string or an integer or true or false, not 1.5"),
+])
+def test_bench_and_port_files_are_checked_strictly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   port: str, bench: str, message: str) -> None:
+    _tree(tmp_path, port, bench)
+    monkeypatch.setenv("RTOSLAB_ROOT", str(tmp_path))
+    kernels.cache_clear()
+    benchmarks.cache_clear()
+    try:
+        with pytest.raises(RtoslabError) as err:
+            benchmarks()
+        assert message in str(err.value) and "\n" not in str(err.value)
+    finally:
+        monkeypatch.delenv("RTOSLAB_ROOT")
+        kernels.cache_clear()
+        benchmarks.cache_clear()

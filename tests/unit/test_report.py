@@ -14,7 +14,7 @@ from rtoslab.report.numbers import fmt_num, json_exact
 from rtoslab.store import RunView, open_store
 
 IDENTITY: dict[str, object] = {
-    "hash": "0123abcd",
+    "identity_hash": "0123abcd",
     "target": "mps2-an385",
     "core": "cortex-m3",
     "kernel": "zephyr",
@@ -24,7 +24,7 @@ IDENTITY: dict[str, object] = {
     "compiler_version": "13",
     "cflags": "-O2",
     "ldflags": "",
-    "model": {},
+    "timing": {},
 }
 
 

@@ -34,7 +34,7 @@ class FixedClock:
 
 
 CONFIG_BAREMETAL: dict[str, object] = {
-    "hash": "a1b2c3d4e5f6",
+    "identity_hash": "a1b2c3d4e5f6",
     "target": "mps2-an385",
     "core": "cortex-m3",
     "kernel": "baremetal",
@@ -44,13 +44,13 @@ CONFIG_BAREMETAL: dict[str, object] = {
     "compiler_version": "13.2.1",
     "cflags": ["-O2", "-mcpu=cortex-m3", "-mthumb"],
     "ldflags": "-nostartfiles -T mps2.ld",
-    "model": {"clock_hz": 25000000, "name": "cm3-simple"},
+    "timing": {"clock_hz": 25000000, "name": "cm3-simple"},
     "image_format": "elf",
 }
 
 CONFIG_FREERTOS: dict[str, object] = {
     **CONFIG_BAREMETAL,
-    "hash": "f6e5d4c3b2a1",
+    "identity_hash": "f6e5d4c3b2a1",
     "kernel": "freertos",
     "kernel_config": {"configTICK_RATE_HZ": 1000, "configUSE_PREEMPTION": 1},
     "kernel_config_hash": "9c1e0b7d2a44",

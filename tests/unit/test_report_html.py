@@ -36,17 +36,17 @@ _BASE_CONFIG: dict[str, object] = {
     "compiler": "arm-none-eabi-gcc",
     "compiler_version": "13.2.1",
     "ldflags": "-nostartfiles --specs=nano.specs",
-    "model": {"clock_hz": CLOCK_HZ, "name": "cm3-simple"},
+    "timing": {"clock_hz": CLOCK_HZ, "name": "cm3-simple"},
 }
 CONFIG_BARE: dict[str, object] = {
     **_BASE_CONFIG,
-    "hash": "a1b2c3d4e5f6",
+    "identity_hash": "a1b2c3d4e5f6",
     "kernel": "baremetal",
     "cflags": "-O2 -mcpu=cortex-m3 -mthumb",
 }
 CONFIG_RTOS_O2: dict[str, object] = {
     **_BASE_CONFIG,
-    "hash": "f6e5d4c3b2a1",
+    "identity_hash": "f6e5d4c3b2a1",
     "kernel": "freertos",
     "kernel_config": {"configTICK_RATE_HZ": 1000, "configUSE_PREEMPTION": 1},
     "kernel_config_hash": "9c1e0b7d2a44",
@@ -54,7 +54,7 @@ CONFIG_RTOS_O2: dict[str, object] = {
 }
 CONFIG_RTOS_OS: dict[str, object] = {
     **CONFIG_RTOS_O2,
-    "hash": "0c0ffee0d00d",
+    "identity_hash": "0c0ffee0d00d",
     "cflags": "-Os -mcpu=cortex-m3 -mthumb",
 }
 

@@ -16,7 +16,7 @@ from rtoslab.store import Store, default_db_path, open_store
 START = datetime(2026, 11, 22, 4, 0, 0, tzinfo=UTC)
 
 IDENTITY: dict[str, object] = {
-    "hash": "cafe01",
+    "identity_hash": "cafe01",
     "target": "mps2-an385",
     "core": "cortex-m3",
     "kernel": "freertos",
@@ -26,7 +26,7 @@ IDENTITY: dict[str, object] = {
     "compiler_version": "13.2.1",
     "cflags": ["-O2", "-mthumb"],
     "ldflags": "-nostartfiles",
-    "model": {},
+    "timing": {},
     "board_rev": "C",
 }
 
@@ -169,7 +169,7 @@ def test_list_runs_and_latest(store: Store) -> None:
 def test_upsert_config_is_idempotent_and_keeps_extra_keys(store: Store) -> None:
     first = store.upsert_config(IDENTITY)
     assert store.upsert_config(dict(IDENTITY)) == first
-    other = store.upsert_config({**IDENTITY, "hash": "cafe02", "kernel": "zephyr"})
+    other = store.upsert_config({**IDENTITY, "identity_hash": "cafe02", "kernel": "zephyr"})
     assert other != first
     run_id = new_run(store)
     store.add_bench_result(run_id, first, "src", ok_result())
@@ -189,8 +189,8 @@ def test_upsert_config_same_hash_other_identity_is_refused(store: Store) -> None
 
 
 def test_upsert_config_needs_all_identity_keys(store: Store) -> None:
-    partial = {k: v for k, v in IDENTITY.items() if k not in ("core", "model")}
-    with pytest.raises(ValueError, match="lacks keys: core, model"):
+    partial = {k: v for k, v in IDENTITY.items() if k not in ("core", "timing")}
+    with pytest.raises(ValueError, match="lacks keys: core, timing"):
         store.upsert_config(partial)
 
 

@@ -18,7 +18,7 @@ from rtoslab.records import BenchResult, MetricResult, Sample, Summary
 from rtoslab.store import Store, open_store, writes
 
 IDENTITY: dict[str, object] = {
-    "hash": "feed01",
+    "identity_hash": "feed01",
     "target": "mps2-an385",
     "core": "cortex-m3",
     "kernel": "baremetal",
@@ -28,7 +28,7 @@ IDENTITY: dict[str, object] = {
     "compiler_version": "13",
     "cflags": "-O2",
     "ldflags": "",
-    "model": {},
+    "timing": {},
 }
 
 COUNTED = ("bench_runs", "metrics", "samples", "summaries")

@@ -78,7 +78,7 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
     cmake = _tool("cmake")
     _tool("ninja")
     _tool("arm-none-eabi-gcc")
-    chash = config.build_hash()
+    chash = config.image_key()
     build_dir = cache_root() / "build" / chash
     kconfig = build_dir / "kconfig"
     write_kernel_config(config, kconfig)
@@ -90,6 +90,7 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
         "LAB_KERNEL_CONFIG_DIR": str(kconfig),
         "LAB_BENCH_DIRS": ";".join(str(b.path) for b in sorted(benches, key=lambda b: b.name)),
         "LAB_OPT_FLAGS": ";".join(config.cflags),
+        "LAB_DEFINES": ";".join(config.define_flags()),
         "CMAKE_TOOLCHAIN_FILE": str(firmware_root() / "cmake" / "arm-none-eabi.cmake"),
         "CMAKE_BUILD_TYPE": "None",
     }
@@ -110,7 +111,8 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
         (build_dir / "rtoslab-config.json").write_text(
             json.dumps({"hash": chash, "target": config.target, "kernel": config.kernel,
                         "kernel_options": config.resolved_kernel_options(),
-                        "cflags": list(config.cflags), "model": config.model_settings()},
+                        "cflags": list(config.cflags), "defines": config.define_map(),
+                        "timing": config.timing_settings()},
                        indent=1, sort_keys=True, default=str))
     names = sorted({b.name for b in wanted})
     for b in wanted:

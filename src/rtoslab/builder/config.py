@@ -1,19 +1,23 @@
-"""A build configuration and its identity.
+"""A build configuration and its keys.
 
 A configuration is everything that changes the firmware image apart from which benchmark
-it runs: target, kernel, kernel options, compiler flags, the timing model's settings. Its
-hash names the build directory (the build cache) and identifies results in the store.
+it runs (target, kernel, kernel options, compiler flags, preprocessor defines) and the
+timing model's settings it is measured with. ``image_key`` names the build directory (the
+build cache), ``measure_key`` the trace directory; the stored identity is
+``rtoslab.pipeline.config_identity``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtoslab.catalog import Kernel, Target, get_kernel, get_target
 from rtoslab.records import RtoslabError
+from rtoslab.timing import check_overrides
 
 
 def canonical_json(value: object) -> str:
@@ -38,51 +42,62 @@ def tree_hash(paths: list[Path]) -> str:
     return h.hexdigest()
 
 
-# Timing-model settings (docs/timing-model.md); all but clock_hz are plugin arguments.
-MODEL_KEYS = frozenset({"clock_hz", "core", "flash", "sram", "flash_ws", "sram_ws", "prefetch", "div"})
+_DEFINE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DEFINE_VALUE = re.compile(r"[^\s;\"'\\]+")
 
 
-# Allowed values of the enumerated and numeric settings (the plugin checks them too, but a
-# bad value must fail before anything is built or stored).
-MODEL_CHOICES: dict[str, tuple[str, ...]] = {
-    "core": ("cortex-m3", "cortex-m4", "cortex-m0", "cortex-m0plus", "none"),
-    "prefetch": ("on", "off"),
-    "div": ("min", "typ", "max"),
-}
-MODEL_MAX_WS = 64
+def check_define(name: str, value: object) -> str:
+    """A preprocessor definition's value as passed to the compiler; one-line error for a
+    bad name or value (a CMake list and a command line must carry it unchanged)."""
+    if not _DEFINE_NAME.fullmatch(name):
+        raise RtoslabError(f"define '{name}': a macro name is a C identifier, e.g. TOGGLE_TASKS")
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise RtoslabError(f"define {name}={value}: give an integer or a string value")
+    text = str(value)
+    if not _DEFINE_VALUE.fullmatch(text):
+        raise RtoslabError(f"define {name}={text!r}: the value must be non-empty, without spaces, "
+                           "';', quotes or backslashes")
+    return text
 
 
-def check_model_value(key: str, value: object) -> None:
-    """Raise RtoslabError, naming the setting and what is allowed, for a bad value."""
-    if key in MODEL_CHOICES and str(value) not in MODEL_CHOICES[key]:
-        raise RtoslabError(f"timing-model setting {key}={value}: choose one of "
-                           f"{', '.join(MODEL_CHOICES[key])}")
-    if key in ("flash_ws", "sram_ws"):
-        try:
-            ok = 0 <= int(str(value), 0) <= MODEL_MAX_WS
-        except ValueError:
-            ok = False
-        if not ok:
-            raise RtoslabError(f"timing-model setting {key}={value}: give a whole number of wait "
-                               f"states from 0 to {MODEL_MAX_WS}")
-    if key == "clock_hz":
-        try:
-            ok = int(str(value), 0) > 0
-        except ValueError:
-            ok = False
-        if not ok:
-            raise RtoslabError(f"timing-model setting clock_hz={value}: give the core clock in Hz, "
-                               "e.g. 72000000")
+def check_cflags(cflags: tuple[str, ...]) -> None:
+    """Macros travel as defines (part of the image key, LAB_DEFINES), never in cflags."""
+    for flag in cflags:
+        if flag.startswith(("-D", "-U")):
+            name = flag[2:].partition("=")[0] or "NAME"
+            raise RtoslabError(f"has '{flag}', which sets a macro: give it as a define instead "
+                               f"(--define {name}=VALUE, or [matrix.defines] in an experiment)")
+
+
+def split_cflags(cflags: tuple[str, ...]) -> dict[str, object]:
+    """The opt / lto / extra-cflags axes of a flag list, as an experiment names them."""
+    opt = next((f for f in cflags if f.startswith("-O")), "")
+    extra = " ".join(f for f in cflags if f not in (opt, "-flto"))
+    return {"opt": opt, "lto": "-flto" in cflags, "cflags": extra}
 
 
 @dataclass(frozen=True)
 class BuildConfig:
+    """One configuration. Three keys name it (docs/formats.md, "Identity"):
+
+    - ``image_key()``: the firmware image set (target, kernel, kernel options, cflags,
+      defines): the build-cache directory;
+    - ``measure_key()``: the image key plus the resolved timing-model settings: names the
+      trace directory (one image measured under several timing settings);
+    - ``identity_hash`` (``rtoslab.pipeline.config_identity``): everything stored with a
+      result, tool versions and axes included: the configs row.
+    """
+
     target: str = "mps2-an385"
     kernel: str = "baremetal"
     kernel_options: tuple[tuple[str, object], ...] = ()  # overrides of the port's defaults
     cflags: tuple[str, ...] = ("-O2",)
-    model: tuple[tuple[str, object], ...] = ()  # timing-model settings (plugin args)
+    defines: tuple[tuple[str, object], ...] = ()  # preprocessor NAME=VALUE (all code)
+    timing: tuple[tuple[str, object], ...] = ()  # timing-model overrides (rtoslab.timing)
     label: str = field(default="", compare=False)  # a human name, e.g. "O2 lto"
+    # The axis values that made this configuration, as an experiment (or the run command
+    # line) named them: stored in the identity so comparisons need not re-parse flags.
+    axes: tuple[tuple[str, object], ...] = field(default=(), compare=False)
 
     # ------------------------------------------------------------------ derived values
     def target_info(self) -> Target:
@@ -104,42 +119,72 @@ class BuildConfig:
             opts[key] = value
         return opts
 
-    def model_settings(self) -> dict[str, object]:
+    def define_map(self) -> dict[str, str]:
+        """NAME -> VALUE, checked, sorted by name."""
+        return {k: check_define(k, v) for k, v in sorted(self.defines)}
+
+    def define_flags(self) -> list[str]:
+        """``NAME=VALUE`` items for CMake's LAB_DEFINES."""
+        return [f"{k}={v}" for k, v in self.define_map().items()]
+
+    def timing_settings(self) -> dict[str, object]:
         """Effective timing-model settings: the target's defaults, then the overrides.
 
         ``clock_hz`` (the target's clock unless overridden) converts cycles to µs on the
-        host; every other key is passed to the QEMU plugin as an argument.
+        host; every other key is passed to the QEMU plugin as an argument. ``validate``
+        checks the overrides.
         """
         target = self.target_info()
         settings: dict[str, object] = {"clock_hz": target.clock_hz, **target.model_defaults}
-        for key, value in self.model:
-            if key not in MODEL_KEYS:
-                raise RtoslabError(f"unknown timing-model setting '{key}': known settings: "
-                                   f"{', '.join(sorted(MODEL_KEYS))}")
-            check_model_value(key, value)
-            settings[key] = value
+        settings.update(dict(self.timing))
         return settings
+
+    def validate(self) -> None:
+        """Every per-value check (kernel options, defines, cflags, each timing setting
+        against the plugin's description); one-line RtoslabError. The plugin's
+        cross-setting check is ``rtoslab.timing.check_resolved(self.timing_settings())``."""
+        self.resolved_kernel_options()
+        self.define_map()
+        check_cflags(self.cflags)
+        check_overrides(self.timing)
+
+    def axis_values(self) -> dict[str, object]:
+        """The axes stored in the identity: those an experiment set (``axes``), else the
+        ones the command line gave (flags split into opt / lto / cflags, every define,
+        kernel option and timing setting given)."""
+        if self.axes:
+            return dict(self.axes)
+        axes: dict[str, object] = {"target": self.target, "kernel": self.kernel,
+                                   **split_cflags(self.cflags)}
+        axes.update({f"defines.{k}": v for k, v in sorted(self.defines)})
+        axes.update({f"kernel_options.{k}": v for k, v in sorted(self.kernel_options)})
+        axes.update({f"timing.{k}": v for k, v in sorted(self.timing)})
+        return axes
 
     def kernel_config_hash(self) -> str:
         return sha256_text(canonical_json(self.resolved_kernel_options()))[:16]
 
-    def build_hash(self) -> str:
+    def image_key(self) -> str:
         """Identity of the firmware image set (12 hex digits): the build-cache key.
 
         Timing-model settings are not part of it: they change how an image is measured,
-        not the image, so a sweep over them reuses one build.
+        not the image, so a sweep over them reuses one build. (Defines enter only when
+        there are some, so configurations without defines keep their cached builds.)
         """
-        ident = {
+        ident: dict[str, object] = {
             "target": self.target,
             "kernel": self.kernel,
             "kernel_options": self.resolved_kernel_options(),
             "cflags": list(self.cflags),
         }
+        if self.defines:
+            ident["defines"] = self.define_map()
         return sha256_text(canonical_json(ident))[:12]
 
-    def hash(self) -> str:
-        """Stable identity of this configuration, model settings included (12 hex digits)."""
-        ident = {"build": self.build_hash(), "model": self.model_settings()}
+    def measure_key(self) -> str:
+        """The image key plus the resolved timing settings (12 hex digits): names the
+        trace directory, so two timing settings of one image never share traces."""
+        ident = {"build": self.image_key(), "model": self.timing_settings()}
         return sha256_text(canonical_json(ident))[:12]
 
     def describe(self) -> str:

@@ -10,6 +10,7 @@ from rich.table import Table
 from rtoslab.builder.deps import dep_path
 from rtoslab.catalog import kernels
 from rtoslab.records import RtoslabError
+from rtoslab.timing import description
 from rtoslab.tools import tool_status
 
 
@@ -30,6 +31,14 @@ def cmd(args: argparse.Namespace) -> int:
         else:
             missing += 1
             table.add_row(t.name, "[red]missing[/red]", t.fix)
+    try:
+        desc = description()
+        table.add_row("rtoslab-plugin-describe", "ok",
+                      f"plugin {desc.plugin_version}: {len(desc.settings)} timing settings, "
+                      f"{len(desc.cores)} cores")
+    except RtoslabError as e:
+        missing += 1
+        table.add_row("rtoslab-plugin-describe", "[red]missing[/red]", str(e))
     crates = sorted({c for k in kernels().values() for c in k.deps})
     for crate in crates:
         try:

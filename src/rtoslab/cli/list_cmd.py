@@ -1,4 +1,4 @@
-"""rtoslab list: targets, kernels, suites and benchmarks."""
+"""rtoslab list: targets, kernels, suites, benchmarks, and the timing model's cores and settings."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from rich.console import Console
 from rich.table import Table
 
 from rtoslab.catalog import benchmarks, kernels, na_reason, suites, targets
+from rtoslab.records import RtoslabError
+from rtoslab.timing import Setting, description
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,4 +52,38 @@ def cmd(args: argparse.Namespace) -> int:
         na = [kern.name for kern in kernels().values() if na_reason(bench, kern) and not kern.is_template]
         b.add_row(bench.name, ", ".join(bench.suites), bench.description, ", ".join(na) or "-")
     con.print(b)
+    print_timing(con)
     return 0
+
+
+def print_timing(con: Console) -> None:
+    """The timing model's cores and settings, as the plugin describes them."""
+    try:
+        desc = description()
+    except RtoslabError as e:
+        con.print(f"timing model: {e}", highlight=False)
+        return
+    c = Table(title=f"timing-model cores (plugin {desc.plugin_version})")
+    for col in ("name", "arch", "description", "source"):
+        c.add_column(col)
+    for core in desc.cores:
+        c.add_row(core.name, core.arch, core.description, core.source)
+    con.print(c)
+    t = Table(title="timing-model settings (--timing KEY=VALUE, [matrix.timing])")
+    for col in ("key", "values", "default", "needs", "meaning"):
+        t.add_column(col)
+    for s in desc.settings:
+        t.add_row(s.key, _values(s), "-" if s.default is None else str(s.default),
+                  ", ".join(s.requires) or "-", s.doc)
+    t.add_row("clock_hz", "Hz > 0", "the target's clock", "-",
+              "host only: converts modelled cycles to microseconds")
+    con.print(t)
+
+
+def _values(s: Setting) -> str:
+    if s.kind == "choice":
+        return ", ".join(s.choices or ())
+    if s.kind == "int":
+        return f"{'' if s.min is None else s.min}..{'' if s.max is None else s.max}"
+    most = "any number" if s.max_regions is None else f"at most {s.max_regions}"
+    return f"BASE:SIZE regions ({most})"

@@ -14,17 +14,18 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 
-from rtoslab.builder.config import BuildConfig
+from rtoslab.builder.config import BuildConfig, check_cflags
 from rtoslab.catalog import Benchmark, get_benchmark, get_kernel, get_target, suite_benchmarks
 from rtoslab.cli.common import add_db_option, open_db, terminal_renderer
 from rtoslab.cli.tables import print_experiment_tables
-from rtoslab.experiments.experiment import load_experiment
+from rtoslab.experiments.experiment import check_timing, load_experiment
 from rtoslab.pipeline import Progress, execute
 from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store
+from rtoslab.timing import check_resolved, plugin_args
 from rtoslab.tools import host_name, rtoslab_revision, tool_versions
 
 DEFAULT_SUITE = "smoke"
@@ -44,9 +45,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--cflags", default="-O2", help="compiler flags of the configuration (default: -O2)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="kernel option override (repeatable)")
-    p.add_argument("--model", action="append", default=[], metavar="KEY=VALUE",
-                   help="timing-model setting (repeatable): core, clock_hz, flash_ws, sram_ws, "
-                   "prefetch, div (docs/timing-model.md)")
+    p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
+                   help="preprocessor definition for all firmware code (repeatable), e.g. "
+                   "TOGGLE_TASKS=3")
+    p.add_argument("--timing", "--model", dest="timing", action="append", default=[],
+                   metavar="KEY=VALUE",
+                   help="timing-model setting (repeatable; `rtoslab list` shows them, "
+                   "docs/timing-model.md); --model is the old spelling")
     p.add_argument("--json", action="store_true", help="print the rtoslab.run/1 JSON document")
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path; the HTML report goes beside it with .html "
@@ -55,11 +60,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd)
 
 
+_EXAMPLES = {"--option": "configTICK_RATE_HZ=1000", "--timing": "flash_ws=2",
+             "--define": "TOGGLE_TASKS=3"}
+
+
 def parse_option(text: str, flag: str = "--option") -> tuple[str, object]:
+    """KEY=VALUE; a value that reads as a (decimal or 0x) integer becomes an int."""
     key, sep, value = text.partition("=")
     if not sep or not key:
-        raise RtoslabError(f"bad {flag} '{text}': write KEY=VALUE, e.g. "
-                           + ("flash_ws=2" if flag == "--model" else "configTICK_RATE_HZ=1000"))
+        raise RtoslabError(f"bad {flag} '{text}': write KEY=VALUE, e.g. {_EXAMPLES[flag]}")
     try:
         return key, int(value, 0)
     except ValueError:
@@ -129,11 +138,10 @@ def cmd(args: argparse.Namespace) -> int:
     get_target(args.target)
     get_kernel(args.kernel)
     benches = select_benchmarks(args)
-    options = tuple(sorted(parse_option(o) for o in args.option))
-    model = tuple(sorted(parse_option(o, "--model") for o in args.model))
-    config = BuildConfig(target=args.target, kernel=args.kernel, kernel_options=options,
-                         cflags=tuple(shlex.split(args.cflags)), model=model)
-    config.hash()  # unknown options and settings fail before anything is stored
+    config = config_from_args(args)
+    config.validate()  # unknown options and bad settings fail before anything is stored
+    if plugin_args(dict(config.timing)):
+        check_resolved(config.timing_settings())  # the plugin's cross-setting rules
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     run_id, _results, status = run_plan(store, [(config, benches)], command, quiet=args.json,
@@ -142,11 +150,26 @@ def cmd(args: argparse.Namespace) -> int:
     return 0 if status == "complete" else 1
 
 
+def config_from_args(args: argparse.Namespace) -> BuildConfig:
+    """The configuration the run command line names (its axes: the flags given)."""
+    options = tuple(sorted(parse_option(o) for o in args.option))
+    timing = tuple(sorted(parse_option(o, "--timing") for o in args.timing))
+    defines = tuple(sorted(parse_option(o, "--define") for o in args.define))
+    cflags = tuple(shlex.split(args.cflags))
+    try:
+        check_cflags(cflags)
+    except RtoslabError as e:
+        raise RtoslabError(f"--cflags {e}") from e
+    return BuildConfig(target=args.target, kernel=args.kernel, kernel_options=options,
+                       cflags=cflags, defines=defines, timing=timing)
+
+
 def run_experiment(args: argparse.Namespace) -> int:
-    if args.suite or args.bench or args.option or args.model:
+    if args.suite or args.bench or args.option or args.timing or args.define:
         raise RtoslabError("an experiment file sets its own benchmarks and options: "
-                           "drop --suite/--bench/--option/--model")
+                           "drop --suite/--bench/--option/--timing/--define")
     exp = load_experiment(args.experiment)  # every check before anything is stored
+    check_timing(exp)
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     if not args.json:

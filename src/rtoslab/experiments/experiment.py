@@ -10,15 +10,20 @@
     kernel = ["freertos", "baremetal"]
     opt = ["-O0", "-O2", "-O3", "-Ofast", "-Os"]
     lto = [false, true]
-    cflags = ["", "-fno-inline"]             # extra flags, one variant per string
+    cflags = ["", "-fno-inline"]             # extra flags, one variant per string (no -D:
+                                             # macros are defines)
+    [matrix.defines]                         # preprocessor NAME=VALUE (part of the image)
+    TOGGLE_TASKS = [1, 2, 3]
     [matrix.kernel_options]                  # only for kernels that have the option
     configUSE_PORT_OPTIMISED_TASK_SELECTION = [0, 1]
-    [matrix.model]                           # timing-model settings (plugin arguments)
-    clock_hz = [25000000, 72000000]
+    [matrix.timing]                          # timing-model settings (`rtoslab list` shows
+    clock_hz = [25000000, 72000000]          # them; [matrix.model] is the old spelling)
 
-    [[exclude]]                              # drop matching points (all keys must match)
-    kernel = "baremetal"
-    lto = true
+    [[exclude]]                              # drop matching points (all keys must match;
+    kernel = "baremetal"                     # values must be values of the matrix, and a
+    lto = true                               # rule may name only axes of the matrix)
+    kernel_options.configUSE_PORT_OPTIMISED_TASK_SELECTION = 0  # sub-axes: dotted keys
+                                             # (also defines.X, timing.X)
     [[exclude]]                              # with `benchmark`: drop only that benchmark
     benchmark = "k_yield"                    # from the matching points
     kernel = "baremetal"
@@ -36,31 +41,93 @@
                                              # same metrics sit side by side; a baseline
                                              # may then name `benchmark`)
 
-Loading checks everything against this schema; every error names the file, the key and
-what is allowed, and nothing is built or stored for a bad file.
+Loading parses the file with ``rtoslab.schema`` (unknown keys and wrong types are errors),
+then checks the values (known targets, kernels, options, benchmarks, suites, timing
+settings against the plugin's description); every error is one line naming the file, the
+key and what is allowed, and nothing is built or stored for a bad file.
+``check_timing`` then has the plugin check each point's full timing settings together.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
-from rtoslab.builder.config import MODEL_KEYS, BuildConfig
+from rtoslab.builder.config import BuildConfig, check_cflags, check_define
 from rtoslab.catalog import Benchmark, benchmarks, kernels, suites, targets
 from rtoslab.records import RtoslabError
+from rtoslab.schema import load_toml, parse
+from rtoslab.timing import check_overrides, check_resolved, plugin_args
 
-TOP_KEYS = {"name", "description", "suite", "benchmarks", "matrix", "exclude", "baseline", "report"}
-REPORT_KEYS = {"rows"}
-ROW_LAYOUTS = ("benchmark", "metric")
-MATRIX_KEYS = {"target", "kernel", "opt", "lto", "cflags", "kernel_options", "model"}
-OPT_LEVELS = {"-O0", "-O1", "-O2", "-O3", "-Os", "-Ofast", "-Og", "-Oz"}
-POINT_KEYS = {"target", "kernel", "opt", "lto", "cflags"}
+OPT_LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Ofast", "-Og", "-Oz")
+POINT_KEYS = ("target", "kernel", "opt", "lto", "cflags")
+SUB_AXES = ("defines", "kernel_options", "timing")  # tables of named axes: "defines.X", ...
 _NAME = re.compile(r"[a-z0-9_-]+")
 
+Value = str | int | bool
 
+
+# --------------------------------------------------------------------------- the schema
+@dataclass(frozen=True)
+class MatrixTable:
+    """[matrix]: every key optional; a single value stands for a one-value axis."""
+
+    target: tuple[str, ...] = ("mps2-an385",)
+    kernel: tuple[str, ...] = ("baremetal",)
+    opt: tuple[str, ...] = ("-O2",)
+    lto: tuple[bool, ...] = (False,)
+    cflags: tuple[str, ...] = ("",)
+    defines: dict[str, tuple[str | int, ...]] = field(default_factory=dict)
+    kernel_options: dict[str, tuple[Value, ...]] = field(default_factory=dict)
+    timing: dict[str, tuple[str | int, ...]] = field(default_factory=dict)
+    model: dict[str, tuple[str | int, ...]] = field(default_factory=dict)  # old spelling of timing
+
+
+@dataclass(frozen=True)
+class Selector:
+    """[[exclude]]: axis values that must all match (``benchmark``: drop only it)."""
+
+    target: str | None = None
+    kernel: str | None = None
+    opt: str | None = None
+    lto: bool | None = None
+    cflags: str | None = None
+    benchmark: str | None = None
+    defines: dict[str, str | int] = field(default_factory=dict)
+    kernel_options: dict[str, Value] = field(default_factory=dict)
+    timing: dict[str, str | int] = field(default_factory=dict)
+    model: dict[str, str | int] = field(default_factory=dict)  # old spelling of timing
+
+
+@dataclass(frozen=True, kw_only=True)
+class BaselineTable(Selector):
+    """[[baseline]]: a name for the ratio column and the axis values of the baseline."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ReportTable:
+    rows: Literal["benchmark", "metric"] = "benchmark"
+
+
+@dataclass(frozen=True)
+class ExperimentFile:
+    name: str
+    description: str = ""
+    suite: tuple[str, ...] = ()
+    benchmarks: tuple[str, ...] = ()
+    matrix: MatrixTable = MatrixTable()
+    exclude: tuple[Selector, ...] = ()
+    baseline: tuple[BaselineTable, ...] = ()
+    report: ReportTable = ReportTable()
+
+
+# --------------------------------------------------------------------------- the result
 @dataclass(frozen=True)
 class Point:
     """One configuration of the matrix, with the axis values that made it."""
@@ -79,7 +146,7 @@ class Point:
 @dataclass(frozen=True)
 class Baseline:
     name: str
-    match: tuple[tuple[str, object], ...]
+    match: tuple[tuple[str, object], ...]  # axis keys as compare.axes_of names them
 
 
 @dataclass(frozen=True)
@@ -112,216 +179,230 @@ class Experiment:
         return sum(len(b) for _, b in self.plan())
 
 
+# --------------------------------------------------------------------------- loading
 class _Checker:
     def __init__(self, path: Path) -> None:
         self.path = path
 
     def fail(self, key: str, problem: str) -> RtoslabError:
-        return RtoslabError(f"{self.path}: {key}: {problem}")
+        return RtoslabError(f"{self.path}: key '{key}' {problem}")
 
-    def str_list(self, key: str, value: object, allowed: set[str] | None = None) -> list[str]:
-        items = value if isinstance(value, list) else [value]
-        if not items:
+    def one_of(self, key: str, values: tuple[str, ...], allowed: list[str]) -> None:
+        if not values:
             raise self.fail(key, "is empty: give at least one value")
-        out = []
-        for v in items:
-            if not isinstance(v, str):
-                raise self.fail(key, f"{v!r} is not a string")
-            if allowed is not None and v not in allowed:
-                raise self.fail(key, f"'{v}' is not allowed: choose from {', '.join(sorted(allowed))}")
-            out.append(v)
-        return out
-
-    def scalar_list(self, key: str, value: object) -> list[object]:
-        items = value if isinstance(value, list) else [value]
-        if not items:
-            raise self.fail(key, "is empty: give at least one value")
-        for v in items:
-            if not isinstance(v, (str, int, bool)):
-                raise self.fail(key, f"{v!r} must be a string, integer or boolean")
-        return list(items)
+        for v in values:
+            if v not in allowed:
+                raise self.fail(key, f"is {v!r}: choose from {', '.join(allowed)}")
 
 
 def load_experiment(path: Path) -> Experiment:
     if not path.is_file():
         raise RtoslabError(f"{path}: no such experiment file")
-    try:
-        data = tomllib.loads(path.read_text())
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise RtoslabError(f"{path}: not valid TOML: {e}") from e
-    return parse_experiment(data, path)
+    return parse_experiment(load_toml(path), path)
+
+
+_AXIS_KEYS = ("target", "kernel", "opt", "lto", "cflags")
+
+
+def _as_lists(data: dict[str, object]) -> dict[str, object]:
+    """A single value stands for a one-value list (suite, benchmarks, matrix axes)."""
+    out = dict(data)
+    for key in ("suite", "benchmarks"):
+        if key in out and not isinstance(out[key], list):
+            out[key] = [out[key]]
+    matrix = out.get("matrix")
+    if isinstance(matrix, Mapping):
+        m = dict(matrix)
+        for key in _AXIS_KEYS:
+            if key in m and not isinstance(m[key], list):
+                m[key] = [m[key]]
+        for key in (*SUB_AXES, "model"):
+            if isinstance(m.get(key), Mapping):
+                m[key] = {k: v if isinstance(v, list) else [v] for k, v in m[key].items()}
+        out["matrix"] = m
+    return out
 
 
 def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
+    f = parse(ExperimentFile, _as_lists(data), str(path))
     c = _Checker(path)
-    unknown = set(data) - TOP_KEYS
-    if unknown:
-        raise c.fail(sorted(unknown)[0], f"unknown key: allowed keys are {', '.join(sorted(TOP_KEYS))}")
-    name = data.get("name")
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise c.fail("name", "required, letters a-z, digits, '_' and '-' only")
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise c.fail("description", "must be a string")
+    if not _NAME.fullmatch(f.name):
+        raise c.fail("name", f"is {f.name!r}: use letters a-z, digits, '_' and '-' only")
+    benches = _benchmarks(c, f)
+    m = f.matrix
+    if m.model and m.timing:
+        raise c.fail("matrix.model", "is the old spelling of [matrix.timing]: give one of them")
+    timing_key = "matrix.model" if m.model else "matrix.timing"
+    timing = m.model or m.timing
 
-    benches = _benchmarks(c, data)
-    matrix = data.get("matrix", {})
-    if not isinstance(matrix, dict):
-        raise c.fail("matrix", "must be a table")
-    bad = set(matrix) - MATRIX_KEYS
-    if bad:
-        allowed = ", ".join(sorted(MATRIX_KEYS))
-        raise c.fail(f"matrix.{sorted(bad)[0]}", f"unknown axis: allowed are {allowed}")
+    c.one_of("matrix.target", m.target, sorted(targets()))
+    c.one_of("matrix.kernel", m.kernel, sorted(k for k, v in kernels().items() if not v.is_template))
+    c.one_of("matrix.opt", m.opt, list(OPT_LEVELS))
+    for key, seq in (("matrix.lto", m.lto), ("matrix.cflags", m.cflags)):
+        if not seq:
+            raise c.fail(key, "is empty: give at least one value")
+    for flags in m.cflags:
+        try:
+            check_cflags(tuple(flags.split()))
+        except RtoslabError as e:
+            raise c.fail("matrix.cflags", str(e)) from e
+    for table, key in ((m.defines, "matrix.defines"), (m.kernel_options, "matrix.kernel_options"),
+                       (timing, timing_key)):
+        for name, values in table.items():
+            if not values:
+                raise c.fail(f"{key}.{name}", "is empty: give at least one value")
+    for name, values in m.defines.items():
+        for v in values:
+            try:
+                check_define(name, v)
+            except RtoslabError as e:
+                raise c.fail(f"matrix.defines.{name}", str(e)) from e
+    for name in m.kernel_options:
+        if not any(name in kernels()[k].options for k in m.kernel):
+            raise c.fail(f"matrix.kernel_options.{name}",
+                         f"is an option of no kernel in matrix.kernel ({', '.join(m.kernel)})")
+    for name, values in timing.items():
+        for v in values:
+            try:
+                check_overrides([(name, v)])
+            except RtoslabError as e:
+                raise c.fail(f"{timing_key}.{name}", str(e)) from e
 
-    axes: dict[str, list[object]] = {
-        "target": list(c.str_list("matrix.target", matrix.get("target", ["mps2-an385"]), set(targets()))),
-        "kernel": list(c.str_list("matrix.kernel", matrix.get("kernel", ["baremetal"]),
-                                  {k for k, v in kernels().items() if not v.is_template})),
-        "opt": list(c.str_list("matrix.opt", matrix.get("opt", ["-O2"]), OPT_LEVELS)),
-        "lto": list(c.scalar_list("matrix.lto", matrix.get("lto", [False]))),
-        "cflags": list(c.str_list("matrix.cflags", matrix.get("cflags", [""]))),
+    axes: dict[str, tuple[object, ...]] = {
+        "target": m.target, "kernel": m.kernel, "opt": m.opt, "lto": m.lto, "cflags": m.cflags,
+        **{f"defines.{k}": v for k, v in m.defines.items()},
+        **{f"kernel_options.{k}": v for k, v in m.kernel_options.items()},
+        **{f"timing.{k}": v for k, v in timing.items()},
     }
-    for v in axes["lto"]:
-        if not isinstance(v, bool):
-            raise c.fail("matrix.lto", f"{v!r} must be true or false")
-    kopts = _sub_axes(c, matrix, "kernel_options")
-    model = _sub_axes(c, matrix, "model")
-    for key in model:
-        if key not in MODEL_KEYS:
-            allowed = ", ".join(sorted(MODEL_KEYS))
-            raise c.fail(f"matrix.model.{key}", f"unknown setting: allowed are {allowed}")
-    for key in kopts:
-        if not any(key in kernels()[k].options for k in axes["kernel"]):  # type: ignore[index]
-            listed = ", ".join(map(str, axes["kernel"]))
-            raise c.fail(f"matrix.kernel_options.{key}",
-                         f"no kernel in matrix.kernel has this option ({listed})")
-
-    rows = _report_rows(c, data)
+    rows = f.report.rows
     bench_names = {b.name for b in benches}
-    excludes = _tables(c, data, "exclude")
-    for i, ex in enumerate(excludes):
-        if "benchmark" in ex and ex["benchmark"] not in bench_names:
-            raise c.fail(f"exclude[{i}].benchmark", f"{ex['benchmark']!r} is not one of the experiment's "
-                         f"benchmarks ({', '.join(sorted(bench_names))})")
-    point_excludes = [ex for ex in excludes if "benchmark" not in ex]
-    bench_excludes = [ex for ex in excludes if "benchmark" in ex]
-    baselines = tuple(_baseline(c, i, t, rows, bench_names)
-                      for i, t in enumerate(_tables(c, data, "baseline")))
+    excludes = [_selector(c, f"exclude[{i}]", ex, axes, bench_names) for i, ex in enumerate(f.exclude)]
+    baselines = tuple(_baseline(c, i, b, axes, rows, bench_names) for i, b in enumerate(f.baseline))
 
-    names = list(axes) + [f"kernel_options.{k}" for k in kopts] + [f"model.{k}" for k in model]
-    values = list(axes.values()) + list(kopts.values()) + list(model.values())
     points: list[Point] = []
     dropped: list[frozenset[str]] = []
     seen: set[str] = set()
-    for combo in itertools.product(*values):
-        point = dict(zip(names, combo, strict=True))
-        if any(_matches(point, ex) for ex in point_excludes):
+    for combo in itertools.product(*axes.values()):
+        point = dict(zip(axes, combo, strict=True))
+        hits = [_matches(point, {k: v for k, v in ex.items() if k != "benchmark"}) for ex in excludes]
+        if any(h and "benchmark" not in ex for h, ex in zip(hits, excludes, strict=True)):
             continue
-        drop = frozenset(str(ex["benchmark"]) for ex in bench_excludes
-                         if _matches(point, {k: v for k, v in ex.items() if k != "benchmark"}))
+        drop = frozenset(str(ex["benchmark"]) for h, ex in zip(hits, excludes, strict=True)
+                         if h and "benchmark" in ex)
         if drop >= bench_names:
             continue  # every benchmark excluded here: the point is dropped
         config = _config(point)
         try:
-            h = config.hash()
-        except RtoslabError as e:  # a bad kernel option or model value: name the file
+            config.validate()
+            key = config.measure_key()
+        except RtoslabError as e:  # e.g. a kernel option with a value the port refuses
             raise c.fail("matrix", str(e)) from e
-        if h in seen:  # e.g. a kernel option that this kernel does not have
+        if key in seen:  # the same configuration twice (a sub-axis this kernel lacks)
             continue
-        seen.add(h)
-        points.append(Point(tuple(point.items()), config))
+        seen.add(key)
+        points.append(Point(config.axes, config))
         dropped.append(drop)
     if not points:
-        raise c.fail("exclude", "the matrix is empty after exclusions: nothing to run")
+        raise c.fail("exclude", "leaves the matrix empty: nothing to run")
     for b in baselines:
         match = {k: v for k, v in b.match if k != "benchmark"}
         bench = dict(b.match).get("benchmark")
         if not any(all(p.axis(k) == v for k, v in match.items()) and (bench is None or bench not in d)
                    for p, d in zip(points, dropped, strict=True)):
-            raise c.fail(f"baseline '{b.name}'", "matches no configuration of the matrix")
-    return Experiment(name, description, path, tuple(benches), tuple(points), baselines, rows,
+            raise c.fail(f"baseline[{baselines.index(b)}]",
+                         f"('{b.name}') matches no configuration of the matrix")
+    return Experiment(f.name, f.description, path, tuple(benches), tuple(points), baselines, rows,
                       tuple(dropped))
 
 
-def _report_rows(c: _Checker, data: dict[str, object]) -> str:
-    report = data.get("report", {})
-    if not isinstance(report, dict):
-        raise c.fail("report", "must be a table ([report])")
-    bad = set(report) - REPORT_KEYS
-    if bad:
-        raise c.fail(f"report.{sorted(bad)[0]}",
-                     f"unknown key: allowed keys are {', '.join(sorted(REPORT_KEYS))}")
-    rows = report.get("rows", "benchmark")
-    if rows not in ROW_LAYOUTS:
-        raise c.fail("report.rows", f"{rows!r} is not allowed: choose from {', '.join(ROW_LAYOUTS)}")
-    return str(rows)
+def check_timing(exp: Experiment) -> None:
+    """Have the plugin check the full timing settings of every point that overrides a
+    plugin setting (cross-setting rules, e.g. flash_ws needs a flash region). One line
+    naming the file; run before anything is built or stored."""
+    done: set[str] = set()
+    for p in exp.points:
+        if not plugin_args(dict(p.config.timing)):
+            continue
+        settings = p.config.timing_settings()
+        key = repr(sorted(settings.items()))
+        if key in done:
+            continue
+        done.add(key)
+        try:
+            check_resolved(settings)
+        except RtoslabError as e:
+            raise RtoslabError(f"{exp.path}: key 'matrix.timing' {e}") from e
 
 
 def _config(point: dict[str, object]) -> BuildConfig:
-    """The build configuration of one matrix point."""
+    """The build configuration of one matrix point (its axes: those that apply to it)."""
     kernel = str(point["kernel"])
     known = kernels()[kernel].options
-    k_over = tuple(sorted((k.split(".", 1)[1], v) for k, v in point.items()
-                          if k.startswith("kernel_options.") and k.split(".", 1)[1] in known))
-    m_over = tuple(sorted((k.split(".", 1)[1], v) for k, v in point.items() if k.startswith("model.")))
+
+    def sub(prefix: str) -> tuple[tuple[str, object], ...]:
+        return tuple(sorted((k.split(".", 1)[1], v) for k, v in point.items()
+                            if k.startswith(prefix + ".")))
+
+    k_over = tuple((k, v) for k, v in sub("kernel_options") if k in known)
+    axes = tuple((k, v) for k, v in point.items()
+                 if not k.startswith("kernel_options.") or k.split(".", 1)[1] in known)
     extra = str(point["cflags"]).split()
     flags = [str(point["opt"])] + (["-flto"] if point["lto"] else []) + extra
-    label = " ".join([str(point["opt"])] + (["lto"] if point["lto"] else []) + extra)
+    label = " ".join([str(point["opt"])] + (["lto"] if point["lto"] else []) + extra
+                     + [f"{k}={v}" for k, v in sub("defines")])
     return BuildConfig(target=str(point["target"]), kernel=kernel, kernel_options=k_over,
-                       cflags=tuple(flags), model=m_over, label=label)
+                       cflags=tuple(flags), defines=sub("defines"), timing=sub("timing"),
+                       label=label, axes=axes)
 
 
-def _benchmarks(c: _Checker, data: dict[str, object]) -> list[Benchmark]:
+def _benchmarks(c: _Checker, f: ExperimentFile) -> list[Benchmark]:
     out: list[Benchmark] = []
-    if "suite" in data:
-        for s in c.str_list("suite", data["suite"], set(suites())):
+    if f.suite:
+        c.one_of("suite", f.suite, sorted(suites()))
+        for s in f.suite:
             out.extend(benchmarks()[n] for n in sorted(suites()[s]))
-    if "benchmarks" in data:
-        for n in c.str_list("benchmarks", data["benchmarks"], set(benchmarks())):
-            out.append(benchmarks()[n])
+    if f.benchmarks:
+        c.one_of("benchmarks", f.benchmarks, sorted(benchmarks()))
+        out.extend(benchmarks()[n] for n in f.benchmarks)
     if not out:
-        raise c.fail("suite", "give `suite` or `benchmarks`: the experiment has nothing to run")
+        raise c.fail("suite", "is missing: give `suite` or `benchmarks`: the experiment has nothing to run")
     unique: dict[str, Benchmark] = {b.name: b for b in out}
     return list(unique.values())
 
 
-def _sub_axes(c: _Checker, matrix: dict[str, object], key: str) -> dict[str, list[object]]:
-    table = matrix.get(key, {})
-    if not isinstance(table, dict):
-        raise c.fail(f"matrix.{key}", "must be a table")
-    return {k: c.scalar_list(f"matrix.{key}.{k}", v) for k, v in table.items()}
-
-
-def _tables(c: _Checker, data: dict[str, object], key: str) -> list[dict[str, object]]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
-        raise c.fail(key, f"must be an array of tables ([[{key}]])")
-    return value  # type: ignore[return-value]
-
-
-def _point_key_ok(key: str) -> bool:
-    return key in POINT_KEYS or key.startswith(("kernel_options.", "model."))
+def _selector(c: _Checker, where: str, sel: Selector, axes: dict[str, tuple[object, ...]],
+              bench_names: set[str]) -> dict[str, object]:
+    """A selector as axis key -> value; each value must be one the matrix can take."""
+    if sel.model and sel.timing:
+        raise c.fail(f"{where}.model", "is the old spelling of timing: give one of them")
+    flat: dict[str, object] = {k: getattr(sel, k) for k in POINT_KEYS if getattr(sel, k) is not None}
+    for table in SUB_AXES:
+        values = getattr(sel, table) or (sel.model if table == "timing" else {})
+        flat.update({f"{table}.{k}": v for k, v in values.items()})
+    for key, value in flat.items():
+        if key not in axes:
+            raise c.fail(f"{where}.{key}", f"is not an axis of the matrix: the axes are {', '.join(axes)}")
+        if value not in axes[key] or isinstance(value, bool) != isinstance(axes[key][0], bool):
+            shown = ", ".join(str(v) for v in axes[key])
+            raise c.fail(f"{where}.{key}", f"is {value!r}: not a value of matrix.{key} ({shown})")
+    if sel.benchmark is not None:
+        if sel.benchmark not in bench_names:
+            raise c.fail(f"{where}.benchmark", f"is {sel.benchmark!r}: not one of the experiment's "
+                         f"benchmarks ({', '.join(sorted(bench_names))})")
+        flat["benchmark"] = sel.benchmark
+    return flat
 
 
 def _matches(point: dict[str, object], rule: dict[str, object]) -> bool:
     return all(point.get(k) == v for k, v in rule.items())
 
 
-def _baseline(c: _Checker, i: int, table: dict[str, object], rows: str, bench_names: set[str]) -> Baseline:
-    name = table.get("name")
-    if not isinstance(name, str) or not name:
-        raise c.fail(f"baseline[{i}].name", "required: a name for the ratio column")
-    match = {k: v for k, v in table.items() if k != "name"}
-    for k in match:
-        if k == "benchmark":
-            if rows != "metric":
-                raise c.fail(f"baseline[{i}].benchmark",
-                             'the benchmark is an axis only with [report] rows = "metric"')
-            if match[k] not in bench_names:
-                raise c.fail(f"baseline[{i}].benchmark", f"{match[k]!r} is not one of the experiment's "
-                             f"benchmarks ({', '.join(sorted(bench_names))})")
-            continue
-        if not _point_key_ok(k):
-            raise c.fail(f"baseline[{i}].{k}", f"unknown axis: allowed are {', '.join(sorted(POINT_KEYS))}, "
-                         "kernel_options.X, model.X")
-    return Baseline(name, tuple(sorted(match.items())))
+def _baseline(c: _Checker, i: int, table: BaselineTable, axes: dict[str, tuple[object, ...]],
+              rows: str, bench_names: set[str]) -> Baseline:
+    if not table.name:
+        raise c.fail(f"baseline[{i}].name", "is empty: name the ratio column")
+    if table.benchmark is not None and rows != "metric":
+        raise c.fail(f"baseline[{i}].benchmark",
+                     'is an axis only with [report] rows = "metric"')
+    match = _selector(c, f"baseline[{i}]", table, axes, bench_names)
+    return Baseline(table.name, tuple(sorted(match.items())))

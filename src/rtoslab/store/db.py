@@ -102,10 +102,10 @@ class Store:
             )
 
     def upsert_config(self, identity: Mapping[str, object]) -> int:
-        """The id of the configuration ``identity['hash']``, stored if new.
+        """The id of the configuration ``identity['identity_hash']``, stored if new.
 
-        ``identity`` needs the keys hash, target, core, kernel, kernel_config (dict),
-        kernel_config_hash, compiler, compiler_version, cflags, ldflags, model (dict);
+        ``identity`` needs the keys identity_hash, target, core, kernel, kernel_config
+        (dict), kernel_config_hash, compiler, compiler_version, cflags, ldflags, timing (dict);
         other keys are kept in the ``identity`` column. The same hash with a different
         identity raises RtoslabError.
         """

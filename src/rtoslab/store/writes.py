@@ -48,21 +48,22 @@ def _check_identity(identity: Mapping[str, object]) -> None:
     missing = [key for key in IDENTITY_KEYS if key not in identity]
     if missing:
         raise ValueError(f"config identity lacks keys: {', '.join(missing)}")
-    if not isinstance(identity["hash"], str) or not identity["hash"]:
-        raise ValueError("config identity 'hash' must be a non-empty string")
-    for key in ("kernel_config", "model"):
+    if not isinstance(identity["identity_hash"], str) or not identity["identity_hash"]:
+        raise ValueError("config identity 'identity_hash' must be a non-empty string")
+    for key in ("kernel_config", "timing"):
         if not isinstance(identity[key], Mapping):
             raise ValueError(f"config identity {key!r} must be a dict")
 
 
 def upsert_config(conn: sqlite3.Connection, identity: Mapping[str, object]) -> int:
-    """The id of the config with ``identity['hash']``, inserting it if new.
+    """The id of the config with ``identity['identity_hash']`` (column ``hash``), inserting
+    it if new.
 
     A stored config with the same hash but a different identity means the hash does not
     cover every identity field; that is refused rather than silently merged.
     """
     _check_identity(identity)
-    config_hash = str(identity["hash"])
+    config_hash = str(identity["identity_hash"])
     identity_json = to_json(dict(identity))
     row = conn.execute("SELECT id, identity FROM configs WHERE hash = ?", (config_hash,)).fetchone()
     if row is not None:
@@ -93,7 +94,7 @@ def upsert_config(conn: sqlite3.Connection, identity: Mapping[str, object]) -> i
             str(identity["compiler_version"]),
             flags_text(identity["cflags"]),
             flags_text(identity["ldflags"]),
-            to_json(identity["model"]),
+            to_json(identity["timing"]),  # column "model": the timing-model settings
             identity_json,
         ),
     )

@@ -28,21 +28,32 @@ PROBLEM_CELL = "*"
 
 
 def axes_of(config: ConfigView, benchmark: str | None = None) -> dict[str, object]:
-    """The axis values of a stored configuration, as an experiment file names them."""
-    flags = shlex.split(config.cflags)
-    opt = next((f for f in flags if f.startswith("-O")), "")
-    extra = " ".join(f for f in flags if f != opt and f != "-flto")
-    axes: dict[str, object] = {
-        "target": config.target,
-        "kernel": config.kernel,
-        "opt": opt,
-        "lto": "-flto" in flags,
-        "cflags": extra,
-    }
+    """The axis values of a stored configuration, as an experiment file names them.
+
+    Identities store the axes as the experiment (or the run command line) expanded them
+    (``identity["axes"]``); runs stored before that have their flags parsed instead. Every
+    resolved kernel option and timing setting is an axis too, so configurations compare
+    equal only when all of them agree.
+    """
+    stored = config.identity.get("axes")
+    axes: dict[str, object] = {"target": config.target, "kernel": config.kernel}
+    if isinstance(stored, dict):  # stored with sorted keys: put them in axis order again
+        axes.update({k: stored[k] for k in ("opt", "lto", "cflags") if k in stored})
+        axes.update({k: v for k, v in sorted(stored.items()) if k.startswith("defines.")})
+    else:  # stored before identities held their axes
+        flags = shlex.split(config.cflags)
+        opt = next((f for f in flags if f.startswith("-O")), "")
+        defines = [f[2:] for f in flags if f.startswith("-D")]
+        axes["opt"] = opt
+        axes["lto"] = "-flto" in flags
+        axes["cflags"] = " ".join(f for f in flags if f not in (opt, "-flto") and not f.startswith("-D"))
+        for d in defines:
+            name, _, text = d.partition("=")
+            axes[f"defines.{name}"] = int(text) if text.lstrip("-").isdigit() else text
     for key, value in sorted(config.kernel_config.items()):
         axes[f"kernel_options.{key}"] = value
     for key, value in sorted(config.model.items()):
-        axes[f"model.{key}"] = value
+        axes[f"timing.{key}"] = value
     if benchmark is not None:
         axes["benchmark"] = benchmark
     return axes

@@ -1,0 +1,91 @@
+"""The stored identity of a configuration: its three keys, its axes, no checkout path,
+and axes of configurations stored before identities held them."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text
+from rtoslab.compare import axes_of
+from rtoslab.paths import repo_root
+from rtoslab.pipeline import config_identity
+from rtoslab.records import BenchResult
+from rtoslab.store import open_store
+from rtoslab.views import IDENTITY_KEYS, ConfigView
+
+
+def test_identity_names_its_three_keys_and_covers_itself() -> None:
+    cfg = BuildConfig(cflags=("-O2", "-flto"), defines=(("TOGGLE_TASKS", 3),))
+    ident = config_identity(cfg)
+    assert set(IDENTITY_KEYS) <= set(ident)
+    assert ident["image_key"] == cfg.image_key()
+    assert ident["measure_key"] == cfg.measure_key()
+    rest = {k: v for k, v in ident.items() if k != "identity_hash"}
+    assert ident["identity_hash"] == sha256_text(canonical_json(rest))[:12]
+    assert len({ident["image_key"], ident["measure_key"], ident["identity_hash"]}) == 3
+    assert ident["defines"] == {"TOGGLE_TASKS": "3"}
+    assert ident["axes"] == {"target": "mps2-an385", "kernel": "baremetal", "opt": "-O2", "lto": True,
+                             "cflags": "", "defines.TOGGLE_TASKS": 3}
+
+
+def test_no_path_of_the_checkout_enters_the_identity() -> None:
+    text = json.dumps(config_identity(BuildConfig()))
+    assert str(repo_root()) not in text
+    plugin = str(config_identity(BuildConfig())["plugin"])
+    assert plugin == "" or plugin.startswith("rtoslab-plugin ")
+
+
+def _view(cflags: str, identity: dict[str, object], model: dict[str, object]) -> ConfigView:
+    return ConfigView(1, "h", "mps2-an385", "cortex-m3", "freertos", {"configTICK_RATE_HZ": 1000}, "k",
+                      "arm-none-eabi-gcc", "12", cflags, "", model, identity)
+
+
+def test_axes_come_from_the_identity_and_old_configs_parse_their_flags() -> None:
+    new = _view("-O2 -flto -fno-inline", {"axes": {"target": "mps2-an385", "kernel": "freertos",
+                                                   "opt": "-O2", "lto": True, "cflags": "-fno-inline",
+                                                   "defines.TOGGLE_TASKS": 3, "timing.flash_ws": 2}},
+                {"flash_ws": 2, "clock_hz": 25_000_000})
+    # stored before identities held axes: "hash"/"model" spelling, macros in cflags
+    old = _view("-O2 -flto -fno-inline -DTOGGLE_TASKS=3", {"hash": "abc", "model": {}},
+                {"flash_ws": 2, "clock_hz": 25_000_000})
+    want = {"target": "mps2-an385", "kernel": "freertos", "opt": "-O2", "lto": True,
+            "cflags": "-fno-inline", "defines.TOGGLE_TASKS": 3,
+            "kernel_options.configTICK_RATE_HZ": 1000, "timing.clock_hz": 25_000_000,
+            "timing.flash_ws": 2}
+    assert axes_of(new) == want
+    assert axes_of(old) == want
+    assert axes_of(new, "k_yield")["benchmark"] == "k_yield"
+
+
+def test_a_database_with_old_identities_opens_and_new_ones_join_it(tmp_path: Path) -> None:
+    """A configs row written before identity_hash/timing/axes (old key spelling, macros in
+    cflags, the plugin named by its path) stays readable next to a new one."""
+    path = tmp_path / "r.sqlite"
+    old_identity = {"hash": "0ld0ld0ld0ld", "build_hash": "b", "target": "mps2-an385",
+                    "core": "cortex-m3", "kernel": "baremetal", "kernel_config": {},
+                    "kernel_config_hash": "k", "compiler": "arm-none-eabi-gcc", "compiler_version": "12",
+                    "cflags": "-O2 -DTOGGLE_TASKS=3", "ldflags": "", "model": {"clock_hz": 25_000_000},
+                    "plugin": "/old/checkout/plugin.so sha256:abc"}
+    with open_store(path) as store:
+        run_id = store.begin_run("rtoslab run", "r", "h", {})
+    conn = sqlite3.connect(path)
+    with conn:
+        cur = conn.execute(
+            "INSERT INTO configs (hash, target, core, kernel, kernel_config, kernel_config_hash, compiler,"
+            " compiler_version, cflags, ldflags, model, identity) VALUES (?, ?, ?, ?, '{}', ?, ?, ?, ?, ?,"
+            " ?, ?)",
+            ("0ld0ld0ld0ld", "mps2-an385", "cortex-m3", "baremetal", "k", "arm-none-eabi-gcc", "12",
+             "-O2 -DTOGGLE_TASKS=3", "", json.dumps({"clock_hz": 25_000_000}), json.dumps(old_identity)))
+    conn.close()
+    with open_store(path) as store:
+        old_id = int(cur.lastrowid or 0)
+        store.add_bench_result(run_id, old_id, "s", BenchResult("toggle_superloop", "n/a", "x"))
+        new_id = store.upsert_config(config_identity(BuildConfig(defines=(("TOGGLE_TASKS", 3),))))
+        store.add_bench_result(run_id, new_id, "s", BenchResult("toggle_superloop", "n/a", "x"))
+        old, new = (r.config for r in store.load_run(run_id).results)
+    assert old.hash == "0ld0ld0ld0ld" and old.identity == old_identity
+    assert new.hash == config_identity(BuildConfig(defines=(("TOGGLE_TASKS", 3),)))["identity_hash"]
+    assert axes_of(old)["defines.TOGGLE_TASKS"] == axes_of(new)["defines.TOGGLE_TASKS"] == 3
+    assert axes_of(old)["opt"] == axes_of(new)["opt"] == "-O2"

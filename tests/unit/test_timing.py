@@ -1,0 +1,60 @@
+"""The plugin's self-description (recorded contract) and checks of timing settings."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from rtoslab import timing
+from rtoslab.records import RtoslabError
+
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "plugin" / "describe.json"
+
+
+def _doc() -> dict[str, object]:
+    data: dict[str, object] = json.loads(FIXTURE.read_text())
+    return data
+
+
+def test_recorded_description_parses_into_settings_and_cores() -> None:
+    desc = timing.parse_description(_doc(), "d")
+    assert desc.keys() == ["core", "flash", "sram", "flash_ws", "sram_ws", "prefetch", "div", "clock_hz"]
+    ws = desc.setting("flash_ws")
+    assert ws is not None and (ws.kind, ws.min, ws.max, ws.requires) == ("int", 0, 64, ("flash",))
+    assert [c.name for c in desc.cores] == ["cortex-m3", "cortex-m4", "cortex-m0", "cortex-m0plus"]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"schema": "rtoslab.plugin-describe/9"}, "key 'schema' is 'rtoslab.plugin-describe/9', this "
+     "rtoslab reads 'rtoslab.plugin-describe/1'"),
+    ({"extra": 1}, "d: unknown key 'extra': allowed keys: schema, plugin_version, settings, cores"),
+    ({"settings": [{"key": "x", "kind": "float", "default": 0, "doc": ""}]},
+     "key 'settings[0].kind' is 'float': choose one of 'choice', 'int', 'regions'"),
+    ({"settings": [{"key": "x", "kind": "choice", "default": "a", "doc": ""}]},
+     "key 'settings[0].choices' is missing"),
+    ({"settings": [{"key": "clock_hz", "kind": "int", "default": 1, "doc": ""}]},
+     "key 'settings[0].key' is 'clock_hz', a host-only setting"),
+])
+def test_a_bad_description_is_one_line(change: dict[str, object], message: str) -> None:
+    with pytest.raises(RtoslabError) as err:
+        timing.parse_description({**_doc(), **change}, "d")
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_plugin_args_leave_out_host_settings() -> None:
+    assert timing.plugin_args({"clock_hz": 1, "core": "cortex-m3"}) == {"core": "cortex-m3"}
+
+
+def test_missing_describe_executable_says_how_to_get_it(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(timing.DESCRIBE_ENV, str(tmp_path / "nope"))
+    timing.description.cache_clear()
+    try:
+        with pytest.raises(RtoslabError, match=r"nope is missing: .* run `make setup`"):
+            timing.description()
+    finally:
+        timing.description.cache_clear()
+        os.environ.pop(timing.DESCRIBE_ENV, None)
