@@ -52,6 +52,7 @@ class Setting:
     choices: tuple[str, ...] | None = None  # kind "choice"
     min: int | None = None  # kind "int": inclusive bounds
     max: int | None = None
+    unit: str | None = None  # kind "int": what the number counts, e.g. "wait states"
     max_regions: int | None = None  # kind "regions": most BASE:SIZE entries (None: any)
     requires: tuple[str, ...] = ()  # settings this one needs when it is not its default
 

@@ -7,8 +7,9 @@ import json
 import sqlite3
 from pathlib import Path
 
+from rtoslab.report.comparison.table import axes_of
+
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text
-from rtoslab.compare import axes_of
 from rtoslab.paths import repo_root
 from rtoslab.pipeline import config_identity
 from rtoslab.records import BenchResult
