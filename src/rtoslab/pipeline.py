@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from rtoslab.analysis.analyse import analyse
-from rtoslab.builder.cmake import BuildResult, build
+from rtoslab.builder.cmake import BuildResult, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.catalog import Benchmark, na_reason
@@ -60,7 +60,7 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
         "compiler": "arm-none-eabi-gcc",
         "compiler_version": tools.get("arm-none-eabi-gcc", "").removeprefix("arm-none-eabi-gcc "),
         "cflags": " ".join(config.cflags),
-        "ldflags": "-nostartfiles --specs=nano.specs --specs=nosys.specs -Wl,--gc-sections",
+        "ldflags": " ".join(link_flags()),
         "model": model,
         "emulator": tools.get("qemu-system-arm", ""),
         "plugin": tools.get("rtoslab-plugin", ""),

@@ -12,7 +12,6 @@
 
 #include "lab/bench.h"
 #include "lab/port.h"
-#include "lab/target.h"
 
 #include "FreeRTOS.h"
 #include "queue.h"
