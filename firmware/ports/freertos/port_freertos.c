@@ -1,5 +1,5 @@
 /*
- * lab/port.h for FreeRTOS-Kernel (its GCC port for the target's core). Each function is a thin call into the
+ * lab/port.h for FreeRTOS-Kernel (GCC port of the target's core). Each function is a thin call into the
  * kernel's documented API; what it adds to a measurement is the wrapper call itself and
  * one load of the kernel handle (a few instructions, the same for every port).
  *
