@@ -111,17 +111,17 @@ def parse_map(text: str, spec: FootprintSections, source: str = "map",
     sections: dict[str, int] = {}
     ram: dict[str, int] = {}
     for name, size in output_sections(text).items():
-        kind = spec.kind_of(name)
-        if kind is None:
+        listed = spec.kind_of(name)
+        if listed is None:
             if size:
                 raise RtoslabError(
                     f"{source}: output section {name} ({size} bytes) is in no [footprint] list of "
                     f"{target_toml}: add it to footprint.flash, ram, both, stack or ignore")
             continue
-        kinds[name] = kind
-        if kind != "ignore" and size:
+        kinds[name] = listed
+        if listed != "ignore" and size:
             sections[name] = size
-        if kind == "stack":
+        if listed == "stack":
             ram["stack"] = ram.get("stack", 0) + size
     flash: dict[str, int] = {}
     kind: str | None = None  # of the current output section; None: not counted
