@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.builder.cmake import compile_flags, link_flags, memory_ld, target_cmake_args
+from rtoslab.builder.cmake import compile_flags, first_error, link_flags, memory_ld, target_cmake_args
 from rtoslab.catalog import get_target, load_target, targets
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
@@ -161,3 +161,11 @@ def test_a_copied_target_folder_is_a_new_target(tmp_path: Path, monkeypatch: pyt
         assert t.spec == get_target("mps2-an385").spec
     finally:
         targets.cache_clear()
+
+
+def test_a_cmake_error_keeps_its_message() -> None:
+    out = ("-- Configuring incomplete\nCMake Error at ports/freertos/port.cmake:33 (message):\n"
+           "  kernel freertos: no FreeRTOS port for cpu 'x' with fpu 'none'\n"
+           "  (target.toml of t): add a line\nCall Stack (most recent call first):\n")
+    assert first_error(out) == ("CMake Error at ports/freertos/port.cmake:33 (message): kernel freertos: "
+                                "no FreeRTOS port for cpu 'x' with fpu 'none' (target.toml of t): add a line")

@@ -201,11 +201,23 @@ _ERROR_LINE = re.compile(r"(\berror:|\bError\b|FAILED:|CMake Error)")
 
 
 def first_error(output: str) -> str:
-    """The compiler's or CMake's first error line (not a command line that says -Werror)."""
-    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
-    for ln in lines:
-        if _ERROR_LINE.search(ln) and not ln.startswith(("/usr/bin/", "[")):
-            return ln
+    """The compiler's or CMake's first error line (not a command line that says -Werror);
+    for CMake, with the indented message that follows it (a port's or target's
+    FATAL_ERROR text says what to change)."""
+    raw = output.splitlines()
+    lines = [ln.strip() for ln in raw if ln.strip()]
+    for i, ln in enumerate(raw):
+        text = ln.strip()
+        if not text or not _ERROR_LINE.search(text) or text.startswith(("/usr/bin/", "[")):
+            continue
+        if text.startswith("CMake Error"):
+            message = []
+            for nxt in raw[i + 1:]:
+                if not nxt.startswith("  ") or not nxt.strip():
+                    break
+                message.append(nxt.strip())
+            return " ".join([text, *message])
+        return text
     return lines[-1] if lines else "no output"
 
 
