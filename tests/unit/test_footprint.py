@@ -85,8 +85,8 @@ def test_components_are_counted_by_the_targets_lists() -> None:
 def test_an_unknown_non_empty_section_is_an_error_naming_it_the_image_and_the_key() -> None:
     text = MAP + "\n.noinit         0x20000300       0x24\n"
     with pytest.raises(RtoslabError) as e:
-        parse_map(text, SPEC, "build/call.map", "firmware/targets/x/target.toml")
-    assert str(e.value) == ("build/call.map: output section .noinit (36 bytes) is in no [footprint] "
+        parse_map(text, SPEC, "build/call.map", "firmware/targets/x/target.toml", image="build/call.elf")
+    assert str(e.value) == ("build/call.elf: output section .noinit (36 bytes) is in no [footprint] "
                             "list of firmware/targets/x/target.toml: add it to footprint.flash, ram, "
                             "both, stack or ignore")
     # ... an empty one is not memory: nothing to say

@@ -102,9 +102,10 @@ def _memory_map(text: str) -> str:
 
 
 def parse_map(text: str, spec: FootprintSections, source: str = "map",
-              target_toml: str = "target.toml") -> Footprint:
+              target_toml: str = "target.toml", image: str | None = None) -> Footprint:
     """Footprint from a GNU ld map file's "Linker script and memory map" part, with the
-    output sections classified by `spec` (the target's [footprint])."""
+    output sections classified by `spec` (the target's [footprint]). `source` names the
+    map, `image` the ELF it describes (in errors)."""
     if "Linker script and memory map" not in text:
         raise RtoslabError(f"{source}: not a GNU ld map file (no memory map): rebuild the image")
     kinds: dict[str, str] = {}
@@ -115,8 +116,8 @@ def parse_map(text: str, spec: FootprintSections, source: str = "map",
         if listed is None:
             if size:
                 raise RtoslabError(
-                    f"{source}: output section {name} ({size} bytes) is in no [footprint] list of "
-                    f"{target_toml}: add it to footprint.flash, ram, both, stack or ignore")
+                    f"{image or source}: output section {name} ({size} bytes) is in no [footprint] "
+                    f"list of {target_toml}: add it to footprint.flash, ram, both, stack or ignore")
             continue
         kinds[name] = listed
         if listed != "ignore" and size:
@@ -180,4 +181,4 @@ def footprint_of(elf: Path, target: Target | None = None) -> Footprint:
     if target is None:
         target = _target_of_build(elf.parent)
     return parse_map(map_path.read_text(errors="replace"), target.footprint, str(map_path),
-                     str(target.path / "target.toml"))
+                     str(target.path / "target.toml"), image=str(elf))
