@@ -14,6 +14,7 @@
 
 #include "lab/bench.h"
 #include "lab/console.h"
+#include "lab/exit.h"
 #include "lab/stack.h"
 #include "lab/target.h"
 

@@ -6,12 +6,14 @@ port.toml, firmware/bench/X/bench.toml); nothing here lists them.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
@@ -22,18 +24,205 @@ _CAP_DOC_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\s*/\*\
                          re.MULTILINE)
 
 
+# ---------------------------------------------------------------------------- targets
+# target.toml, checked by rtoslab.schema: every fact about a target lives there once and
+# reaches the firmware build as CMake variables (builder/cmake.py, target_cmake_args).
+
+_MEMORY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CPU_WORD = re.compile(r"[a-z0-9][a-z0-9.+-]*")
+FLOAT_ABIS = ("soft", "softfp", "hard")
+
+
+@dataclass(frozen=True)
+class ProbeRegion:
+    """[probe]: the region whose stores the QEMU plugin records as probe hits."""
+
+    base: int
+    size: int
+
+
+@dataclass(frozen=True)
+class MemoryRegion:
+    """One [[memory]] entry: a MEMORY region of the linker script (memory.ld)."""
+
+    name: str
+    kind: Literal["flash", "sram", "external"]
+    base: int
+    size: int
+
+    @property
+    def end(self) -> int:
+        return self.base + self.size
+
+
+@dataclass(frozen=True)
+class FootprintSections:
+    """[footprint]: how each output section of the linker script counts in a footprint.
+
+    Entries are section names or fnmatch patterns (".debug_*")."""
+
+    flash: tuple[str, ...] = ()
+    ram: tuple[str, ...] = ()
+    both: tuple[str, ...] = ()  # in RAM, and its initial values in flash
+    stack: tuple[str, ...] = ()  # reserved stack: counted whole in RAM as component "stack"
+    ignore: tuple[str, ...] = ()
+
+    def kind_of(self, section: str) -> str | None:
+        """The list (key) that names `section`, or None."""
+        for key in ("flash", "ram", "both", "stack", "ignore"):
+            if any(fnmatchcase(section, pat) for pat in getattr(self, key)):
+                return key
+        return None
+
+
+@dataclass(frozen=True)
+class TimingDefaults:
+    """[timing]: the timing model's defaults for this target (docs/timing-model.md).
+    flash / sram default to the [[memory]] regions of that kind."""
+
+    core: str | None = None
+    flash: str | None = None
+    sram: str | None = None
+    flash_ws: int | None = None
+    sram_ws: int | None = None
+    prefetch: str | None = None
+    div: str | None = None
+
+
+@dataclass(frozen=True)
+class TargetFile:
+    """The schema of firmware/targets/<name>/target.toml."""
+
+    qemu_machine: str
+    cpu: str
+    nvic_prio_bits: int
+    clock_hz: int
+    probe: ProbeRegion
+    memory: tuple[MemoryRegion, ...]
+    footprint: FootprintSections
+    description: str = ""
+    fpu: str = "none"
+    float_abi: Literal["soft", "softfp", "hard"] = "soft"
+    timing: TimingDefaults = TimingDefaults()
+
+
 @dataclass(frozen=True)
 class Target:
     name: str
     path: Path
-    description: str
-    qemu_machine: str
-    core: str
-    clock_hz: int
-    probe_base: int
-    probe_size: int
-    model_defaults: dict[str, object]  # timing-model settings ([timing] in target.toml)
-    raw: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+    spec: TargetFile
+
+    @property
+    def description(self) -> str:
+        return self.spec.description
+
+    @property
+    def qemu_machine(self) -> str:
+        return self.spec.qemu_machine
+
+    @property
+    def clock_hz(self) -> int:
+        return self.spec.clock_hz
+
+    @property
+    def probe_base(self) -> int:
+        return self.spec.probe.base
+
+    @property
+    def probe_size(self) -> int:
+        return self.spec.probe.size
+
+    @property
+    def memory(self) -> tuple[MemoryRegion, ...]:
+        return self.spec.memory
+
+    @property
+    def footprint(self) -> FootprintSections:
+        return self.spec.footprint
+
+    @property
+    def core(self) -> str:
+        """The timing model's core for this target ("none": no timing model)."""
+        return self.spec.timing.core or "none"
+
+    @property
+    def timing_defaults(self) -> dict[str, object]:
+        """Timing-model settings: [timing], with flash / sram from [[memory]] unless set."""
+        t = self.spec.timing
+        out: dict[str, object] = {k: v for k, v in dataclasses.asdict(t).items() if v is not None}
+        for kind in ("flash", "sram"):
+            regions = [m for m in self.spec.memory if m.kind == kind]
+            if kind not in out and regions:
+                out[kind] = ";".join(f"{m.base:#x}:{m.size:#x}" for m in regions)
+        return out
+
+    def cpu_flags(self) -> tuple[str, ...]:
+        """The compiler's code-generation flags for this target's core."""
+        flags = [f"-mcpu={self.spec.cpu}", "-mthumb"]
+        if self.spec.fpu != "none":
+            flags.append(f"-mfpu={self.spec.fpu}")
+        flags.append(f"-mfloat-abi={self.spec.float_abi}")
+        return tuple(flags)
+
+
+def _check_target(spec: TargetFile, where: str) -> None:
+    """The rules a structural parse cannot state; each failure is one line."""
+
+    def bad(key: str, msg: str) -> RtoslabError:
+        return RtoslabError(f"{where}: key '{key}' {msg}")
+
+    for key in ("cpu", "fpu"):
+        if not _CPU_WORD.fullmatch(getattr(spec, key)):
+            raise bad(key, f"is {getattr(spec, key)!r}: give the GCC name "
+                      "(e.g. cortex-m3, fpv4-sp-d16, none)")
+    if spec.fpu == "none" and spec.float_abi == "hard":
+        raise bad("float_abi", "is 'hard' but fpu is 'none': use 'soft' or name the fpu")
+    if spec.clock_hz <= 0:
+        raise bad("clock_hz", f"is {spec.clock_hz}: give the core clock in Hz, e.g. 25000000")
+    if not 1 <= spec.nvic_prio_bits <= 8:
+        raise bad("nvic_prio_bits", f"is {spec.nvic_prio_bits}: give the implemented NVIC "
+                  "priority bits, 1..8")
+    base, size = spec.probe.base, spec.probe.size
+    if base < 0 or base & 0xFFFF or base > 0xFFFF0000:
+        raise bad("probe.base", f"is {base:#x}: it must be a 64 KiB aligned 32-bit address "
+                  "(a probe builds its address with movw/movt)")
+    if size <= 0 or size % 4 or size > 0x10000:
+        raise bad("probe.size", f"is {size:#x}: give a multiple of 4 up to 0x10000")
+    if not spec.memory:
+        raise bad("memory", "is missing: add [[memory]] tables (name, kind, base, size)")
+    seen: set[str] = set()
+    for i, m in enumerate(spec.memory):
+        if not _MEMORY_NAME.fullmatch(m.name) or m.name in seen:
+            raise bad(f"memory[{i}].name", f"is {m.name!r}: give a unique linker region name "
+                      "(letters, digits, _)")
+        seen.add(m.name)
+        if m.base < 0 or m.size <= 0 or m.end > 1 << 32:
+            raise bad(f"memory[{i}]", f"({m.name}) is {m.base:#x}+{m.size:#x}: give a non-empty "
+                      "region inside the 32-bit address space")
+        if m.base < base + size and base < m.end:
+            raise bad(f"memory[{i}]", f"({m.name}) overlaps the probe region {base:#x}+{size:#x}: "
+                      "move one of them")
+        for j, o in enumerate(spec.memory[:i]):
+            if m.base < o.end and o.base < m.end:
+                raise bad(f"memory[{i}]", f"({m.name}) overlaps memory[{j}] ({o.name}): fix base or size")
+    if spec.timing.flash is None and sum(m.kind == "flash" for m in spec.memory) > 1:
+        raise bad("timing.flash", "is missing and there are several flash regions: "
+                  "say which one the timing model uses (BASE:SIZE)")
+    fp = spec.footprint
+    named: dict[str, str] = {}
+    for key in ("flash", "ram", "both", "stack", "ignore"):
+        for section in getattr(fp, key):
+            if section in named:
+                raise bad(f"footprint.{key}", f"lists {section} which footprint.{named[section]} "
+                          "lists too: keep it in one list")
+            named[section] = key
+
+
+def load_target(toml: Path) -> Target:
+    """Read and check one target folder's target.toml."""
+    spec = parse_file(TargetFile, toml)
+    _check_target(spec, str(toml))
+    return Target(name=toml.parent.name, path=toml.parent, spec=spec)
 
 
 @dataclass(frozen=True)
@@ -60,42 +249,10 @@ class Benchmark:
     timeout_s: float
 
 
-def _load_toml(path: Path) -> dict[str, object]:
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise RtoslabError(f"{path}: not valid TOML ({e}): fix the file") from e
-
-
-def _get(data: dict[str, object], key: str, kind: type, path: Path, default: object = None) -> object:
-    value = data.get(key, default)
-    if value is None:
-        raise RtoslabError(f"{path}: missing key '{key}'")
-    if not isinstance(value, kind):
-        raise RtoslabError(f"{path}: key '{key}' must be a {kind.__name__}")
-    return value
-
-
 @cache
 def targets() -> dict[str, Target]:
-    found: dict[str, Target] = {}
-    for toml in sorted((firmware_root() / "targets").glob("*/target.toml")):
-        d = _load_toml(toml)
-        name = toml.parent.name
-        found[name] = Target(
-            name=name,
-            path=toml.parent,
-            description=str(_get(d, "description", str, toml, "")),
-            qemu_machine=str(_get(d, "qemu_machine", str, toml)),
-            core=str(_get(d, "core", str, toml)),
-            clock_hz=int(_get(d, "clock_hz", int, toml)),  # type: ignore[call-overload]
-            probe_base=int(_get(d, "probe_base", int, toml)),  # type: ignore[call-overload]
-            probe_size=int(_get(d, "probe_size", int, toml)),  # type: ignore[call-overload]
-            model_defaults=dict(_get(d, "timing", dict, toml, {})),  # type: ignore[call-overload]
-            raw=d,
-        )
-    return found
+    return {t.parent.name: load_target(t)
+            for t in sorted((firmware_root() / "targets").glob("*/target.toml"))}
 
 
 def read_capabilities(header: Path) -> tuple[dict[str, bool], dict[str, str]]:

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from rtoslab.analysis.analyse import analyse
-from rtoslab.builder.cmake import BuildResult, build
+from rtoslab.builder.cmake import BuildResult, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.catalog import Benchmark, na_reason
@@ -63,7 +63,7 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
         "compiler_version": tools.get("arm-none-eabi-gcc", "").removeprefix("arm-none-eabi-gcc "),
         "cflags": " ".join(config.cflags),
         "defines": config.define_map(),
-        "ldflags": "-nostartfiles --specs=nano.specs --specs=nosys.specs -Wl,--gc-sections",
+        "ldflags": " ".join(link_flags()),
         "timing": timing,
         "axes": config.axis_values(),
         "emulator": tools.get("qemu-system-arm", ""),

@@ -7,12 +7,11 @@ import json
 import sqlite3
 from pathlib import Path
 
-from rtoslab.report.comparison.table import axes_of
-
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text
 from rtoslab.paths import repo_root
 from rtoslab.pipeline import config_identity
 from rtoslab.records import BenchResult
+from rtoslab.report.comparison.table import axes_of
 from rtoslab.store import open_store
 from rtoslab.views import IDENTITY_KEYS, ConfigView
 

@@ -8,6 +8,7 @@ kernel option no template uses would go unnoticed. These tests read the sources.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,15 @@ KERNEL_BENCHES = {
     "k_yield", "k_preempt", "k_activate", "k_sem", "k_mutex", "k_queue", "k_task_create",
     "k_irq_latency", "k_irq_latency_loaded", "k_isr_to_task", "k_delay", "k_tick",
 }
+# Discovered, so that a new port or benchmark gets every check below without editing this
+# file (the list above only pins what the kernel suite is known to hold).
+PORTS = sorted(kernels())
+GUARDED_BENCHES = sorted(b.name for b in suite_benchmarks("kernel"))
+_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([^>"]+)[>"]', re.M)
+
+
+def includes(folder: Path, patterns: tuple[str, ...] = ("*.c", "*.h", "*.S")) -> dict[Path, set[str]]:
+    return {f: set(_INCLUDE.findall(f.read_text())) for p in patterns for f in sorted(folder.glob(p))}
 
 
 def port_h_functions() -> set[str]:
@@ -55,7 +65,11 @@ def test_capability_list_is_the_expected_one() -> None:
     }
 
 
-@pytest.mark.parametrize("port", ["baremetal", "freertos", "template"])
+def test_ports_are_discovered() -> None:
+    assert {"baremetal", "freertos", "template"} <= set(PORTS)
+
+
+@pytest.mark.parametrize("port", PORTS)
 def test_every_port_states_every_capability_with_a_reason_for_each_0(port: str) -> None:
     k = kernels()[port]
     assert set(k.capabilities) == capability_names()
@@ -93,10 +107,10 @@ def test_kernel_suite_is_complete_and_requires_known_capabilities() -> None:
         assert set(b.requires) <= known, (b.name, set(b.requires) - known)
 
 
-@pytest.mark.parametrize("bench", sorted(KERNEL_BENCHES))
-def test_kernel_benchmark_guards_what_it_requires(bench: str) -> None:
+@pytest.mark.parametrize("bench", GUARDED_BENCHES)
+def test_benchmark_guards_what_it_requires(bench: str) -> None:
     b = benchmarks()[bench]
-    src = (b.path / f"{bench}.c").read_text()
+    src = "".join(f.read_text() for f in sorted(b.path.glob("*.c")))
     assert "#error" in src
     for cap in b.requires:
         assert f"!{cap}" in src, f"{bench}: no #if !{cap} guard"
@@ -125,3 +139,48 @@ def test_freertos_options_and_template_placeholders_match() -> None:
     assert defaults["configUSE_TRACE_FACILITY"] == 0
     assert defaults["configCHECK_FOR_STACK_OVERFLOW"] == 0
     assert "LAB_TARGET_CLOCK_HZ" in text
+
+
+@pytest.mark.parametrize("port", PORTS)
+def test_a_port_uses_no_target_header(port: str) -> None:
+    """Exit codes come from the harness (lab/exit.h through lab/bench.h); a kernel reaches
+    the hardware only through the CMSIS exception names, never a target's header."""
+    for f, inc in includes(kernels()[port].path).items():
+        assert "lab/target.h" not in inc, f
+        assert not any(i.startswith("mps2") or i == "lab_probe_impl.h" for i in inc), f
+
+
+def test_exit_codes_belong_to_the_harness() -> None:
+    inc = firmware_root() / "include" / "lab"
+    assert "LAB_EXIT_" not in (inc / "target.h").read_text().replace("lab/exit.h's LAB_EXIT_*", "")
+    assert "#define LAB_EXIT_FAULT 11" in (inc / "exit.h").read_text()
+    assert '#include "lab/exit.h"' in (inc / "bench.h").read_text()
+
+
+@pytest.mark.parametrize("target", sorted(p.name for p in (firmware_root() / "targets").iterdir()
+                                          if (p / "target.toml").is_file()))
+def test_a_target_calls_the_harness_only_through_fault_and_exit(target: str) -> None:
+    folder = firmware_root() / "targets" / target
+    own = {f.name for f in folder.glob("*.h")}
+    allowed = {"lab/target.h", "lab/exit.h", "lab/fault.h"}
+    for f, inc in includes(folder).items():
+        lab = {i for i in inc if i.startswith("lab/")}
+        assert lab <= allowed, (f, lab - allowed)
+        assert inc - lab - own <= {"stdint.h", "stddef.h", "stdbool.h", "string.h"}, f
+        # the fault line is formatted by the harness only
+        assert "LAB-FAULT" not in f.read_text(), f
+
+
+def test_the_harness_reaches_targets_only_through_lab_target_h() -> None:
+    for f, inc in includes(firmware_root() / "harness").items():
+        assert all(i.startswith("lab/") or i in ("stdint.h", "stddef.h", "stdbool.h") for i in inc), f
+    assert "LAB-FAULT exception=" in (firmware_root() / "harness" / "fault.c").read_text()
+
+
+def test_irq_latency_benchmarks_share_their_handlers() -> None:
+    for bench in ("k_irq_latency", "k_irq_latency_loaded"):
+        src = (benchmarks()[bench].path / f"{bench}.c").read_text()
+        assert '#include "irq_latency.h"' in src
+        assert "static void irq_timer_handler" not in src and "static void irq_measured_handler" not in src
+    shared = (firmware_root() / "workloads" / "irq_latency" / "irq_latency.h").read_text()
+    assert "static void irq_timer_handler" in shared and "LAB_PROBE(2)" in shared

@@ -30,44 +30,15 @@
 #include "lab/port.h"
 #include "lab/target.h"
 
+#include "irq_latency.h" /* the trigger and the measured handler (workloads/irq_latency) */
+
 #if !LAB_HAS_IRQ
 #error "k_irq_latency needs LAB_HAS_IRQ"
 #endif
 
-#define IRQ_SAMPLES 2000u
-/* 499 cycles at 25 MHz = 19960 instructions: not a divisor of the 1 ms kernel tick, so the
- * triggers drift across the tick instead of always landing at the same phase. */
-#define IRQ_TIMER_PERIOD 499u
 #define IRQ_STACK_WORDS 256u
 
 LAB_INTERVAL(irq_latency_idle, 2, 3, "timer ISR raises IRQ (idle system) -> first statement of that IRQ's handler");
-
-static uint32_t irq_line;
-static volatile uint32_t irq_triggered;
-static volatile uint32_t irq_handled;
-static volatile uint32_t irq_skipped;
-
-static void irq_measured_handler(void)
-{
-    LAB_PROBE(3);
-    irq_handled = irq_handled + 1u;
-}
-
-static void irq_timer_handler(void)
-{
-    if (irq_triggered >= IRQ_SAMPLES) {
-        return;
-    }
-    if (irq_handled != irq_triggered) {
-        /* The previous one is still masked (a critical section longer than the timer
-         * period): skip this trigger rather than open a second interval. */
-        irq_skipped = irq_skipped + 1u;
-        return;
-    }
-    irq_triggered = irq_triggered + 1u;
-    LAB_PROBE(2);
-    lab_target_irq_trigger(irq_line);
-}
 
 static void irq_start(void)
 {

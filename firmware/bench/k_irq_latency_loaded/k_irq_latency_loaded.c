@@ -32,46 +32,20 @@
 #include "lab/target.h"
 
 #include "bg_load.h"
+#include "irq_latency.h" /* the trigger and the measured handler (workloads/irq_latency) */
 
 #if !LAB_HAS_SCHEDULER || !LAB_HAS_IRQ || !LAB_HAS_DELAY || !LAB_HAS_QUEUE || !LAB_HAS_SEMAPHORE || \
     !LAB_HAS_CRITICAL
 #error "k_irq_latency_loaded needs a scheduler, IRQs, delays, queues, semaphores and critical sections"
 #endif
 
-#define IRQ_SAMPLES 2000u
-#define IRQ_TIMER_PERIOD 499u /* target clock cycles; see k_irq_latency */
 #define LOAD_STACK_WORDS 256u
 #define LOAD_MIN_ROUNDS 1000u
 
 LAB_INTERVAL(irq_latency_loaded, 2, 3, "timer ISR raises IRQ (tasks busy in kernel calls) -> first statement of its handler");
 
-static uint32_t irq_line;
-static volatile uint32_t irq_triggered;
-static volatile uint32_t irq_handled;
-static volatile uint32_t irq_skipped;
-
 static lab_task_t load_controller;
 static LAB_STACK_DEFINE(load_controller_stack, LOAD_STACK_WORDS);
-
-static void irq_measured_handler(void)
-{
-    LAB_PROBE(3);
-    irq_handled = irq_handled + 1u;
-}
-
-static void irq_timer_handler(void)
-{
-    if (irq_triggered >= IRQ_SAMPLES) {
-        return;
-    }
-    if (irq_handled != irq_triggered) {
-        irq_skipped = irq_skipped + 1u; /* still masked: see k_irq_latency */
-        return;
-    }
-    irq_triggered = irq_triggered + 1u;
-    LAB_PROBE(2);
-    lab_target_irq_trigger(irq_line);
-}
 
 static void load_controller_task(void *arg)
 {

@@ -1,5 +1,7 @@
 /* uint32_t lab_sum_loop(uint32_t n), n >= 1: returns n + (n-1) + ... + 1.
  * probe 2 ... probe 3 bracket the setup and the loop. */
+#include "lab_probe_impl.h"
+
     .syntax unified
     .thumb
     .text
@@ -10,9 +12,7 @@
     .type lab_sum_loop, %function
     .thumb_func
 lab_sum_loop:
-    movw r12, #(2 * 4)
-    movt r12, #0x2100
-    str r12, [r12]
+    lab_probe 2
 lab_sum_loop_setup:
     movs r1, #0
 lab_sum_loop_body:
@@ -20,9 +20,7 @@ lab_sum_loop_body:
     subs r0, r0, #1
     bne lab_sum_loop_body
 lab_sum_loop_exit:
-    movw r12, #(3 * 4)
-    movt r12, #0x2100
-    str r12, [r12]
+    lab_probe 3
     mov r0, r1
     bx lr
     .size lab_sum_loop, . - lab_sum_loop

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "lab/exit.h"
 #include "lab/probe.h"
 
 /* The benchmark's entry point. Either returns (the harness then finishes with success)
@@ -26,7 +27,7 @@ __attribute__((noreturn)) void lab_finish(void);
  * failure path, never a measured one). Never returns. */
 __attribute__((noreturn)) void lab_fail(const char *file, int line, const char *what);
 
-/* End the run with a specific exit status (see LAB_EXIT_* in lab/target.h) and a message. */
+/* End the run with a specific exit status (LAB_EXIT_* of lab/exit.h) and a message. */
 __attribute__((noreturn)) void lab_fail_status(int status, const char *what);
 
 #define LAB_CHECK(cond)                              \

@@ -3,6 +3,10 @@
  * firmware/targets/. Targets include no kernel header; kernels reach the hardware only
  * through these functions and through the CMSIS-style exception names below.
  *
+ * Dependencies run one way: the harness, ports and benchmarks call the target through this
+ * header; a target calls the harness only through lab/fault.h (fault reports) and
+ * lab/exit.h (status codes), and includes no kernel header.
+ *
  * Exception entry points. The target's vector table calls these names; each is a weak
  * default (a fault report) unless something else defines it. A kernel port connects its
  * own handlers by defining these symbols (e.g. in its config header by renaming), never by
@@ -14,15 +18,6 @@
 
 #include <stdint.h>
 
-/* Exit status codes the host understands (docs/architecture.md). */
-#define LAB_EXIT_OK 0
-#define LAB_EXIT_CHECK_FAILED 10 /* a benchmark's self-check failed */
-#define LAB_EXIT_FAULT 11        /* HardFault or another fault exception */
-#define LAB_EXIT_KERNEL_ASSERT 12
-#define LAB_EXIT_STACK_OVERFLOW 13
-#define LAB_EXIT_OUT_OF_MEMORY 14
-#define LAB_EXIT_UNSUPPORTED 15 /* the image cannot run this benchmark on this kernel */
-
 typedef void (*lab_irq_handler_t)(void);
 
 /* Bring up the board: relocated vector table, console. Called once by the harness before
@@ -32,7 +27,8 @@ void lab_target_init(void);
 /* Write `len` bytes to the console. Blocks until queued. Never call on a measured path. */
 void lab_target_console_write(const char *buf, uint32_t len);
 
-/* Stop the machine and hand `status` to the host as the process exit code. Never returns. */
+/* Stop the machine and hand `status` (one of lab/exit.h's LAB_EXIT_*, chosen by the
+ * harness) to the host as the process exit code. Never returns. */
 __attribute__((noreturn)) void lab_target_exit(int status);
 
 /* Number of device interrupt lines (IRQ 0 .. n-1) usable with the functions below. */

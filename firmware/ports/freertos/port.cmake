@@ -18,14 +18,33 @@ if(NOT LAB_KERNEL_CONFIG_DIR OR NOT EXISTS ${LAB_KERNEL_CONFIG_DIR}/FreeRTOSConf
     "rtoslab renders it from ports/freertos/FreeRTOSConfig.h.in; build through rtoslab")
 endif()
 
+# FreeRTOS's architecture seam is its portable/GCC/<arch> folder. Which one fits a target
+# is kernel knowledge, so it lives here, keyed by the target's cpu and fpu (target.toml,
+# passed as LAB_TARGET_CPU / LAB_TARGET_FPU). The CM3 port also serves a Cortex-M4 without
+# FPU, as FreeRTOS documents. Add a line for a new core; port_freertos.c uses only the
+# kernel's portable API.
+set(LAB_FREERTOS_ARCH_cortex-m3_none ARM_CM3)
+set(LAB_FREERTOS_ARCH_cortex-m4_none ARM_CM3)
+set(LAB_FREERTOS_ARCH_cortex-m4_fpv4-sp-d16 ARM_CM4F)
+set(LAB_FREERTOS_ARCH_cortex-m0_none ARM_CM0)
+set(LAB_FREERTOS_ARCH_cortex-m0plus_none ARM_CM0)
+set(LAB_FREERTOS_ARCH_VAR LAB_FREERTOS_ARCH_${LAB_TARGET_CPU}_${LAB_TARGET_FPU})
+if(NOT DEFINED ${LAB_FREERTOS_ARCH_VAR})
+  message(FATAL_ERROR
+    "kernel freertos: no FreeRTOS port for cpu '${LAB_TARGET_CPU}' with fpu '${LAB_TARGET_FPU}' "
+    "(target.toml of ${LAB_TARGET}): add set(${LAB_FREERTOS_ARCH_VAR} <portable/GCC folder>) "
+    "to ports/freertos/port.cmake")
+endif()
+set(LAB_FREERTOS_PORTABLE ${LAB_FREERTOS_KERNEL}/portable/GCC/${${LAB_FREERTOS_ARCH_VAR}})
+
 set(LAB_PORT_SOURCES ${LAB_PORT_DIR}/port_freertos.c)
 set(LAB_PORT_KERNEL_SOURCES
     ${LAB_FREERTOS_KERNEL}/tasks.c
     ${LAB_FREERTOS_KERNEL}/list.c
     ${LAB_FREERTOS_KERNEL}/queue.c
     ${LAB_FREERTOS_KERNEL}/timers.c
-    ${LAB_FREERTOS_KERNEL}/portable/GCC/ARM_CM3/port.c
+    ${LAB_FREERTOS_PORTABLE}/port.c
     ${LAB_FREERTOS_KERNEL}/portable/MemMang/heap_4.c)
 set(LAB_PORT_INCLUDES
     ${LAB_FREERTOS_KERNEL}/include
-    ${LAB_FREERTOS_KERNEL}/portable/GCC/ARM_CM3)
+    ${LAB_FREERTOS_PORTABLE})

@@ -1,5 +1,5 @@
 /*
- * lab/port.h for FreeRTOS-Kernel (GCC ARM_CM3 port). Each function is a thin call into the
+ * lab/port.h for FreeRTOS-Kernel (GCC port of the target's core). Each function is a thin call into the
  * kernel's documented API; what it adds to a measurement is the wrapper call itself and
  * one load of the kernel handle (a few instructions, the same for every port).
  *
@@ -12,7 +12,6 @@
 
 #include "lab/bench.h"
 #include "lab/port.h"
-#include "lab/target.h"
 
 #include "FreeRTOS.h"
 #include "queue.h"

@@ -11,7 +11,6 @@
 
 #include "lab/bench.h"
 #include "lab/port.h"
-#include "lab/target.h"
 
 /* Never returns: the run ends with exit status LAB_EXIT_UNSUPPORTED and the name of the
  * missing function on the console. */

@@ -1,11 +1,13 @@
 /*
  * mps2-an385 startup: vector table in flash, reset handler, a RAM copy of the vector
- * table (so device interrupt handlers can be installed at run time), fault reporting.
+ * table (so device interrupt handlers can be installed at run time), the fault handler
+ * (it captures the registers; the harness prints the report, lab/fault.h).
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "lab/console.h"
+#include "lab/exit.h"
+#include "lab/fault.h"
 #include "lab/target.h"
 #include "mps2_an385.h"
 
@@ -16,13 +18,13 @@ extern uint32_t __lab_main_stack_top;
 int main(void);
 void Reset_Handler(void);
 void lab_target_default_handler(void);
-void HardFault_Handler(void);
 
 /* Kernel ports connect to these by defining them; until then they report a fault. */
 void NMI_Handler(void) __attribute__((weak, alias("lab_target_default_handler")));
-void MemManage_Handler(void) __attribute__((weak, alias("HardFault_Handler")));
-void BusFault_Handler(void) __attribute__((weak, alias("HardFault_Handler")));
-void UsageFault_Handler(void) __attribute__((weak, alias("HardFault_Handler")));
+void HardFault_Handler(void) __attribute__((alias("lab_target_default_handler")));
+void MemManage_Handler(void) __attribute__((weak, alias("lab_target_default_handler")));
+void BusFault_Handler(void) __attribute__((weak, alias("lab_target_default_handler")));
+void UsageFault_Handler(void) __attribute__((weak, alias("lab_target_default_handler")));
 void SVC_Handler(void) __attribute__((weak, alias("lab_target_default_handler")));
 void DebugMon_Handler(void) __attribute__((weak, alias("lab_target_default_handler")));
 void PendSV_Handler(void) __attribute__((weak, alias("lab_target_default_handler")));
@@ -79,47 +81,27 @@ void lab_target_vectors_init(void)
     __asm__ volatile("dsb\n\tisb" ::: "memory");
 }
 
-/* Report a fault and stop. `frame` is the exception stack frame (r0-r3, r12, lr, pc, xpsr)
+/* Collect what the core tells about the fault and hand it to the harness, which prints it
+ * and stops (lab/fault.h). `frame` is the exception stack frame (r0-r3, r12, lr, pc, xpsr)
  * or 0 when it could not be found. Never returns. */
-__attribute__((used, noreturn)) void lab_target_fault_report(const uint32_t *frame, uint32_t exc_return)
+__attribute__((used, noreturn)) void lab_target_fault_capture(const uint32_t *frame, uint32_t exc_return)
 {
+    struct lab_fault fault;
     uint32_t ipsr;
     __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
-    lab_console_puts("\nLAB-FAULT exception=");
-    lab_console_put_dec(ipsr & 0x1FFu);
-    if (frame != 0) {
-        lab_console_puts(" pc=");
-        lab_console_put_hex(frame[6]);
-        lab_console_puts(" lr=");
-        lab_console_put_hex(frame[5]);
-        lab_console_puts(" xpsr=");
-        lab_console_put_hex(frame[7]);
-    }
-    lab_console_puts(" exc_return=");
-    lab_console_put_hex(exc_return);
-    lab_console_puts(" cfsr=");
-    lab_console_put_hex(SCB_CFSR);
-    lab_console_puts(" hfsr=");
-    lab_console_put_hex(SCB_HFSR);
-    lab_console_puts(" mmfar=");
-    lab_console_put_hex(SCB_MMFAR);
-    lab_console_puts(" bfar=");
-    lab_console_put_hex(SCB_BFAR);
-    lab_console_puts("\n");
-    lab_target_exit(LAB_EXIT_FAULT);
+    fault.exception = ipsr & 0x1FFu;
+    fault.frame = frame;
+    fault.exc_return = exc_return;
+    fault.cfsr = SCB_CFSR;
+    fault.hfsr = SCB_HFSR;
+    fault.mmfar = SCB_MMFAR;
+    fault.bfar = SCB_BFAR;
+    lab_fault_report(&fault);
 }
 
-/* Find the stacked frame (MSP or PSP, from EXC_RETURN bit 2) and report. */
-__attribute__((naked)) void HardFault_Handler(void)
-{
-    __asm__ volatile("tst lr, #4\n\t"
-                     "ite eq\n\t"
-                     "mrseq r0, msp\n\t"
-                     "mrsne r0, psp\n\t"
-                     "mov r1, lr\n\t"
-                     "b lab_target_fault_report\n\t");
-}
-
+/* Every exception nobody else handles (HardFault, the other faults, unclaimed system
+ * exceptions and device interrupts): find the stacked frame (MSP or PSP, from EXC_RETURN
+ * bit 2) and report. */
 __attribute__((naked)) void lab_target_default_handler(void)
 {
     __asm__ volatile("tst lr, #4\n\t"
@@ -127,5 +109,5 @@ __attribute__((naked)) void lab_target_default_handler(void)
                      "mrseq r0, msp\n\t"
                      "mrsne r0, psp\n\t"
                      "mov r1, lr\n\t"
-                     "b lab_target_fault_report\n\t");
+                     "b lab_target_fault_capture\n\t");
 }

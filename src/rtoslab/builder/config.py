@@ -135,7 +135,7 @@ class BuildConfig:
         checks the overrides.
         """
         target = self.target_info()
-        settings: dict[str, object] = {"clock_hz": target.clock_hz, **target.model_defaults}
+        settings: dict[str, object] = {"clock_hz": target.clock_hz, **target.timing_defaults}
         settings.update(dict(self.timing))
         return settings
 
