@@ -20,5 +20,18 @@ def terminal_renderer() -> TerminalRenderer:
     return TerminalRenderer(width=max(160, shutil.get_terminal_size((160, 40)).columns))
 
 
-def open_db(args: argparse.Namespace) -> Store:
-    return open_store(args.db if args.db is not None else default_db_path())
+def open_db(args: argparse.Namespace, *, read_only: bool = False) -> Store:
+    """The results database of ``--db`` (or the default). ``read_only`` for the commands
+    that only read: the database must exist, and a read-only mount is fine."""
+    return open_store(args.db if args.db is not None else default_db_path(), read_only=read_only)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1 (bad input is argparse's one line and exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
+    return value

@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd(args: argparse.Namespace) -> int:
-    store = open_db(args)
+    store = open_db(args, read_only=True)
     if args.run_id == "latest":
         run_id = store.latest_run_id()
         if run_id is None:
