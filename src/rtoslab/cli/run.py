@@ -119,9 +119,9 @@ class _ProgressLines:
             return
         try:
             if self.err.is_terminal and markup is not None:
-                self.err.print(markup)
+                self.err.print(markup, soft_wrap=True)
             else:
-                self.err.print(text, markup=False)
+                self.err.print(text, markup=False, soft_wrap=True)
         except OSError:
             self.open = False
 
@@ -199,7 +199,7 @@ def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]],
         estimate = "no estimate: none of these benchmarks has run with this database"
     text = f"{what}: {n_configs} configuration(s), {n_runs} benchmark runs; {estimate}"
     with contextlib.suppress(OSError):
-        Console(stderr=True, highlight=False).print(text, markup=False)
+        Console(stderr=True, highlight=False).print(text, markup=False, soft_wrap=True)
     if n_runs > LARGE_PLAN_RUNS and not yes:
         raise RtoslabError(f"{what} has {n_runs} benchmark runs (more than {LARGE_PLAN_RUNS}): pass "
                            "--yes to run them, or shrink the matrix")
