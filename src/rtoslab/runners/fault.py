@@ -98,7 +98,7 @@ def describe_fault(text: str | None, elf: Path | None) -> str:
         return "fault: no fault report on the console"
     f = parse_fault_fields(text)
     exc = f.get("exception")
-    name = _EXCEPTIONS.get(exc, f"exception {exc}" if exc is not None else "fault")
+    name = "fault" if exc is None else _EXCEPTIONS.get(exc, f"exception {exc}")
     if exc is not None and exc >= 16:
         name = f"IRQ {exc - 16} (exception {exc}) with no handler"
     cfsr, hfsr = f.get("cfsr", 0), f.get("hfsr", 0)
