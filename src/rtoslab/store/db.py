@@ -28,8 +28,9 @@ class StoreWriteError(RtoslabError):
 
 
 def _damaged(path: Path, err: sqlite3.Error) -> RtoslabError:
+    said = " ".join(str(err).replace("*** in database main ***", "").split())
     return RtoslabError(
-        f"database {path} is damaged ({err}): move it aside (mv {path} {path}.damaged) and run "
+        f"database {path} is damaged ({said}): move it aside (mv {path} {path}.damaged) and run "
         f"again, or try `sqlite3 {path} .recover` to save what it holds"
     )
 
