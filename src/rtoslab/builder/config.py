@@ -205,5 +205,6 @@ def _check_option_type(kernel: str, key: str, value: object, default: object) ->
         ok = isinstance(value, str)
         want = "a string"
     if not ok:
+        shown = str(default).lower() if isinstance(default, bool) else repr(default)
         raise RtoslabError(f"kernel option {key}={value!r} for {kernel}: expected {want}, like its "
-                           f"default {str(default).lower() if isinstance(default, bool) else repr(default)} in firmware/ports/{kernel}/port.toml")
+                           f"default {shown} in firmware/ports/{kernel}/port.toml")

@@ -99,6 +99,17 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+class _StderrConsole(Console):
+    """rich's console on stderr, whose closed pipe is an OSError to the caller (rich's own
+    answer is SystemExit(1), which would end the run and lose its results)."""
+
+    def __init__(self) -> None:
+        super().__init__(stderr=True, highlight=False)
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError("stderr is closed")
+
+
 class _ProgressLines:
     """Progress on stderr: a bar on a terminal, and one plain line per result always (also
     with --json and when stderr is a file or pipe), ``[k/N] ok BENCH CONFIG``, where CONFIG
@@ -106,7 +117,7 @@ class _ProgressLines:
     the run."""
 
     def __init__(self, plan: list[tuple[BuildConfig, list[Benchmark]]]) -> None:
-        self.err = Console(stderr=True, highlight=False)
+        self.err = _StderrConsole()
         axes = [c.axis_values() for c, _ in plan]
         keys = varying_keys(axes)
         self.labels = {c.measure_key(): axes_label(a, keys) for (c, _), a in zip(plan, axes, strict=True)}
@@ -199,7 +210,7 @@ def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]],
         estimate = "no estimate: none of these benchmarks has run with this database"
     text = f"{what}: {n_configs} configuration(s), {n_runs} benchmark runs; {estimate}"
     with contextlib.suppress(OSError):
-        Console(stderr=True, highlight=False).print(text, markup=False, soft_wrap=True)
+        _StderrConsole().print(text, markup=False, soft_wrap=True)
     if n_runs > LARGE_PLAN_RUNS and not yes:
         raise RtoslabError(f"{what} has {n_runs} benchmark runs (more than {LARGE_PLAN_RUNS}): pass "
                            "--yes to run them, or shrink the matrix")
