@@ -15,10 +15,10 @@ _BARE = ("opt", "kernel", "target", "benchmark", "cflags")
 
 
 def varying_keys(axes: Sequence[Mapping[str, object]]) -> list[str]:
-    """The axis names, in first-seen order, whose values differ between ``axes`` (an axis
-    only some configurations have counts when it differs or is missing in others)."""
+    """The axis names, in first-seen order, whose values differ between ``axes``. An axis
+    only some configurations have (a kernel option) counts when it differs between those."""
     keys = list(dict.fromkeys(k for a in axes for k in a))
-    return [k for k in keys if len({repr(a.get(k)) for a in axes}) > 1]
+    return [k for k in keys if len({repr(a[k]) for a in axes if k in a}) > 1]
 
 
 def frequency(hz: object) -> str:
@@ -36,6 +36,8 @@ def axis_text(key: str, value: object) -> str:
     ``configTICK_RATE_HZ=100 kHz`` (a value of an axis named ``*_HZ`` in Hz)."""
     if key == "lto":
         return "lto" if value else "no-lto"
+    if isinstance(value, bool):
+        value = str(value).lower()
     if key in _BARE:
         return str(value) if value != "" else "-"
     name = key.split(".", 1)[-1]
