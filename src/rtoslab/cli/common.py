@@ -15,9 +15,22 @@ def add_db_option(p: argparse.ArgumentParser) -> None:
                    help="results database (default: $RTOSLAB_DB or ./rtoslab-results/results.sqlite)")
 
 
+def terminal_width() -> int:
+    """The terminal's width (160 when output is not a terminal), at least 80."""
+    return max(80, shutil.get_terminal_size((160, 40)).columns)
+
+
 def terminal_renderer() -> TerminalRenderer:
     """The table renderer for this terminal: at least 160 columns so names never fold."""
-    return TerminalRenderer(width=max(160, shutil.get_terminal_size((160, 40)).columns))
+    return TerminalRenderer(width=max(160, terminal_width()))
+
+
+def add_layout_options(p: argparse.ArgumentParser) -> None:
+    """--per-config and --wide, for the commands that print a run's tables."""
+    p.add_argument("--per-config", action="store_true",
+                   help="also print a table per configuration (all statistics, every unit)")
+    p.add_argument("--wide", action="store_true",
+                   help="never split a table to fit the terminal's width")
 
 
 def open_db(args: argparse.Namespace, *, read_only: bool = False) -> Store:

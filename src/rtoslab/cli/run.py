@@ -18,9 +18,9 @@ from rich.progress import Progress as RichProgress
 
 from rtoslab.builder.config import BuildConfig, check_cflags
 from rtoslab.catalog import Benchmark, get_benchmark, get_kernel, get_target, suite_benchmarks
-from rtoslab.cli.common import add_db_option, open_db, positive_int, terminal_renderer
-from rtoslab.cli.tables import print_experiment_tables
-from rtoslab.experiments.experiment import check_timing, load_experiment
+from rtoslab.cli.common import add_db_option, add_layout_options, open_db, positive_int, terminal_width
+from rtoslab.cli.tables import print_run_text
+from rtoslab.experiments.experiment import Experiment, check_timing, load_experiment
 from rtoslab.pipeline import Progress, execute
 from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.report.base import get_renderer
@@ -62,6 +62,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path; the HTML report goes beside it with .html "
                    "(default: run-ID.md beside the database)")
+    add_layout_options(p)
     add_db_option(p)
     p.set_defaults(func=cmd)
 
@@ -239,7 +240,7 @@ def cmd(args: argparse.Namespace) -> int:
     plan = [(config, benches)]
     announce_plan(store, plan, args.jobs, args.yes, "run")
     run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs)
-    print_run(store, run_id, as_json=args.json, report=args.report)
+    print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
 
@@ -269,34 +270,34 @@ def run_experiment(args: argparse.Namespace) -> int:
     announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
     run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
                                         jobs=args.jobs)
-    # The HTML report lays rows out by benchmark: a baseline that names a benchmark (rows =
-    # "metric" experiments) has no meaning there; the tables below use it.
-    baselines = [(b.name, dict(b.match)) for b in exp.baselines if "benchmark" not in dict(b.match)]
-    print_run(store, run_id, as_json=args.json, report=args.report, baselines=baselines)
-    if not args.json:
-        print_experiment_tables(store, run_id, exp)
+    print_run(store, run_id, args, exp)
     return 0 if status == "complete" else 1
 
 
-def print_run(store: Store, run_id: int, *, as_json: bool, report: Path | None,
-              baselines: list[tuple[str, dict[str, object]]] | None = None) -> None:
-    """Print the run (table or JSON) and write its Markdown and HTML reports."""
+def print_run(store: Store, run_id: int, args: argparse.Namespace, exp: Experiment | None = None) -> None:
+    """Write the run's Markdown and HTML reports, then print it (tables or JSON)."""
     view = store.load_run(run_id)
+    # The HTML report lays rows out by benchmark: a baseline that names a benchmark (rows =
+    # "metric" experiments) has no meaning there; the terminal tables use it.
+    baselines = [(b.name, dict(b.match)) for b in exp.baselines if "benchmark" not in dict(b.match)] \
+        if exp is not None else []
     # The reports first: a reader of stdout that goes away early (| head) loses nothing.
     md = get_renderer("markdown")
+    report: Path | None = args.report
     path = report if report is not None else store.path.parent / f"run-{run_id}{md.file_suffix}"
     html_path = path.with_suffix(".html")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(md.render(view))
-        html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines or ()))
+        html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines,
+                                         tables=exp.tables if exp is not None else ()))
     except OSError as err:
         raise RtoslabError(f"run {run_id} is stored, but its report {err.filename} could not be "
                            f"written ({err.strerror}): `rtoslab show {run_id} --format html` "
                            "prints it again") from err
     with contextlib.suppress(OSError):
         print(f"run {run_id}: reports written to {path} and {html_path}", file=sys.stderr)
-    if as_json:
+    if args.json:
         sys.stdout.write(get_renderer("json").render(view))
     else:
-        sys.stdout.write(terminal_renderer().render(view))
+        print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide)

@@ -21,19 +21,24 @@ import json
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from rtoslab.records import Footprint, Sample, Summary, Unit
+from rtoslab.catalog import kernels
+from rtoslab.records import Footprint, RtoslabError, Sample, Summary, Unit
 from rtoslab.report.comparison.run_tables import config_labels, grouped_rows, report_table
 from rtoslab.report.comparison.table import Baselines
+from rtoslab.report.labels import timing_footer
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
+from rtoslab.report.pivot import Pivot, PivotSpec, build_pivot, pivot_grid
 from rtoslab.report.rows import Row, config_title, run_rows, warning_lines
 from rtoslab.report.svg import (
     BoxRow,
     BoxStats,
     RatioBar,
+    Series,
     box_stats,
     boxplot_svg,
     fmt_ratio,
     histogram_svg,
+    line_chart_svg,
     ratio_bars_svg,
 )
 from rtoslab.views import ConfigView, MetricView, ResultView, RunView
@@ -57,7 +62,7 @@ _CSS = """
 * { box-sizing: border-box; }
 body { margin: 0; color: var(--fg); background: #fff;
   font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; }
-main { max-width: 1200px; margin: 0 auto; padding: 18px 24px 48px; }
+main { max-width: 2400px; margin: 0 auto; padding: 18px 24px 48px; }
 h1 { font-size: 24px; margin: 4px 0 8px; }
 h2 { font-size: 19px; margin: 34px 0 10px; padding-bottom: 4px; border-bottom: 2px solid var(--line); }
 h3 { font-size: 16px; margin: 22px 0 8px; }
@@ -139,6 +144,34 @@ def _pairs(values: dict[str, object]) -> str:
                        for k, v in sorted(values.items()))
 
 
+def _port_defaults(kernel: str) -> dict[str, object] | None:
+    """The kernel port's option defaults (port.toml), or None when this checkout does not
+    have that port (a database read elsewhere)."""
+    try:
+        port = kernels().get(kernel)
+    except RtoslabError:
+        return None
+    return dict(port.options) if port is not None else None
+
+
+def _kernel_options(c: ConfigView) -> str:
+    """The options that differ from the port's defaults, then all of them one click away."""
+    if not c.kernel_config:
+        return ""
+    defaults = _port_defaults(c.kernel)
+    if defaults is None:
+        changed = dict(c.kernel_config)
+        said = "options:"
+    else:
+        changed = {k: v for k, v in c.kernel_config.items() if defaults.get(k, object()) != v}
+        said = "options that differ from the port's defaults:" if changed else "the port's default options"
+    shown = f"{_e(said)}<br>" + (_pairs(changed) + "<br>" if changed and defaults is not None else "")
+    if defaults is None:
+        shown += _pairs(changed) + "<br>"
+    return (shown + f"<details><summary>all {len(c.kernel_config)} options</summary>"
+            f"{_pairs(c.kernel_config)}</details>")
+
+
 def _badge(status: str) -> str:
     return f'<span class="badge {_e(status.replace("/", "-"))}">{_e(status)}</span>'
 
@@ -180,20 +213,24 @@ class HtmlRenderer:
     file_suffix = ".html"
 
     def __init__(self, samples: Samples | None = None, baselines: Baselines = (),
-                 stat: str = "median", title: str | None = None) -> None:
+                 stat: str = "median", title: str | None = None,
+                 tables: Sequence[PivotSpec] = ()) -> None:
         self.samples = samples
         self.baselines = tuple(baselines)
         self.stat = stat
         self.title = title
+        self.tables = tuple(tables)
 
     def render(self, view: RunView) -> str:
         return _Page(view, self).html()
 
 
 def render_html(view: RunView, samples: Samples | None, baselines: Baselines = (),
-                title: str | None = None, stat: str = "median") -> str:
-    """The HTML report of ``view`` with histograms and quartiles from ``samples``."""
-    return HtmlRenderer(samples, baselines, stat, title).render(view)
+                title: str | None = None, stat: str = "median",
+                tables: Sequence[PivotSpec] = ()) -> str:
+    """The HTML report of ``view`` with histograms and quartiles from ``samples``;
+    ``tables``: the experiment's own tables ([[report.table]]), shown first."""
+    return HtmlRenderer(samples, baselines, stat, title, tables).render(view)
 
 
 class _Page:
@@ -249,8 +286,11 @@ class _Page:
         v = self.view
         title = self.r.title or f"rtoslab run {v.id}"
         multi = len(self.configs) > 1
-        sections = [("configurations", "Configurations", self.configurations()),
-                    ("summary", "Statistics", self.summaries())]
+        sections = []
+        if self.r.tables and v.results:
+            sections.append(("question", "Results", self.question()))
+        sections += [("configurations", "Configurations", self.configurations()),
+                     ("summary", "Statistics", self.summaries())]
         if multi:
             sections.append(("comparison", "Comparison", self.comparison()))
             sections.append(("boxplots", "Box plots across configurations", self.boxplots()))
@@ -292,12 +332,30 @@ class _Page:
         items = "".join(f"<dt>{_e(k)}</dt><dd>{val}</dd>\n" for k, val in fields)
         return f'<dl class="identity">\n{items}</dl>'
 
+    def question(self) -> str:
+        """The experiment's own tables ([[report.table]]), each with a line chart when its
+        rows are one numeric axis (a value against N, one line per column)."""
+        out = []
+        for spec in self.r.tables:
+            p = build_pivot(self.view, spec, timing_footer)
+            header, body = pivot_grid(p)
+            out.append(f"<h3>{_e(spec.title)}</h3>")
+            trs = ["<tr>" + "".join(_td(c, num=i >= len(p.row_dims)) for i, c in enumerate(cells)) + "</tr>"
+                   for cells in body]
+            caption = p.caption() + ("; " + p.timing[0] if len(p.timing) == 1 else "")
+            out.append(_table([(h, i >= len(p.row_dims)) for i, h in enumerate(header)], trs, "pivot",
+                              caption))
+            chart = _pivot_chart(p)
+            if chart:
+                out.append(f'<figure class="chart">{chart}</figure>')
+        return "\n".join(out)
+
     def configurations(self) -> str:
         header = [(h, False) for h in ("name", "hash", "target", "kernel and its options", "compiler",
                                        "flags", "timing model")]
         rows = []
         for c in self.configs:
-            kernel = f"{_e(c.kernel)}<br>" + (_pairs(c.kernel_config) + "<br>" if c.kernel_config else "")
+            kernel = f"{_e(c.kernel)}<br>" + _kernel_options(c)
             kernel += f'options hash <code class="hash">{_e(c.kernel_config_hash)}</code>'
             flags = f"cflags {_words(c.cflags)}<br>ldflags {_words(c.ldflags)}"
             cells = [
@@ -384,15 +442,13 @@ class _Page:
                     cells.append(_td(fmt_ratio(ratio) if ratio is not None else "-", num=True, cls="ratio"))
                 trs.append("<tr>" + "".join(cells) + "</tr>")
             out.append(_table(header, trs, "comparison"))
-            for rc in table.ratios:
+            for rc in table.ratios:  # a chart only where some metric has both values
                 title = (f"{self._col_label(rc.column.config)} / {self._col_label(rc.base.config)}: "
                          f"{table.stat} {unit}")
                 bars = [RatioBar(" / ".join(row.cells()), ratio) for row in rows
                         if (ratio := table.ratio(row, rc)) is not None]
                 left_out = sum(1 for row in rows if not row.problem) - len(bars)
                 if not bars:
-                    out.append(f'<p class="note">{_e(title)}: no metric has a value in both '
-                               "configurations.</p>")
                     continue
                 caption = (f'<figcaption>{left_out} metric{"s" if left_out != 1 else ""} without a '
                         "value in both configurations left out (see the table).</figcaption>"
@@ -563,3 +619,22 @@ class _Page:
 
 
 __all__ = ["CHART_UNITS", "HtmlRenderer", "render_html"]
+
+
+def _pivot_chart(p: Pivot) -> str:
+    """A line chart of a pivot whose rows are one numeric axis; "" for any other shape."""
+    if len(p.row_dims) != 1 or p.spec.ratio is not None:
+        return ""
+    xs = [rk[0] for rk in p.row_keys]
+    if not xs or not all(isinstance(x, int) and not isinstance(x, bool) for x in xs):
+        return ""
+    series = []
+    for ck in p.col_keys:
+        pts = tuple((float(rk[0]), v) for rk in p.row_keys  # type: ignore[arg-type]
+                    if (v := p.value(rk, ck)) is not None)
+        if pts:
+            series.append(Series(p.col_label(ck), tuple(sorted(pts))))
+    if not series:
+        return ""
+    return line_chart_svg(series, title=p.spec.title, x_label=p.dim_name(p.row_dims[0]),
+                          y_label=p.caption())

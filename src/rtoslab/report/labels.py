@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from rtoslab.views import ConfigView
+
 SEPARATOR = " · "
 # Axes whose value is shown bare (it names itself): -O2, freertos, mps2-an385.
 _BARE = ("opt", "kernel", "target", "benchmark", "cflags")
@@ -49,3 +51,18 @@ def axis_text(key: str, value: object) -> str:
 def axes_label(axes: Mapping[str, object], keys: Sequence[str]) -> str:
     """The values of ``keys`` in ``axes`` (those it has), joined with `` · ``."""
     return SEPARATOR.join(axis_text(k, axes[k]) for k in keys if k in axes)
+
+
+def timing_footer(config: ConfigView) -> str:
+    """The timing-model settings a table's cycles and µs depend on: core, clock, wait
+    states, prefetch (the plugin's other settings, such as memory maps, are in the
+    reports and the stored identity)."""
+    model = config.model
+    parts = [f"core {model.get('core', config.core)}"]
+    clock = config.identity.get("clock_hz", model.get("clock_hz"))
+    if clock is not None:
+        parts.append(f"clock {frequency(clock)}")
+    for key in ("flash_ws", "sram_ws", "prefetch", "div"):
+        if key in model:
+            parts.append(f"{key} {model[key]}")
+    return "timing: " + ", ".join(parts)

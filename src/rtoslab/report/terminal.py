@@ -13,7 +13,7 @@ from rich.text import Text
 
 from rtoslab.records import Summary, Unit
 from rtoslab.report.comparison.table import axes_of
-from rtoslab.report.labels import axes_label, frequency, varying_keys
+from rtoslab.report.labels import axes_label, timing_footer, varying_keys
 from rtoslab.report.numbers import fmt_num
 from rtoslab.report.rows import Row, config_title, run_rows, warning_lines
 from rtoslab.views import ConfigView, RunView
@@ -64,21 +64,6 @@ def _lines(rows: list[Row]) -> list[_Line]:
     return list(out.values())
 
 
-def timing_footer(config: ConfigView) -> str:
-    """The timing-model settings a table's cycles and µs depend on: core, clock, wait
-    states, prefetch (the plugin's other settings, such as memory maps, are in the
-    reports and the stored identity)."""
-    model = config.model
-    parts = [f"core {model.get('core', config.core)}"]
-    clock = config.identity.get("clock_hz", model.get("clock_hz"))
-    if clock is not None:
-        parts.append(f"clock {frequency(clock)}")
-    for key in ("flash_ws", "sram_ws", "prefetch", "div"):
-        if key in model:
-            parts.append(f"{key} {model[key]}")
-    return "timing: " + ", ".join(parts)
-
-
 def _config_table(config: ConfigView, rows: list[Row], title: str) -> Table:
     lines = _lines(rows)
     units = list(dict.fromkeys(u for ln in lines for u in ln.summaries))
@@ -126,19 +111,19 @@ def config_headings(view: RunView) -> dict[int, str]:
             for c, a in zip(view.configs, axes, strict=True)}
 
 
-def run_renderables(view: RunView, configs: bool = True) -> list[RenderableType]:
+def run_renderables(view: RunView, configs: bool = True, header: bool = True) -> list[RenderableType]:
     """The report as rich renderables, for printing to a live console: the header, then
     (``configs``) one table per configuration, one line per metric, units as columns."""
     rows = run_rows(view)
-    parts: list[RenderableType] = [_header(view)]
-    if not rows:
+    parts: list[RenderableType] = [_header(view)] if header else []
+    if not rows and header:
         parts.append(Text("\nNo results are stored for this run."))
     headings = config_headings(view)
     for config in view.configs if configs else ():
         parts.append(Text())
         parts.append(_config_table(config, [r for r in rows if r.config.id == config.id],
                                    headings[config.id]))
-    warnings = warning_lines(rows)
+    warnings = warning_lines(rows) if configs else []
     if warnings:
         text = Text("\nwarnings:", style="bold yellow")
         for w in warnings:
@@ -153,10 +138,12 @@ class TerminalRenderer:
     name = "terminal"
     file_suffix = ".txt"
 
-    def __init__(self, width: int = 120, color: bool = False, configs: bool = True) -> None:
+    def __init__(self, width: int = 120, color: bool = False, configs: bool = True,
+                 header: bool = True) -> None:
         self.width = width
         self.color = color
         self.configs = configs  # one table per configuration (False: the header only)
+        self.header = header  # the run's header (who, when, tools, command)
 
     def render(self, view: RunView) -> str:
         buffer = StringIO()
@@ -169,7 +156,7 @@ class TerminalRenderer:
             emoji=False,
             legacy_windows=False,
         )
-        for part in run_renderables(view, self.configs):
+        for part in run_renderables(view, self.configs, self.header):
             console.print(part)
         lines = buffer.getvalue().splitlines()
         return "\n".join(line.rstrip() for line in lines) + "\n"

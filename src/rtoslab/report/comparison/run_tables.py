@@ -29,17 +29,20 @@ def measured_units(view: RunView) -> tuple[Unit, ...]:
 
 
 def experiment_tables(view: RunView, name: str, rows: str, baselines: Baselines, fmt: str = "terminal",
-                      units: Sequence[Unit] | None = None) -> str:
+                      units: Sequence[Unit] | None = None, *, width: int = 160, wide: bool = False,
+                      footer: str = "") -> str:
     """An experiment's summary: a median table per unit with its baselines' ratio columns,
-    then the image sizes (when any result has a footprint)."""
+    then the image sizes (when any result has a footprint). Terminal tables are split to
+    ``width`` unless ``wide``; ``footer`` goes under each time table (the timing model)."""
     results = [(view.id, r) for r in view.results]
     out = []
     for unit in measured_units(view) if units is None else units:
         table = build_table(results, stat="median", unit=unit, rows=rows, baselines=baselines)
-        out.append(render_comparison(table, fmt, f"{name}: median {unit}"))
+        out.append(render_comparison(table, fmt, f"{name}: median {unit}", width=width, wide=wide,
+                                     footer=footer))
     sizes = build_footprint_table(results, rows=rows, baselines=baselines)
     if sizes.rows:
-        out.append(render_comparison(sizes, fmt, f"{name}: image size (bytes)"))
+        out.append(render_comparison(sizes, fmt, f"{name}: image size (bytes)", width=width, wide=wide))
     return "\n".join(out)
 
 
