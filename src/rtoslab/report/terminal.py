@@ -76,7 +76,9 @@ def _config_table(config: ConfigView, rows: list[Row], title: str) -> Table:
                   title_justify="left", caption_justify="left")
     # Names are never cut or folded inside a word: their columns are as wide as the longest.
     table.add_column("benchmark", no_wrap=True, min_width=max([9, *(len(ln.benchmark) for ln in lines)]))
-    table.add_column("metric", min_width=max([6, *(len(ln.metric or "") for ln in lines)]))
+    metric_w = max([6, *(len(ln.metric or "") for ln in lines)])
+    # a problem's reason wraps at spaces within the metric column and the statistics' room
+    table.add_column("metric", min_width=metric_w, max_width=max(metric_w, 32))
     table.add_column("n", justify="right", no_wrap=True)
     heads: list[tuple[Unit, str]] = []
     if units:
