@@ -30,6 +30,8 @@ def _ratio(v: float | None) -> str:
 def ratio_header(rc: RatioColumn) -> str:
     """``freertos -O2 / baremetal``: the column, then what it is divided by (the parts of
     the baseline column's label that differ from it)."""
+    if rc.column.run_id != rc.base.run_id:
+        return rc.baseline  # "run 2 / run 1 (opt -O2 -> -Os)": the runs and what differs
     own = rc.column.label.split()
     differs = [p for p in rc.base.label.split() if p not in own]
     return f"{rc.column.label} / {' '.join(differs) or rc.base.label}"

@@ -14,6 +14,7 @@ from rtoslab.report.comparison.table import (
     ComparisonTable,
     build_footprint_table,
     build_table,
+    check_baseline_axes,
     compare_runs,
     with_first_baseline,
 )
@@ -60,6 +61,7 @@ def run_table(views: Sequence[RunView], *, stat: str, unit: Unit, rows: str,
         raise RtoslabError("compare takes one or two run ids")
     results = [(views[0].id, r) for r in views[0].results]
     if baseline is not None:
+        check_baseline_axes(build_table(results, stat=stat, unit=unit, rows=rows).columns, baseline)
         baselines: Baselines = [("baseline", baseline)]
     else:
         first = build_table(results, stat=stat, unit=unit, rows=rows).columns
