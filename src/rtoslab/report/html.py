@@ -81,8 +81,11 @@ dl.identity dd { margin: 0; overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; margin: 6px 0 10px; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; text-align: left; }
-thead th { background: var(--head); font-weight: 600; white-space: nowrap; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+thead th { background: var(--head); font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
+thead th { max-width: 12em; }
+table.configs code.nw { white-space: normal; overflow-wrap: anywhere; }
 td.ratio { background: #fbf7ef; }
 td.problem { color: var(--muted); }
 .badge { display: inline-block; padding: 0 6px; border-radius: 9px; font-size: 12px;
@@ -179,10 +182,24 @@ def _badge(status: str) -> str:
 _NUM = ' class="num"'
 
 
+def _breakable(label: str) -> str:
+    """A header label, escaped, that may wrap at spaces and, in a name longer than 12
+    characters, after ``=``, ``_`` and ``/`` (``configTICK_<wbr>RATE_<wbr>HZ=<wbr>1000``);
+    never elsewhere inside a name."""
+    words = []
+    for word in label.split(" "):
+        text = _e(word)
+        if len(word) > 12:  # only long names get break points
+            for mark in ("=", "_", "/"):
+                text = text.replace(mark, mark + "<wbr>")
+        words.append(text)
+    return " ".join(words)
+
+
 def _table(header: Sequence[tuple[str, bool]], rows: Sequence[str], cls: str, caption: str = "") -> str:
     """A table in a horizontal-scroll wrapper. ``header``: (label, numeric) pairs; ``rows``:
     ready ``<tr>`` elements."""
-    head = "".join(f"<th{_NUM if num else ''}>{_e(label)}</th>" for label, num in header)
+    head = "".join(f"<th{_NUM if num else ''}>{_breakable(label)}</th>" for label, num in header)
     cap = f'<caption class="caption">{_e(caption)}</caption>' if caption else ""
     body = "".join(row + "\n" for row in rows)
     return (f'<div class="scroll"><table class="{cls}">{cap}<thead><tr>{head}</tr></thead>\n'
@@ -202,6 +219,9 @@ def _parts(fp: Footprint, key: str) -> dict[str, int]:
 def _component_order(names: set[str]) -> list[str]:
     known = [c for c in _COMPONENT_ORDER if c in names]
     return known + sorted(names - set(_COMPONENT_ORDER))
+
+
+_COLUMNS_PER_TABLE = 6  # value and ratio columns in one comparison table; more: several parts
 
 
 class HtmlRenderer:
@@ -418,14 +438,11 @@ class _Page:
             out.append(f'<p class="desc">Ratio = configuration / baseline ({_e(", ".join(names))}); '
                        "above 1 means more than the baseline. Reasons for failed and n/a "
                        "benchmarks are in the statistics tables (and in each badge's tooltip).</p>")
-            header = [("benchmark", False), ("metric", False)]
-            header += [(self._col_label(c.config), True) for c in table.columns]
-            header += [(f"{self._col_label(rc.column.config)} / {self._col_label(rc.base.config)}", True)
-                       for rc in table.ratios]
-            trs = []
-            for row in rows:
-                cells = [_td(row.benchmark or ""), _td("(all)" if row.problem else row.metric or "")]
-                for c in table.columns:
+            # value columns, then ratio columns: (header, one cell per row)
+            columns: list[tuple[str, list[str]]] = []
+            for c in table.columns:
+                cells = []
+                for row in rows:
                     value = table.value(row, c)
                     note = table.note(row, c)
                     if value is not None:
@@ -437,11 +454,23 @@ class _Page:
                         cells.append(_td(f"{badge}{_e(status)}</span>", num=True, raw=True))
                     else:
                         cells.append(_td("-", num=True))
-                for rc in table.ratios:
-                    ratio = table.ratio(row, rc)
-                    cells.append(_td(fmt_ratio(ratio) if ratio is not None else "-", num=True, cls="ratio"))
-                trs.append("<tr>" + "".join(cells) + "</tr>")
-            out.append(_table(header, trs, "comparison"))
+                columns.append((self._col_label(c.config), cells))
+            for rc in table.ratios:
+                cells = [_td(fmt_ratio(r) if (r := table.ratio(row, rc)) is not None else "-", num=True,
+                             cls="ratio") for row in rows]
+                columns.append((f"{self._col_label(rc.column.config)} / {self._col_label(rc.base.config)}",
+                                cells))
+            # at most _COLUMNS_PER_TABLE value columns in one table: a wide matrix becomes
+            # parts that fit the page, the row labels repeated in each
+            parts = [columns[i:i + _COLUMNS_PER_TABLE] for i in range(0, len(columns), _COLUMNS_PER_TABLE)]
+            for k, part in enumerate(parts):
+                header = [("benchmark", False), ("metric", False)] + [(h, True) for h, _ in part]
+                trs = []
+                for i, row in enumerate(rows):
+                    labels = _td(row.benchmark or "") + _td("(all)" if row.problem else row.metric or "")
+                    trs.append("<tr>" + labels + "".join(cells[i] for _, cells in part) + "</tr>")
+                caption = f"part {k + 1} of {len(parts)}" if len(parts) > 1 else ""
+                out.append(_table(header, trs, "comparison", caption))
             for rc in table.ratios:  # a chart only where some metric has both values
                 title = (f"{self._col_label(rc.column.config)} / {self._col_label(rc.base.config)}: "
                          f"{table.stat} {unit}")
