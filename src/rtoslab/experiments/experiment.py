@@ -40,6 +40,17 @@
                                              # so builds of one workload that report the
                                              # same metrics sit side by side; a baseline
                                              # may then name `benchmark`)
+    names = { "defines.TOGGLE_TASKS" = "N" } # short axis names in labels ("" = value only)
+
+    [[report.table]]                         # the experiment's question, printed and
+    title = "total vs N"                     # shown first (report/pivot.py): dimensions
+    rows = ["defines.TOGGLE_TASKS"]          # are the matrix's axes, "benchmark" and
+    columns = ["benchmark", "kernel_options.configTICK_RATE_HZ"]   # "metric"; every
+    metrics = ["total"]                      # dimension that varies must be placed (or
+    unit = "insn"                            # fixed with `where`); insn | cycle | us;
+    stat = "median"                          # median | mean | mode | min | max | p90 | p99
+    where = { opt = "-O2" }                  # keep only these axis values
+    ratio = ["benchmark", "ftl_os", "ftl_fsm"]  # optional: cells are over / under on AXIS
 
 Loading parses the file with ``rtoslab.schema`` (unknown keys and wrong types are errors),
 then checks the values (known targets, kernels, options, benchmarks, suites, timing
