@@ -154,3 +154,16 @@ def test_html_opens_with_the_question_and_a_line_chart() -> None:
     assert html.index('id="question"') < html.index('id="configurations"')
     assert '<table class="pivot">' in html
     assert html.count('class="line"') == 1 and html.count('<path class="series"') == 3
+
+
+def test_html_comparison_follows_report_rows_metric() -> None:
+    """[report] rows = "metric" reaches the HTML: one row per metric, each benchmark of a
+    configuration a column, and a baseline may name the benchmark (OS / FSM)."""
+    html = render_html(_os_vs_fsm_run(), None, rows="metric",
+                       baselines=[("OS/FSM", {"benchmark": "ftl_fsm", "kernel": "baremetal"})])
+    section = html[html.index('id="comparison"'):html.index('id="boxplots"')]
+    head = section[section.index("<thead>"):section.index("</thead>")]
+    assert head.startswith("<thead><tr><th>metric</th><th") and ">benchmark<" not in head
+    assert "ftl_os · freertos -O0" in head and "ftl_os · freertos -O0 / ftl_fsm · baremetal -O0" in head
+    assert section.count("<tr><td>sw</td>") == 1  # one unit (insn), six columns: one table
+    assert "no metric has a value" not in html

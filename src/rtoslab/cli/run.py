@@ -277,10 +277,7 @@ def run_experiment(args: argparse.Namespace) -> int:
 def print_run(store: Store, run_id: int, args: argparse.Namespace, exp: Experiment | None = None) -> None:
     """Write the run's Markdown and HTML reports, then print it (tables or JSON)."""
     view = store.load_run(run_id)
-    # The HTML report lays rows out by benchmark: a baseline that names a benchmark (rows =
-    # "metric" experiments) has no meaning there; the terminal tables use it.
-    baselines = [(b.name, dict(b.match)) for b in exp.baselines if "benchmark" not in dict(b.match)] \
-        if exp is not None else []
+    baselines = [(b.name, dict(b.match)) for b in exp.baselines] if exp is not None else []
     # The reports first: a reader of stdout that goes away early (| head) loses nothing.
     md = get_renderer("markdown")
     report: Path | None = args.report
@@ -290,7 +287,8 @@ def print_run(store: Store, run_id: int, args: argparse.Namespace, exp: Experime
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(md.render(view))
         html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines,
-                                         tables=exp.tables if exp is not None else ()))
+                                         tables=exp.tables if exp is not None else (),
+                                         rows=exp.rows if exp is not None else "benchmark"))
     except OSError as err:
         raise RtoslabError(f"run {run_id} is stored, but its report {err.filename} could not be "
                            f"written ({err.strerror}): `rtoslab show {run_id} --format html` "

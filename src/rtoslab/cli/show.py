@@ -40,10 +40,10 @@ def cmd(args: argparse.Namespace) -> int:
         print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide)
         return 0
     if fmt == "html":
-        baselines = [(b.name, dict(b.match)) for b in exp.baselines
-                     if "benchmark" not in dict(b.match)] if exp is not None else []
+        baselines = [(b.name, dict(b.match)) for b in exp.baselines] if exp is not None else []
         out = render_html(view, store.load_run_samples(view), baselines=baselines,
-                          tables=exp.tables if exp is not None else ())
+                          tables=exp.tables if exp is not None else (),
+                          rows=exp.rows if exp is not None else "benchmark")
     else:
         renderer = terminal_renderer() if fmt == "terminal" else get_renderer(fmt)
         out = renderer.render(view)

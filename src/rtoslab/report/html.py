@@ -24,7 +24,7 @@ from html import escape
 from rtoslab.catalog import kernels
 from rtoslab.records import Footprint, RtoslabError, Sample, Summary, Unit
 from rtoslab.report.comparison.run_tables import config_labels, grouped_rows, report_table
-from rtoslab.report.comparison.table import Baselines
+from rtoslab.report.comparison.table import Baselines, Column
 from rtoslab.report.labels import timing_footer
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
 from rtoslab.report.pivot import Pivot, PivotSpec, build_pivot, pivot_grid
@@ -234,8 +234,9 @@ class HtmlRenderer:
 
     def __init__(self, samples: Samples | None = None, baselines: Baselines = (),
                  stat: str = "median", title: str | None = None,
-                 tables: Sequence[PivotSpec] = ()) -> None:
+                 tables: Sequence[PivotSpec] = (), rows: str = "benchmark") -> None:
         self.samples = samples
+        self.rows = rows  # comparison rows: "benchmark" (benchmark/metric) or "metric"
         self.baselines = tuple(baselines)
         self.stat = stat
         self.title = title
@@ -247,10 +248,11 @@ class HtmlRenderer:
 
 def render_html(view: RunView, samples: Samples | None, baselines: Baselines = (),
                 title: str | None = None, stat: str = "median",
-                tables: Sequence[PivotSpec] = ()) -> str:
+                tables: Sequence[PivotSpec] = (), rows: str = "benchmark") -> str:
     """The HTML report of ``view`` with histograms and quartiles from ``samples``;
-    ``tables``: the experiment's own tables ([[report.table]]), shown first."""
-    return HtmlRenderer(samples, baselines, stat, title, tables).render(view)
+    ``tables``: the experiment's own tables ([[report.table]]), shown first; ``rows``: the
+    comparison's layout ([report] rows)."""
+    return HtmlRenderer(samples, baselines, stat, title, tables, rows).render(view)
 
 
 class _Page:
@@ -421,6 +423,12 @@ class _Page:
 
     # ------------------------------------------------------------ comparison
 
+    def _column_label(self, column: Column) -> str:
+        """A comparison column: its configuration's name, and its benchmark when rows are
+        metrics ([report] rows = "metric": each benchmark of a configuration is a column)."""
+        name = self._col_label(column.config)
+        return f"{column.benchmark} · {name}" if column.benchmark else name
+
     def _col_label(self, config: ConfigView) -> str:
         return self.labels.get(config.id, config.hash)
 
@@ -431,7 +439,8 @@ class _Page:
         if not units:
             return "<p>No measurements to compare.</p>"
         for unit in units:
-            table = report_table(self.view, unit, self.r.stat, self.r.baselines, DEFAULT_BASELINE)
+            table = report_table(self.view, unit, self.r.stat, self.r.baselines, DEFAULT_BASELINE,
+                                 self.r.rows)
             rows = grouped_rows(table, self.benchmarks())
             out.append(f"<h3>{_e(self.r.stat)}, {_e(unit)}</h3>")
             names = sorted({rc.baseline for rc in table.ratios})
@@ -454,25 +463,27 @@ class _Page:
                         cells.append(_td(f"{badge}{_e(status)}</span>", num=True, raw=True))
                     else:
                         cells.append(_td("-", num=True))
-                columns.append((self._col_label(c.config), cells))
+                columns.append((self._column_label(c), cells))
             for rc in table.ratios:
                 cells = [_td(fmt_ratio(r) if (r := table.ratio(row, rc)) is not None else "-", num=True,
                              cls="ratio") for row in rows]
-                columns.append((f"{self._col_label(rc.column.config)} / {self._col_label(rc.base.config)}",
-                                cells))
+                columns.append((f"{self._column_label(rc.column)} / {self._column_label(rc.base)}", cells))
             # at most _COLUMNS_PER_TABLE value columns in one table: a wide matrix becomes
             # parts that fit the page, the row labels repeated in each
             parts = [columns[i:i + _COLUMNS_PER_TABLE] for i in range(0, len(columns), _COLUMNS_PER_TABLE)]
             for k, part in enumerate(parts):
-                header = [("benchmark", False), ("metric", False)] + [(h, True) for h, _ in part]
+                by_metric = table.layout == "metric"  # the benchmark is in the column names
+                header = [("metric", False)] if by_metric else [("benchmark", False), ("metric", False)]
+                header += [(h, True) for h, _ in part]
                 trs = []
                 for i, row in enumerate(rows):
-                    labels = _td(row.benchmark or "") + _td("(all)" if row.problem else row.metric or "")
+                    labels = "" if by_metric else _td(row.benchmark or "")
+                    labels += _td("(all)" if row.problem else row.metric or "")
                     trs.append("<tr>" + labels + "".join(cells[i] for _, cells in part) + "</tr>")
                 caption = f"part {k + 1} of {len(parts)}" if len(parts) > 1 else ""
                 out.append(_table(header, trs, "comparison", caption))
             for rc in table.ratios:  # a chart only where some metric has both values
-                title = (f"{self._col_label(rc.column.config)} / {self._col_label(rc.base.config)}: "
+                title = (f"{self._column_label(rc.column)} / {self._column_label(rc.base)}: "
                          f"{table.stat} {unit}")
                 bars = [RatioBar(" / ".join(row.cells()), ratio) for row in rows
                         if (ratio := table.ratio(row, rc)) is not None]

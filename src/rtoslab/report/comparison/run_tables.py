@@ -79,7 +79,7 @@ def config_labels(view: RunView) -> dict[int, str]:
 
 
 def report_table(view: RunView, unit: Unit, stat: str, baselines: Baselines,
-                 default_name: str) -> ComparisonTable:
+                 default_name: str, rows: str = "benchmark") -> ComparisonTable:
     """One run's configurations side by side in one unit, metrics without that unit left
     out; ratio columns against ``baselines``, or each column against the first (named
     ``default_name``) when there are none."""
@@ -89,8 +89,8 @@ def report_table(view: RunView, unit: Unit, stat: str, baselines: Baselines,
             r = replace(r, metrics=tuple(m for m in r.metrics if unit in m.summaries))
         results.append((view.id, r))
     if baselines:
-        return build_table(results, stat=stat, unit=unit, baselines=baselines)
-    return with_first_baseline(build_table(results, stat=stat, unit=unit), default_name)
+        return build_table(results, stat=stat, unit=unit, rows=rows, baselines=baselines)
+    return with_first_baseline(build_table(results, stat=stat, unit=unit, rows=rows), default_name)
 
 
 def grouped_rows(table: ComparisonTable, benchmarks: Sequence[str]) -> list[ComparisonRow]:
