@@ -93,7 +93,7 @@ def test_missing_qemu_names_the_fix(run_cli: RunCli, tmp_path: Path) -> None:
     (["run", "--bench", "nope"], "unknown benchmark 'nope'"),
     (["run", "--option", "x"], "bad --option 'x': write KEY=VALUE"),
     (["run", "--option", "nosuch=1"], "unknown option 'nosuch' for kernel baremetal"),
-    (["show", "999", "--db", "{db}"], "no run 999 in"),
+    (["show", "999", "--db", "{db}"], "no database at"),  # read commands never create one
 ])
 def test_bad_input_is_one_line_and_stores_nothing(run_cli: RunCli, tmp_path: Path,
                                                   args: list[str], message: str) -> None:
