@@ -113,6 +113,8 @@ def test_labels_name_only_the_axes_that_vary() -> None:
     assert keys == ["kernel", "kernel_options.configTICK_RATE_HZ"]
     assert axes_label(axes[0], keys) == "freertos · configTICK_RATE_HZ=100 kHz"
     assert axes_label(axes[2], keys) == "baremetal"
+    assert axes_label({**axes[0], "defines.TOGGLE_TASKS": 3}, ["defines.TOGGLE_TASKS", *keys[1:]],
+                      N_NAME) == "N=3 · 100 kHz"  # the label: N=3 · 100 kHz
     assert [frequency(v) for v in (1000, 25_000_000, 1500, 7)] == ["1 kHz", "25 MHz", "1500 Hz", "7 Hz"]
 
 

@@ -117,11 +117,13 @@ class _ProgressLines:
     is built from the axes that vary in the plan. A closed stderr stops the lines, never
     the run."""
 
-    def __init__(self, plan: list[tuple[BuildConfig, list[Benchmark]]]) -> None:
+    def __init__(self, plan: list[tuple[BuildConfig, list[Benchmark]]],
+                 names: dict[str, str] | None = None) -> None:
         self.err = _StderrConsole()
         axes = [c.axis_values() for c, _ in plan]
         keys = varying_keys(axes)
-        self.labels = {c.measure_key(): axes_label(a, keys) for (c, _), a in zip(plan, axes, strict=True)}
+        self.labels = {c.measure_key(): axes_label(a, keys, names)
+                       for (c, _), a in zip(plan, axes, strict=True)}
         self.total = sum(len(b) for _, b in plan)
         self.done = 0
         self.open = True
@@ -153,14 +155,14 @@ class _ProgressLines:
 
 
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
-             experiment: str | None = None, jobs: int = 1
+             experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None
              ) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record. Returns (run id, results, final status).
 
     Ctrl-C or SIGTERM marks the run incomplete (results stored so far stay) and re-raises;
     so does a failed write (disk full), which ends in one line.
     """
-    lines = _ProgressLines(plan)
+    lines = _ProgressLines(plan, names)
     run_id = store.begin_run(command, rtoslab_revision(), host_name(), tool_versions(), experiment)
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
     bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -269,7 +271,7 @@ def run_experiment(args: argparse.Namespace) -> int:
     plan = exp.plan()
     announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
     run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
-                                        jobs=args.jobs)
+                                        jobs=args.jobs, names=dict(exp.names))
     print_run(store, run_id, args, exp)
     return 0 if status == "complete" else 1
 

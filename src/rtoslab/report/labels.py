@@ -33,9 +33,10 @@ def frequency(hz: object) -> str:
     return f"{hz} Hz"
 
 
-def axis_text(key: str, value: object) -> str:
+def axis_text(key: str, value: object, names: Mapping[str, str] | None = None) -> str:
     """One axis value as a label part: ``-O2``, ``lto`` / ``no-lto``, ``TOGGLE_TASKS=3``,
-    ``configTICK_RATE_HZ=100 kHz`` (a value of an axis named ``*_HZ`` in Hz)."""
+    ``configTICK_RATE_HZ=100 kHz`` (a value of an axis named ``*_HZ`` in Hz). ``names``
+    gives axes short names (``N=3``); an empty name shows the value alone (``100 kHz``)."""
     if key == "lto":
         return "lto" if value else "no-lto"
     if isinstance(value, bool):
@@ -43,14 +44,16 @@ def axis_text(key: str, value: object) -> str:
     if key in _BARE:
         return str(value) if value != "" else "-"
     name = key.split(".", 1)[-1]
-    if name.upper().endswith("_HZ"):
-        return f"{name}={frequency(value)}"
-    return f"{name}={value}"
+    shown = frequency(value) if name.upper().endswith("_HZ") else str(value)
+    if names is not None and key in names:
+        return f"{names[key]}={shown}" if names[key] else shown
+    return f"{name}={shown}"
 
 
-def axes_label(axes: Mapping[str, object], keys: Sequence[str]) -> str:
+def axes_label(axes: Mapping[str, object], keys: Sequence[str],
+               names: Mapping[str, str] | None = None) -> str:
     """The values of ``keys`` in ``axes`` (those it has), joined with `` · ``."""
-    return SEPARATOR.join(axis_text(k, axes[k]) for k in keys if k in axes)
+    return SEPARATOR.join(axis_text(k, axes[k], names) for k in keys if k in axes)
 
 
 def timing_footer(config: ConfigView) -> str:

@@ -64,11 +64,7 @@ class Pivot:
         """One dimension's value as a label part, with the dimension's short name."""
         if value is None:
             return "-"
-        if dim in self.spec.names:
-            name = self.spec.names[dim]
-            shown = axis_text(dim, value).split("=", 1)[-1]
-            return f"{name}={shown}" if name else shown
-        return axis_text(dim, value)
+        return axis_text(dim, value, self.spec.names)
 
     def row_cells(self, row: Key) -> list[str]:
         """A row's label cells, one per row dimension (value only: the header names it)."""
