@@ -169,3 +169,15 @@ def test_html_comparison_follows_report_rows_metric() -> None:
     assert "ftl_os · freertos -O0" in head and "ftl_os · freertos -O0 / ftl_fsm · baremetal -O0" in head
     assert section.count("<tr><td>sw</td>") == 1  # one unit (insn), six columns: one table
     assert "no metric has a value" not in html
+
+
+def test_html_ratio_table_gets_grouped_bars_one_per_scenario_and_build() -> None:
+    spec = PivotSpec("OS / FSM", rows=("metric",), columns=("opt",), ratio=("benchmark", "ftl_os", "ftl_fsm"))
+    html = render_html(_os_vs_fsm_run(), None, tables=(spec,))
+    question = html[html.index('id="question"'):html.index('id="configurations"')]
+    assert question.count('<svg class="bars"') == 1
+    assert question.count('class="gbar"') == 4  # 2 scenarios x 2 builds
+    assert "sw · -O2: 1.1" in question  # each bar's tooltip says what and how much
+    none = PivotSpec("t", rows=("metric",), columns=("opt",), ratio=spec.ratio, chart="none")
+    html = render_html(_os_vs_fsm_run(), None, tables=(none,))
+    assert '<svg class="bars"' not in html

@@ -51,6 +51,8 @@
     stat = "median"                          # median | mean | mode | min | max | p90 | p99
     where = { opt = "-O2" }                  # keep only these axis values
     ratio = ["benchmark", "ftl_os", "ftl_fsm"]  # optional: cells are over / under on AXIS
+    chart = "auto"                           # HTML: auto | line (against a numeric row
+                                             # axis) | bars (grouped) | none
 
 Loading parses the file with ``rtoslab.schema`` (unknown keys and wrong types are errors),
 then checks the values (known targets, kernels, options, benchmarks, suites, timing
@@ -134,6 +136,7 @@ class PivotTableFile:
     stat: Literal["median", "mean", "mode", "min", "max", "p90", "p99"] = "median"
     where: dict[str, str | int | bool] = field(default_factory=dict)
     ratio: tuple[str, ...] = ()  # [axis, over, under]
+    chart: Literal["auto", "line", "bars", "none"] = "auto"
 
 
 @dataclass(frozen=True)
@@ -366,7 +369,8 @@ def _pivot_table(c: _Checker, i: int, t: PivotTableFile, dims: list[str],
                      f"\"ftl_fsm\"], AXIS one of {', '.join(dims)}")
     return PivotSpec(title=t.title, rows=t.rows, columns=t.columns, metrics=t.metrics, unit=Unit(t.unit),
                      stat=t.stat, where=dict(t.where),
-                     ratio=(t.ratio[0], t.ratio[1], t.ratio[2]) if t.ratio else None, names=names)
+                     ratio=(t.ratio[0], t.ratio[1], t.ratio[2]) if t.ratio else None, names=names,
+                     chart=t.chart)
 
 
 def check_timing(exp: Experiment) -> None:

@@ -37,6 +37,7 @@ from rtoslab.report.svg import (
     box_stats,
     boxplot_svg,
     fmt_ratio,
+    grouped_bars_svg,
     histogram_svg,
     line_chart_svg,
     ratio_bars_svg,
@@ -662,13 +663,25 @@ __all__ = ["CHART_UNITS", "HtmlRenderer", "render_html"]
 
 
 def _pivot_chart(p: Pivot) -> str:
-    """A line chart of a pivot whose rows are one numeric axis; "" for any other shape."""
-    if len(p.row_dims) != 1 or p.spec.ratio is not None:
-        return ""
+    """The chart of a pivot ([[report.table]] ``chart``): "line" (a value against the one
+    numeric row axis, one line per column), "bars" (a group per row, a bar per column: OS
+    vs FSM per scenario and build), "auto" (line when the rows are one numeric axis, else
+    bars), "none"."""
+    kind = p.spec.chart
     xs = [rk[0] for rk in p.row_keys]
-    if not xs or not all(isinstance(x, int) and not isinstance(x, bool) for x in xs):
+    numeric = len(p.row_dims) == 1 and bool(xs) and all(
+        isinstance(x, int) and not isinstance(x, bool) for x in xs)
+    if kind == "auto":
+        kind = "line" if numeric and p.spec.ratio is None else "bars"
+    if kind == "bars":
+        groups = [" · ".join(p.row_cells(rk)) for rk in p.row_keys]
+        names = [p.col_label(ck) for ck in p.col_keys]
+        values = [[p.value(rk, ck) for ck in p.col_keys] for rk in p.row_keys]
+        return grouped_bars_svg(groups, names, values, title=p.spec.title, y_label=p.caption(),
+                                reference=1.0 if p.spec.ratio is not None else None)
+    if kind != "line" or not numeric:
         return ""
-    series = []
+    series: list[Series] = []
     for ck in p.col_keys:
         pts = tuple((float(rk[0]), v) for rk in p.row_keys  # type: ignore[arg-type]
                     if (v := p.value(rk, ck)) is not None)

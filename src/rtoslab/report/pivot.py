@@ -39,6 +39,7 @@ class PivotSpec:
     where: Mapping[str, object] = field(default_factory=dict)
     ratio: tuple[str, str, str] | None = None  # (axis, over, under)
     names: Mapping[str, str] = field(default_factory=dict)  # short names of dimensions
+    chart: str = "auto"  # auto | line | bars | none (the HTML report's chart of the table)
 
 
 Key = tuple[object, ...]
