@@ -19,7 +19,7 @@ from rich.progress import Progress as RichProgress
 from rtoslab.builder.config import BuildConfig, check_cflags
 from rtoslab.catalog import Benchmark, get_benchmark, get_kernel, get_target, suite_benchmarks
 from rtoslab.cli.common import add_db_option, add_layout_options, open_db, positive_int, terminal_width
-from rtoslab.cli.tables import print_run_text
+from rtoslab.cli.tables import markdown_report, print_run_text
 from rtoslab.experiments.experiment import Experiment, check_timing, load_experiment
 from rtoslab.pipeline import Progress, execute
 from rtoslab.records import BenchResult, RtoslabError
@@ -287,7 +287,7 @@ def print_run(store: Store, run_id: int, args: argparse.Namespace, exp: Experime
     html_path = path.with_suffix(".html")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(md.render(view))
+        path.write_text(markdown_report(view, exp))
         html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines,
                                          tables=exp.tables if exp is not None else (),
                                          rows=exp.rows if exp is not None else "benchmark"))

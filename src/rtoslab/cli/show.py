@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rtoslab.cli.common import add_db_option, add_layout_options, open_db, terminal_renderer, terminal_width
-from rtoslab.cli.tables import experiment_of, print_run_text
+from rtoslab.cli.common import add_db_option, add_layout_options, open_db, terminal_width
+from rtoslab.cli.tables import experiment_of, markdown_report, print_run_text
 from rtoslab.records import RtoslabError
 from rtoslab.report.base import get_renderer, renderer_names
 from rtoslab.report.html import render_html
@@ -44,8 +44,9 @@ def cmd(args: argparse.Namespace) -> int:
         out = render_html(view, store.load_run_samples(view), baselines=baselines,
                           tables=exp.tables if exp is not None else (),
                           rows=exp.rows if exp is not None else "benchmark")
+    elif fmt == "markdown":
+        out = markdown_report(view, exp)
     else:
-        renderer = terminal_renderer() if fmt == "terminal" else get_renderer(fmt)
-        out = renderer.render(view)
+        out = get_renderer(fmt).render(view)
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     return 0

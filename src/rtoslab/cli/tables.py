@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rtoslab.experiments.experiment import Experiment, load_experiment
 from rtoslab.records import RtoslabError
+from rtoslab.report.base import get_renderer
 from rtoslab.report.comparison import experiment_tables
 from rtoslab.report.labels import timing_footer
 from rtoslab.report.pivot import build_pivot, render_pivot
@@ -54,3 +55,15 @@ def print_run_text(view: RunView, exp: Experiment | None, *, width: int, per_con
     else:
         out.write(f"\n{len(view.configs)} configurations: --per-config prints a table for each "
                   "(all statistics, in every unit)\n")
+
+
+def markdown_report(view: RunView, exp: Experiment | None) -> str:
+    """The Markdown report, with the experiment's own tables ([[report.table]]) first,
+    after the run's header and before the per-configuration sections."""
+    text = get_renderer("markdown").render(view)
+    if exp is None or not exp.tables or not view.results:
+        return text
+    tables = "\n".join(render_pivot(build_pivot(view, spec, timing_footer), "markdown")
+                       for spec in exp.tables)
+    head, sep, rest = text.partition("\n## ")
+    return f"{head}\n## Results\n\n{tables}{sep}{rest}" if sep else f"{text}\n## Results\n\n{tables}"
