@@ -181,3 +181,15 @@ def test_html_ratio_table_gets_grouped_bars_one_per_scenario_and_build() -> None
     none = PivotSpec("t", rows=("metric",), columns=("opt",), ratio=spec.ratio, chart="none")
     html = render_html(_os_vs_fsm_run(), None, tables=(none,))
     assert '<svg class="bars"' not in html
+
+
+def test_markdown_report_opens_with_the_experiment_s_tables(tmp_path: Path) -> None:
+    from rtoslab.cli.tables import markdown_report
+
+    f = tmp_path / "e.toml"
+    f.write_text('name = "e"\nbenchmarks = ["call"]\n[matrix]\nopt = ["-O0", "-O2"]\n'
+                 '[[report.table]]\ntitle = "by opt"\nrows = ["metric"]\ncolumns = ["opt"]\n'
+                 'where = { benchmark = "ftl_os" }\n')
+    text = markdown_report(_os_vs_fsm_run(), load_experiment(f))
+    assert text.index("## Results") < text.index("**by opt**") < text.index("\n## mps2-an385")
+    assert "| metric | -O0 | -O2 |" in text and "| sw | 330 | 110 |" in text
