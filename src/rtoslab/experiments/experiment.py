@@ -43,14 +43,14 @@
     names = { "defines.TOGGLE_TASKS" = "N" } # short axis names in labels ("" = value only)
 
     [[report.table]]                         # the experiment's question, printed and
-    title = "total vs N"                     # shown first (report/pivot.py): dimensions
+    title = "yield vs N"                     # shown first (report/pivot.py): dimensions
     rows = ["defines.TOGGLE_TASKS"]          # are the matrix's axes, "benchmark" and
-    columns = ["benchmark", "kernel_options.configTICK_RATE_HZ"]   # "metric"; every
-    metrics = ["total"]                      # dimension that varies must be placed (or
-    unit = "insn"                            # fixed with `where`); insn | cycle | us;
+    columns = ["kernel", "lto"]              # "metric"; every dimension that varies
+    metrics = ["yield"]                      # must be placed (or fixed with `where`)
+    unit = "insn"                            # insn | cycle | us
     stat = "median"                          # median | mean | mode | min | max | p90 | p99
-    where = { opt = "-O2" }                  # keep only these axis values
-    ratio = ["benchmark", "ftl_os", "ftl_fsm"]  # optional: cells are over / under on AXIS
+    where = { opt = "-O2", benchmark = "k_yield" }   # keep only these values
+    ratio = ["kernel", "freertos", "baremetal"]  # optional: cells are over / under on AXIS
     chart = "auto"                           # HTML: auto | line (against a numeric row
                                              # axis) | bars (grouped) | none
 
