@@ -6,7 +6,6 @@ import argparse
 import shutil
 from pathlib import Path
 
-from rtoslab.report.terminal import TerminalRenderer
 from rtoslab.store.db import Store, default_db_path, open_store
 
 
@@ -18,11 +17,6 @@ def add_db_option(p: argparse.ArgumentParser) -> None:
 def terminal_width() -> int:
     """The terminal's width (160 when output is not a terminal), at least 80."""
     return max(80, shutil.get_terminal_size((160, 40)).columns)
-
-
-def terminal_renderer() -> TerminalRenderer:
-    """The table renderer for this terminal: at least 160 columns so names never fold."""
-    return TerminalRenderer(width=max(160, terminal_width()))
 
 
 def add_layout_options(p: argparse.ArgumentParser) -> None:
