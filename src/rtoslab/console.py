@@ -1,8 +1,10 @@
 """The firmware's console protocol (docs/formats.md §7): every ``LAB-`` line kind, parsed once.
 
 The harness prints these lines on the target's UART; the runner captures the console
-text. Lines are separated by ``\\n`` (a trailing ``\\r`` or blank is ignored). Anything
-that is not a protocol line is the benchmark's own output and is left alone.
+text. Lines are separated by ``\\n`` (a trailing ``\\r`` or blank is ignored). A protocol
+failure line (``LAB-FAIL``, ``LAB-FAULT``) may follow output that did not end its line
+(``counted 3LAB-FAIL main.c:12: x``): it is found where it starts. The other kinds count
+only at the start of a line. Anything else is the benchmark's own output, left alone.
 
     LAB-KV name=value     a counter: name [a-z0-9_]+, value a decimal integer
     LAB-FAIL text         a failed self-check or kernel error (the exit status says which)
@@ -34,14 +36,28 @@ class ConsoleReport:
     done: bool = False
 
 
+def _protocol_part(line: str) -> str | None:
+    """The line if it starts with ``LAB-``; else from where a failure line starts after
+    benchmark output that did not end its line; else None."""
+    if line.startswith("LAB-"):
+        return line
+    at = line.find("LAB-", 1)
+    while at >= 0:
+        if line.startswith(_TEXT_KINDS, at):
+            return line[at:]
+        at = line.find("LAB-", at + 1)
+    return None
+
+
 def parse_console(text: str) -> ConsoleReport:
     """Parse a whole console capture. Never fails: a malformed ``LAB-KV`` line is
     benchmark output, not a counter."""
     counters: dict[str, int] = {}
     first: dict[str, str] = {}
     done = False
-    for line in text.split("\n"):
-        if not line.startswith("LAB-"):
+    for raw in text.split("\n"):
+        line = _protocol_part(raw)
+        if line is None:
             continue
         kv = _KV.fullmatch(line)
         if kv is not None:

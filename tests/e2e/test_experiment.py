@@ -63,7 +63,11 @@ def test_experiment_prints_time_and_size_tables(run_cli: RunCli, tmp_path: Path)
     assert proc.returncode == 0, proc.stderr
     assert "smoke-sweep: median insn" in proc.stdout
     assert "smoke-sweep: image size (bytes)" in proc.stdout
-    assert "(vs O2)" in proc.stdout  # ratio columns are named by their baseline
+    assert "-O0 no-lto / -O2" in proc.stdout  # a ratio column says what it divides by
+    assert "(baseline)" not in proc.stdout and "(vs O2)" not in proc.stdout
+    # per-configuration tables only on request, headed by what distinguishes them
+    assert "--per-config prints a table for each" in proc.stdout
+    assert "timing: core cortex-m3, clock 25 MHz" in proc.stdout
 
 
 def test_compare_within_run_and_regression_gate(run_cli: RunCli, sweep: tuple[dict, Path]) -> None:

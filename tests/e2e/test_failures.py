@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -41,8 +42,11 @@ def test_hang_is_reported_as_hang_without_numbers(selftest: tuple[dict, Path]) -
 def test_fault_reports_pc_and_status_registers(selftest: tuple[dict, Path]) -> None:
     r = _result(selftest[0], "t_fault")
     assert r["status"] == "failed"
-    assert r["reason"].startswith("t_fault: fault: exception=3 pc=0x")
-    assert "cfsr=0x00010000" in r["reason"]  # UNDEFINSTR, escalated to HardFault
+    # The cause decoded from CFSR/HFSR (UNDEFINSTR, escalated to HardFault), the pc as
+    # function+offset from the ELF's symbols, then the raw registers.
+    assert re.match(r"t_fault: HardFault \(escalated\): undefined instruction at 0x[0-9a-f]{8} "
+                    r"\(lab_bench_run\+0x[0-9a-f]+\)", r["reason"]), r["reason"]
+    assert "cfsr=0x00010000" in r["reason"] and "hfsr=0x40000000" in r["reason"]
     assert r["n"] is None
 
 
@@ -89,7 +93,7 @@ def test_missing_qemu_names_the_fix(run_cli: RunCli, tmp_path: Path) -> None:
     (["run", "--bench", "nope"], "unknown benchmark 'nope'"),
     (["run", "--option", "x"], "bad --option 'x': write KEY=VALUE"),
     (["run", "--option", "nosuch=1"], "unknown option 'nosuch' for kernel baremetal"),
-    (["show", "999", "--db", "{db}"], "no run 999 in"),
+    (["show", "999", "--db", "{db}"], "no database at"),  # read commands never create one
 ])
 def test_bad_input_is_one_line_and_stores_nothing(run_cli: RunCli, tmp_path: Path,
                                                   args: list[str], message: str) -> None:

@@ -112,3 +112,70 @@ def test_report_renders_in_chromium(tmp_path: Path) -> None:
         shutil.copy(page, out / "report.html")
         shutil.copy(png, out / "report.png")
         (out / "chromium.log").write_text(dump.stderr + shot.stderr, encoding="utf-8")
+
+
+# The script the test adds to its copy of a page (the report itself has no script): after
+# layout, it writes into the DOM every table wider than the box that holds it.
+_MEASURE = """<script>
+const wide = [];
+for (const t of document.querySelectorAll("table")) {
+  const box = t.parentElement;
+  if (t.scrollWidth > box.clientWidth + 1)
+    wide.push(t.className + ":" + t.scrollWidth + ">" + box.clientWidth);
+}
+document.body.setAttribute("data-overflow", wide.join(" ") || "none");
+document.body.setAttribute("data-main-width", String(document.querySelector("main").clientWidth));
+</script>"""
+
+
+def _toggle_matrix_html() -> str:
+    """The report of a seed-002-sized run (20 configurations: super loop, FSM and RTOS at
+    three tick rates, N = 1..5, with every FreeRTOS option) with its question table."""
+    from rtoslab.report.pivot import PivotSpec
+    from rtoslab.views import RunView
+    from tests.unit.test_report_pivot import N_NAME, _result, _toggle_config
+
+    results = []
+    rid = 0
+    for n in range(1, 6):
+        for bench in ("toggle_superloop", "toggle_fsm"):
+            rid += 1
+            results.append(_result(rid, bench, _toggle_config(rid, "baremetal", n, None),
+                                   {"total": 40000.0 * n, "spread": 100.0 * n}))
+        for tick in (1000, 10000, 100000):
+            rid += 1
+            results.append(_result(rid, "toggle_rtos", _toggle_config(rid, "freertos", n, tick),
+                                   {"total": 40400.0 * n, "spread": 70.0 * n}))
+    view = RunView(1, "t0", "t1", "complete", "r", "h", {"qemu-system-arm": "7.2"},
+                   "rtoslab run examples/superloop-vs-rtos.toml", "examples/superloop-vs-rtos.toml",
+                   tuple(results))
+    spec = PivotSpec("total: origin to the last task's completion", rows=("defines.TOGGLE_TASKS",),
+                     columns=("benchmark", "kernel_options.configTICK_RATE_HZ"), metrics=("total",),
+                     names=N_NAME)
+    return render_html(view, None, tables=(spec,))
+
+
+@pytest.mark.parametrize("width", [1400, 1024])
+def test_no_table_overflows_its_box(tmp_path: Path, width: int) -> None:
+    """In a 1400 px (and a 1024 px) window the page uses the width and no table is wider
+    than its box (the browser's own layout, measured; and a screenshot of it)."""
+    chromium = _chromium()
+    html = _toggle_matrix_html()
+    page = tmp_path / "report.html"
+    page.write_text(html.replace("</body>", _MEASURE + "\n</body>"), encoding="utf-8")
+    dump = _run(chromium, tmp_path / "profile-dom", f"--window-size={width},1000", "--dump-dom",
+                page.as_uri())
+    overflow = re.search(r'data-overflow="([^"]*)"', dump.stdout)
+    main_width = re.search(r'data-main-width="(\d+)"', dump.stdout)
+    assert overflow is not None and main_width is not None, "the measurement did not run"
+    assert overflow.group(1) == "none", f"tables wider than their box: {overflow.group(1)}"
+    assert int(main_width.group(1)) >= width - 80  # the page uses the window's width
+    assert '<table class="pivot">' in dump.stdout and 'class="line"' in dump.stdout
+    png = tmp_path / "report.png"
+    _run(chromium, tmp_path / "profile-png", f"--screenshot={png}", f"--window-size={width},2400",
+         page.as_uri())
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 50_000
+    keep = os.environ.get("RTOSLAB_BROWSER_ARTIFACTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(png, Path(keep) / f"matrix-{width}.png")

@@ -24,6 +24,13 @@ def test_first_fail_and_fault_lines_are_kept_stripped() -> None:
     assert report.fault == "exception=3 pc=0x00000100"
 
 
+def test_a_failure_line_after_unfinished_output_is_found() -> None:
+    report = parse_console("counted 3LAB-FAIL b.c:9: n == 4\ntick tickLAB-FAULT exception=3 pc=0x10\n")
+    assert report.fail == "b.c:9: n == 4"
+    assert report.fault == "exception=3 pc=0x10"
+    assert parse_console("xLAB-FAILED to start\n").fail is None  # not the kind LAB-FAIL
+
+
 def test_done_only_as_its_own_line() -> None:
     assert parse_console("x\nLAB-DONE\n").done
     assert parse_console("LAB-DONE\r\n").done

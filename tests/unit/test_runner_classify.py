@@ -38,11 +38,20 @@ def test_hang_by_instruction_limit_and_by_wall_clock() -> None:
 
 def test_fault_and_check_lines_are_quoted() -> None:
     console = "x\nLAB-FAULT exception=3 pc=0x00000100 cfsr=0x00010000\n"
-    assert _why(11, console, _trace()) == "b: fault: exception=3 pc=0x00000100 cfsr=0x00010000"
+    assert _why(11, console, _trace()) == ("b: HardFault: undefined instruction at 0x00000100 "
+                                           "[exception=3 pc=0x00000100 cfsr=0x00010000]")
     assert _why(10, "LAB-FAIL b.c:3: x == 1\n", _trace()) == "b: self-check failed: b.c:3: x == 1"
     assert _why(12, "LAB-FAIL configASSERT\n", _trace()) == (
         "b: kernel assertion failed (exit status 12): configASSERT")
-    assert _why(11, "no report printed\n", _trace()) == "b: fault: no report"
+    assert _why(11, "no report printed\n", _trace()) == "b: fault: no fault report on the console"
+
+
+def test_a_failure_line_after_unfinished_output_gives_the_real_reason() -> None:
+    """The benchmark printed without ending its line, then the harness's LAB-FAIL."""
+    console = "progress 3/4LAB-FAIL b.c:9: sum == 5050\n"
+    assert _why(10, console, _trace()) == "b: self-check failed: b.c:9: sum == 5050"
+    fault = "tick...LAB-FAULT exception=6 pc=0x00000200 cfsr=0x02000000\n"
+    assert _why(11, fault, _trace()).startswith("b: UsageFault: divide by zero at 0x00000200")
 
 
 def test_probe_overflow_and_unaligned() -> None:

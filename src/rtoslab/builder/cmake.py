@@ -200,6 +200,7 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
 
 
 _ERROR_LINE = re.compile(r"(\berror:|\bError\b|FAILED:|CMake Error)")
+_COMPILER_ERROR = re.compile(r"\S: (fatal )?error: ")
 
 
 def first_error(output: str) -> str:
@@ -208,6 +209,12 @@ def first_error(output: str) -> str:
     FATAL_ERROR text says what to change)."""
     raw = output.splitlines()
     lines = [ln.strip() for ln in raw if ln.strip()]
+    # The compiler's own "file:line:col: error: ..." before ninja's "FAILED: target" line,
+    # which comes first in the output but says only which file failed.
+    for ln in raw:
+        text = ln.strip()
+        if _COMPILER_ERROR.search(text) and not text.startswith(("/usr/bin/", "[", "FAILED:")):
+            return text
     for i, ln in enumerate(raw):
         text = ln.strip()
         if not text or not _ERROR_LINE.search(text) or text.startswith(("/usr/bin/", "[")):

@@ -116,6 +116,7 @@ class BuildConfig:
                 raise RtoslabError(
                     f"unknown option '{key}' for kernel {kernel.name}: known options: {known}"
                 )
+            _check_option_type(kernel.name, key, value, kernel.options[key])
             opts[key] = value
         return opts
 
@@ -189,3 +190,21 @@ class BuildConfig:
 
     def describe(self) -> str:
         return self.label or " ".join(self.cflags)
+
+
+def _check_option_type(kernel: str, key: str, value: object, default: object) -> None:
+    """A kernel option takes the type of its default in port.toml: an integer option an
+    integer, a boolean one true/false (or 1/0), so a typo is refused before any build."""
+    if isinstance(default, bool):
+        ok = isinstance(value, bool) or value in (0, 1, "true", "false")
+        want = "true or false (or 1 / 0)"
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        want = "an integer (decimal or 0x hex)"
+    else:
+        ok = isinstance(value, str)
+        want = "a string"
+    if not ok:
+        shown = str(default).lower() if isinstance(default, bool) else repr(default)
+        raise RtoslabError(f"kernel option {key}={value!r} for {kernel}: expected {want}, like its "
+                           f"default {shown} in firmware/ports/{kernel}/port.toml")

@@ -6,7 +6,6 @@ import argparse
 import shutil
 from pathlib import Path
 
-from rtoslab.report.terminal import TerminalRenderer
 from rtoslab.store.db import Store, default_db_path, open_store
 
 
@@ -15,10 +14,31 @@ def add_db_option(p: argparse.ArgumentParser) -> None:
                    help="results database (default: $RTOSLAB_DB or ./rtoslab-results/results.sqlite)")
 
 
-def terminal_renderer() -> TerminalRenderer:
-    """The table renderer for this terminal: at least 160 columns so names never fold."""
-    return TerminalRenderer(width=max(160, shutil.get_terminal_size((160, 40)).columns))
+def terminal_width() -> int:
+    """The terminal's width (160 when output is not a terminal), at least 80."""
+    return max(80, shutil.get_terminal_size((160, 40)).columns)
 
 
-def open_db(args: argparse.Namespace) -> Store:
-    return open_store(args.db if args.db is not None else default_db_path())
+def add_layout_options(p: argparse.ArgumentParser) -> None:
+    """--per-config and --wide, for the commands that print a run's tables."""
+    p.add_argument("--per-config", action="store_true",
+                   help="also print a table per configuration (all statistics, every unit)")
+    p.add_argument("--wide", action="store_true",
+                   help="never split a table to fit the terminal's width")
+
+
+def open_db(args: argparse.Namespace, *, read_only: bool = False) -> Store:
+    """The results database of ``--db`` (or the default). ``read_only`` for the commands
+    that only read: the database must exist, and a read-only mount is fine."""
+    return open_store(args.db if args.db is not None else default_db_path(), read_only=read_only)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1 (bad input is argparse's one line and exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
+    return value

@@ -40,7 +40,7 @@ def _run_id(text: str) -> int:
 def cmd(args: argparse.Namespace) -> int:
     if len(args.runs) > 2:
         raise RtoslabError("compare takes one or two run ids")
-    store = open_db(args)
+    store = open_db(args, read_only=True)
     views = [store.load_run(_run_id(r)) for r in args.runs]
     baseline: dict[str, object] | None = None
     if args.baseline:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from rtoslab.cli.common import add_db_option, open_db
+from rtoslab.records import RtoslabError
 from rtoslab.report.export import export_json, export_samples_csv, export_summaries_csv
 
 WHAT = ("summaries-csv", "samples-csv", "json")
@@ -24,7 +25,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd(args: argparse.Namespace) -> int:
-    store = open_db(args)
+    out: Path | None = args.output
+    if out is not None and not out.parent.is_dir():
+        raise RtoslabError(f"-o {out}: directory {out.parent} does not exist: create it first "
+                           "or write elsewhere")
+    store = open_db(args, read_only=True)
     view = store.load_run(args.run_id)
     if args.what == "summaries-csv":
         text = export_summaries_csv(view)
@@ -35,5 +40,8 @@ def cmd(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
     else:
-        args.output.write_text(text)
+        try:
+            args.output.write_text(text)
+        except OSError as err:
+            raise RtoslabError(f"-o {args.output}: cannot write ({err.strerror}): write elsewhere") from err
     return 0

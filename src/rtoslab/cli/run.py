@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shlex
 import signal
@@ -11,35 +12,38 @@ from pathlib import Path
 from types import FrameType
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 
 from rtoslab.builder.config import BuildConfig, check_cflags
 from rtoslab.catalog import Benchmark, get_benchmark, get_kernel, get_target, suite_benchmarks
-from rtoslab.cli.common import add_db_option, open_db, terminal_renderer
-from rtoslab.cli.tables import print_experiment_tables
-from rtoslab.experiments.experiment import check_timing, load_experiment
+from rtoslab.cli.common import add_db_option, add_layout_options, open_db, positive_int, terminal_width
+from rtoslab.cli.tables import markdown_report, print_run_text
+from rtoslab.experiments.experiment import Experiment, check_timing, load_experiment
 from rtoslab.pipeline import Progress, execute
 from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
+from rtoslab.report.labels import axes_label, varying_keys
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store
 from rtoslab.timing import check_resolved, plugin_args
 from rtoslab.tools import host_name, rtoslab_revision, tool_versions
 
 DEFAULT_SUITE = "smoke"
+LARGE_PLAN_RUNS = 2000  # above this many benchmark runs, `run` asks for --yes first
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("run", help="build, run, analyse, store and print benchmarks")
     p.add_argument("experiment", nargs="?", type=Path, default=None,
                    help="an experiment file (TOML); without it, --suite/--bench on one configuration")
-    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+    p.add_argument("-j", "--jobs", type=positive_int, default=os.cpu_count() or 1,
                    help="parallel builds and runs (default: number of cores)")
     p.add_argument("--suite", default=None, help=f"suite to run (default: {DEFAULT_SUITE})")
     p.add_argument("--bench", action="append", default=[], metavar="NAME",
-                   help="run this benchmark (repeatable; instead of --suite)")
+                   help="run this benchmark (repeatable; with --suite: the suite and these)")
     p.add_argument("--target", default="mps2-an385", help="target (default: mps2-an385)")
     p.add_argument("--kernel", default="baremetal", help="kernel port (default: baremetal)")
     p.add_argument("--cflags", default="-O2", help="compiler flags of the configuration (default: -O2)")
@@ -53,9 +57,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="timing-model setting (repeatable; `rtoslab list` shows them, "
                    "docs/timing-model.md); --model is the old spelling")
     p.add_argument("--json", action="store_true", help="print the rtoslab.run/1 JSON document")
+    p.add_argument("--yes", action="store_true",
+                   help=f"run a plan of more than {LARGE_PLAN_RUNS} benchmark runs without asking")
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path; the HTML report goes beside it with .html "
                    "(default: run-ID.md beside the database)")
+    add_layout_options(p)
     add_db_option(p)
     p.set_defaults(func=cmd)
 
@@ -76,60 +83,148 @@ def parse_option(text: str, flag: str = "--option") -> tuple[str, object]:
 
 
 def select_benchmarks(args: argparse.Namespace) -> list[Benchmark]:
-    if args.bench and args.suite:
-        raise RtoslabError("give --suite or --bench, not both")
-    if args.bench:
-        return [get_benchmark(name) for name in args.bench]
-    return suite_benchmarks(args.suite or DEFAULT_SUITE)
+    """--suite's benchmarks, then each --bench not already among them (the union, in the
+    order given); neither: the default suite."""
+    chosen = suite_benchmarks(args.suite) if args.suite else []
+    if not args.bench and not chosen:
+        chosen = suite_benchmarks(DEFAULT_SUITE)
+    names = {b.name for b in chosen}
+    for name in args.bench:
+        if name not in names:
+            chosen.append(get_benchmark(name))
+            names.add(name)
+    return chosen
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+class _StderrConsole(Console):
+    """rich's console on stderr, whose closed pipe is an OSError to the caller (rich's own
+    answer is SystemExit(1), which would end the run and lose its results)."""
+
+    def __init__(self) -> None:
+        super().__init__(stderr=True, highlight=False)
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError("stderr is closed")
+
+
+class _ProgressLines:
+    """Progress on stderr: a bar on a terminal, and one plain line per result always (also
+    with --json and when stderr is a file or pipe), ``[k/N] ok BENCH CONFIG``, where CONFIG
+    is built from the axes that vary in the plan. A closed stderr stops the lines, never
+    the run."""
+
+    def __init__(self, plan: list[tuple[BuildConfig, list[Benchmark]]],
+                 names: dict[str, str] | None = None) -> None:
+        self.err = _StderrConsole()
+        axes = [c.axis_values() for c, _ in plan]
+        keys = varying_keys(axes)
+        self.labels = {c.measure_key(): axes_label(a, keys, names)
+                       for (c, _), a in zip(plan, axes, strict=True)}
+        self.total = sum(len(b) for _, b in plan)
+        self.done = 0
+        self.open = True
+
+    def line(self, text: str, markup: str | None = None) -> None:
+        if not self.open:
+            return
+        try:
+            if self.err.is_terminal and markup is not None:
+                self.err.print(markup, soft_wrap=True)
+            else:
+                self.err.print(text, markup=False, soft_wrap=True)
+        except OSError:
+            self.open = False
+
+    def result(self, p: Progress) -> None:
+        r = p.result
+        if r is None:
+            return
+        self.done += 1
+        where = self.labels.get(p.config.measure_key(), "")
+        detail = f": {r.reason}" if r.reason else ""
+        head = f"[{self.done}/{self.total}]"
+        word = {"ok": "ok", "failed": "FAILED"}.get(r.status, r.status)
+        color = {"ok": "green", "failed": "red"}.get(r.status, "yellow")
+        text = " ".join(x for x in (head, word, r.benchmark, where) if x) + detail
+        self.line(text, f"{head} [{color}]{word}[/{color}] {escape(r.benchmark)} {escape(where)}"
+                  f"{escape(detail)}")
+
+
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
-             quiet: bool, experiment: str | None = None, jobs: int = 1
+             experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None
              ) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record. Returns (run id, results, final status).
 
-    Ctrl-C or SIGTERM marks the run incomplete (results stored so far stay) and re-raises.
+    Ctrl-C or SIGTERM marks the run incomplete (results stored so far stay) and re-raises;
+    so does a failed write (disk full), which ends in one line.
     """
-    err = Console(stderr=True, highlight=False)
-    total = sum(len(b) for _, b in plan)
-    n_configs = len(plan)
+    lines = _ProgressLines(plan, names)
     run_id = store.begin_run(command, rtoslab_revision(), host_name(), tool_versions(), experiment)
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
     bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                       TimeElapsedColumn(), console=err, transient=True,
-                       disable=quiet or not err.is_terminal)
-    builds = bar.add_task("build", total=n_configs)
-    runs = bar.add_task("run", total=total)
+                       TimeElapsedColumn(), console=lines.err, transient=True,
+                       disable=not lines.err.is_terminal)
+    builds = bar.add_task("build", total=len(plan))
+    runs = bar.add_task("run", total=lines.total)
 
     def progress(p: Progress) -> None:
         if p.stage == "built":
             bar.advance(builds)
         elif p.stage == "done" and p.result is not None:
             bar.advance(runs)
-            r = p.result
-            if quiet:
-                return
-            mark = {"ok": "[green]ok[/green]", "failed": "[red]FAILED[/red]"}.get(r.status, r.status)
-            detail = f": {r.reason}" if r.reason else ""
-            where = f"{p.config.kernel} {p.config.describe()}" if n_configs > 1 else ""
-            err.print(f"  {mark} {r.benchmark} {where}{detail}")
+            lines.result(p)
 
     try:
         with bar:
             results = execute(store, run_id, plan, QemuRunner(), progress, jobs=jobs)
     except BaseException:
-        store.finish_run(run_id, "incomplete")
-        err.print(f"run {run_id} interrupted: stored as incomplete")
+        try:
+            store.finish_run(run_id, "incomplete")
+            said = f"run {run_id} stopped: stored as incomplete, with every result finished before"
+        except RtoslabError:
+            said = (f"run {run_id} stopped: results finished before are stored; it reads as "
+                    "incomplete once this process has ended")
+        lines.line(said)
         raise
     finally:
         signal.signal(signal.SIGTERM, old_term)
     status = "failed" if any(r.status == "failed" for r in results) else "complete"
     store.finish_run(run_id, status)
     return run_id, results, status
+
+
+def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], jobs: int,
+                  yes: bool, what: str) -> None:
+    """Say the plan's size and an estimate of its duration (from this database's earlier
+    runs of the same benchmarks) on stderr; refuse a large plan without --yes."""
+    n_configs = len(plan)
+    n_runs = sum(len(b) for _, b in plan)
+    typical = store.typical_wall_s(sorted({b.name for _, bs in plan for b in bs}))
+    known = [typical[b.name] for _, bs in plan for b in bs if b.name in typical]
+    if known:
+        seconds = sum(known) * n_runs / len(known) / jobs
+        estimate = f"about {_duration(seconds)} of emulation with {jobs} jobs (from earlier runs " \
+                   "in this database; builds not counted)"
+    else:
+        estimate = "no estimate: none of these benchmarks has run with this database"
+    text = f"{what}: {n_configs} configuration(s), {n_runs} benchmark runs; {estimate}"
+    with contextlib.suppress(OSError):
+        _StderrConsole().print(text, markup=False, soft_wrap=True)
+    if n_runs > LARGE_PLAN_RUNS and not yes:
+        raise RtoslabError(f"{what} has {n_runs} benchmark runs (more than {LARGE_PLAN_RUNS}): pass "
+                           "--yes to run them, or shrink the matrix")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def cmd(args: argparse.Namespace) -> int:
@@ -144,9 +239,10 @@ def cmd(args: argparse.Namespace) -> int:
         check_resolved(config.timing_settings())  # the plugin's cross-setting rules
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    run_id, _results, status = run_plan(store, [(config, benches)], command, quiet=args.json,
-                                        jobs=args.jobs)
-    print_run(store, run_id, as_json=args.json, report=args.report)
+    plan = [(config, benches)]
+    announce_plan(store, plan, args.jobs, args.yes, "run")
+    run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs)
+    print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
 
@@ -172,33 +268,36 @@ def run_experiment(args: argparse.Namespace) -> int:
     check_timing(exp)
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    if not args.json:
-        Console(stderr=True).print(
-            f"experiment {exp.name}: {len(exp.points)} configurations x {len(exp.benchmarks)} "
-            f"benchmarks ({exp.run_count()} runs), {args.jobs} jobs", highlight=False)
-    run_id, _results, status = run_plan(store, exp.plan(), command, quiet=args.json,
-                                        experiment=str(args.experiment), jobs=args.jobs)
-    # The HTML report lays rows out by benchmark: a baseline that names a benchmark (rows =
-    # "metric" experiments) has no meaning there; the tables below use it.
-    baselines = [(b.name, dict(b.match)) for b in exp.baselines if "benchmark" not in dict(b.match)]
-    print_run(store, run_id, as_json=args.json, report=args.report, baselines=baselines)
-    if not args.json:
-        print_experiment_tables(store, run_id, exp)
+    plan = exp.plan()
+    announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
+    run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
+                                        jobs=args.jobs, names=dict(exp.names))
+    print_run(store, run_id, args, exp)
     return 0 if status == "complete" else 1
 
 
-def print_run(store: Store, run_id: int, *, as_json: bool, report: Path | None,
-              baselines: list[tuple[str, dict[str, object]]] | None = None) -> None:
-    """Print the run (table or JSON) and write its Markdown and HTML reports."""
+def print_run(store: Store, run_id: int, args: argparse.Namespace, exp: Experiment | None = None) -> None:
+    """Write the run's Markdown and HTML reports, then print it (tables or JSON)."""
     view = store.load_run(run_id)
-    if as_json:
+    baselines = [(b.name, dict(b.match)) for b in exp.baselines] if exp is not None else []
+    # The reports first: a reader of stdout that goes away early (| head) loses nothing.
+    md = get_renderer("markdown")
+    report: Path | None = args.report
+    path = report if report is not None else store.path.parent / f"run-{run_id}{md.file_suffix}"
+    html_path = path.with_suffix(".html")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(markdown_report(view, exp))
+        html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines,
+                                         tables=exp.tables if exp is not None else (),
+                                         rows=exp.rows if exp is not None else "benchmark"))
+    except OSError as err:
+        raise RtoslabError(f"run {run_id} is stored, but its report {err.filename} could not be "
+                           f"written ({err.strerror}): `rtoslab show {run_id} --format html` "
+                           "prints it again") from err
+    with contextlib.suppress(OSError):
+        print(f"run {run_id}: reports written to {path} and {html_path}", file=sys.stderr)
+    if args.json:
         sys.stdout.write(get_renderer("json").render(view))
     else:
-        sys.stdout.write(terminal_renderer().render(view))
-    md = get_renderer("markdown")
-    path = report if report is not None else store.path.parent / f"run-{run_id}{md.file_suffix}"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(md.render(view))
-    html_path = path.with_suffix(".html")
-    html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines or ()))
-    print(f"run {run_id}: reports written to {path} and {html_path}", file=sys.stderr)
+        print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide)

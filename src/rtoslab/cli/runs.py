@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd(args: argparse.Namespace) -> int:
-    store = open_db(args)
+    store = open_db(args, read_only=True)
     t = Table(title=f"runs in {store.path}")
     for col in ("id", "started", "status", "ok", "failed", "n/a", "command"):
         t.add_column(col)

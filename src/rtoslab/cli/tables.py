@@ -1,15 +1,69 @@
-"""Tables printed after an experiment: times with ratio columns, and sizes."""
+"""What `run` and `show` print for a run: the header, the experiment's own tables (its
+question, [[report.table]]), a summary per unit whose columns are the configurations
+(labelled by the axes that vary, split to the terminal's width), then, behind
+--per-config (or when there is one configuration), a table per configuration."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from rtoslab.experiments.experiment import Experiment
+from rtoslab.experiments.experiment import Experiment, load_experiment
+from rtoslab.records import RtoslabError
+from rtoslab.report.base import get_renderer
 from rtoslab.report.comparison import experiment_tables
-from rtoslab.store.db import Store
+from rtoslab.report.labels import timing_footer
+from rtoslab.report.pivot import build_pivot, render_pivot
+from rtoslab.report.terminal import TerminalRenderer
+from rtoslab.views import RunView
 
 
-def print_experiment_tables(store: Store, run_id: int, exp: Experiment) -> None:
-    view = store.load_run(run_id)
-    baselines = [(b.name, dict(b.match)) for b in exp.baselines]
-    sys.stdout.write(experiment_tables(view, exp.name, exp.rows, baselines))
+def experiment_of(view: RunView) -> Experiment | None:
+    """The experiment file a stored run came from, if it still loads (its tables and
+    baselines); None when the run was not an experiment or the file is gone or changed."""
+    if not view.experiment:
+        return None
+    try:
+        return load_experiment(Path(view.experiment))
+    except RtoslabError:
+        return None
+
+
+def _footer(view: RunView) -> str:
+    footers = list(dict.fromkeys(timing_footer(c) for c in view.configs))
+    if len(footers) == 1:
+        return footers[0]
+    return "timing: differs between configurations (each configuration's table says; --per-config)"
+
+
+def print_run_text(view: RunView, exp: Experiment | None, *, width: int, per_config: bool,
+                   wide: bool) -> None:
+    out = sys.stdout
+    many = len(view.configs) > 1
+    out.write(TerminalRenderer(width=width, configs=False).render(view))
+    if exp is not None:
+        for spec in exp.tables:
+            out.write("\n" + render_pivot(build_pivot(view, spec, timing_footer), width=width, wide=wide))
+    if many and any(r.status == "ok" for r in view.results):
+        name = exp.name if exp is not None else f"run {view.id}"
+        rows = exp.rows if exp is not None else "benchmark"
+        baselines = [(b.name, dict(b.match)) for b in exp.baselines] if exp is not None else []
+        out.write("\n" + experiment_tables(view, name, rows, baselines, width=width, wide=wide,
+                                           footer=_footer(view)))
+    if per_config or not many:
+        out.write(TerminalRenderer(width=width, configs=True, header=False).render(view))
+    else:
+        out.write(f"\n{len(view.configs)} configurations: --per-config prints a table for each "
+                  "(all statistics, in every unit)\n")
+
+
+def markdown_report(view: RunView, exp: Experiment | None) -> str:
+    """The Markdown report, with the experiment's own tables ([[report.table]]) first,
+    after the run's header and before the per-configuration sections."""
+    text = get_renderer("markdown").render(view)
+    if exp is None or not exp.tables or not view.results:
+        return text
+    tables = "\n".join(render_pivot(build_pivot(view, spec, timing_footer), "markdown")
+                       for spec in exp.tables)
+    head, sep, rest = text.partition("\n## ")
+    return f"{head}\n## Results\n\n{tables}{sep}{rest}" if sep else f"{text}\n## Results\n\n{tables}"

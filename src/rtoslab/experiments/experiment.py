@@ -40,6 +40,19 @@
                                              # so builds of one workload that report the
                                              # same metrics sit side by side; a baseline
                                              # may then name `benchmark`)
+    names = { "defines.TOGGLE_TASKS" = "N" } # short axis names in labels ("" = value only)
+
+    [[report.table]]                         # the experiment's question, printed and
+    title = "yield vs N"                     # shown first (report/pivot.py): dimensions
+    rows = ["defines.TOGGLE_TASKS"]          # are the matrix's axes, "benchmark" and
+    columns = ["kernel", "lto"]              # "metric"; every dimension that varies
+    metrics = ["yield"]                      # must be placed (or fixed with `where`)
+    unit = "insn"                            # insn | cycle | us
+    stat = "median"                          # median | mean | mode | min | max | p90 | p99
+    where = { opt = "-O2", benchmark = "k_yield" }   # keep only these values
+    ratio = ["kernel", "freertos", "baremetal"]  # optional: cells are over / under on AXIS
+    chart = "auto"                           # HTML: auto | line (against a numeric row
+                                             # axis) | bars (grouped) | none
 
 Loading parses the file with ``rtoslab.schema`` (unknown keys and wrong types are errors),
 then checks the values (known targets, kernels, options, benchmarks, suites, timing
@@ -59,7 +72,8 @@ from typing import Literal
 
 from rtoslab.builder.config import BuildConfig, check_cflags, check_define
 from rtoslab.catalog import Benchmark, benchmarks, kernels, suites, targets
-from rtoslab.records import RtoslabError
+from rtoslab.records import RtoslabError, Unit
+from rtoslab.report.pivot import PivotSpec
 from rtoslab.schema import load_toml, parse
 from rtoslab.timing import check_overrides, check_resolved, plugin_args
 
@@ -111,8 +125,25 @@ class BaselineTable(Selector):
 
 
 @dataclass(frozen=True)
+class PivotTableFile:
+    """[[report.table]]: a pivot that answers the experiment's question (report/pivot.py)."""
+
+    title: str
+    rows: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ()
+    metrics: tuple[str, ...] = ()
+    unit: Literal["insn", "cycle", "us"] = "insn"
+    stat: Literal["median", "mean", "mode", "min", "max", "p90", "p99"] = "median"
+    where: dict[str, str | int | bool] = field(default_factory=dict)
+    ratio: tuple[str, ...] = ()  # [axis, over, under]
+    chart: Literal["auto", "line", "bars", "none"] = "auto"
+
+
+@dataclass(frozen=True)
 class ReportTable:
     rows: Literal["benchmark", "metric"] = "benchmark"
+    names: dict[str, str] = field(default_factory=dict)  # short names of axes in labels
+    table: tuple[PivotTableFile, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -161,6 +192,8 @@ class Experiment:
     # per point (same order as points): benchmarks that [[exclude]] rules with a
     # `benchmark` key drop from it
     dropped: tuple[frozenset[str], ...] = ()
+    tables: tuple[PivotSpec, ...] = ()  # [[report.table]]: the question's tables, first
+    names: tuple[tuple[str, str], ...] = ()  # [report.names]: short names of axes
 
     def benchmarks_of(self, index: int) -> list[Benchmark]:
         """The benchmarks that run on points[index]."""
@@ -311,8 +344,33 @@ def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
                    for p, d in zip(points, dropped, strict=True)):
             raise c.fail(f"baseline[{baselines.index(b)}]",
                          f"('{b.name}') matches no configuration of the matrix")
+    names = dict(f.report.names)
+    dims = ["benchmark", "metric", *axes]
+    for key in names:
+        if key not in dims:
+            raise c.fail(f"report.names.{key}", f"is not an axis: use one of {', '.join(dims)}")
+    tables = tuple(_pivot_table(c, i, t, dims, names) for i, t in enumerate(f.report.table))
     return Experiment(f.name, f.description, path, tuple(benches), tuple(points), baselines, rows,
-                      tuple(dropped))
+                      tuple(dropped), tables, tuple(sorted(names.items())))
+
+
+def _pivot_table(c: _Checker, i: int, t: PivotTableFile, dims: list[str],
+                 names: dict[str, str]) -> PivotSpec:
+    where = f"report.table[{i}]"
+    for key in ("rows", "columns"):
+        for dim in getattr(t, key):
+            if dim not in dims:
+                raise c.fail(f"{where}.{key}", f"'{dim}' is not a dimension: use one of {', '.join(dims)}")
+    for dim in t.where:
+        if dim not in dims:
+            raise c.fail(f"{where}.where.{dim}", f"is not a dimension: use one of {', '.join(dims)}")
+    if t.ratio and (len(t.ratio) != 3 or t.ratio[0] not in dims):
+        raise c.fail(f"{where}.ratio", "must be [AXIS, OVER, UNDER], e.g. [\"benchmark\", \"ftl_os\", "
+                     f"\"ftl_fsm\"], AXIS one of {', '.join(dims)}")
+    return PivotSpec(title=t.title, rows=t.rows, columns=t.columns, metrics=t.metrics, unit=Unit(t.unit),
+                     stat=t.stat, where=dict(t.where),
+                     ratio=(t.ratio[0], t.ratio[1], t.ratio[2]) if t.ratio else None, names=names,
+                     chart=t.chart)
 
 
 def check_timing(exp: Experiment) -> None:

@@ -21,19 +21,25 @@ import json
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from rtoslab.records import Footprint, Sample, Summary, Unit
+from rtoslab.catalog import kernels
+from rtoslab.records import Footprint, RtoslabError, Sample, Summary, Unit
 from rtoslab.report.comparison.run_tables import config_labels, grouped_rows, report_table
-from rtoslab.report.comparison.table import Baselines
+from rtoslab.report.comparison.table import Baselines, Column
+from rtoslab.report.labels import timing_footer
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
+from rtoslab.report.pivot import Pivot, PivotSpec, build_pivot, pivot_grid
 from rtoslab.report.rows import Row, config_title, run_rows, warning_lines
 from rtoslab.report.svg import (
     BoxRow,
     BoxStats,
     RatioBar,
+    Series,
     box_stats,
     boxplot_svg,
     fmt_ratio,
+    grouped_bars_svg,
     histogram_svg,
+    line_chart_svg,
     ratio_bars_svg,
 )
 from rtoslab.views import ConfigView, MetricView, ResultView, RunView
@@ -57,7 +63,7 @@ _CSS = """
 * { box-sizing: border-box; }
 body { margin: 0; color: var(--fg); background: #fff;
   font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; }
-main { max-width: 1200px; margin: 0 auto; padding: 18px 24px 48px; }
+main { max-width: 2400px; margin: 0 auto; padding: 18px 24px 48px; }
 h1 { font-size: 24px; margin: 4px 0 8px; }
 h2 { font-size: 19px; margin: 34px 0 10px; padding-bottom: 4px; border-bottom: 2px solid var(--line); }
 h3 { font-size: 16px; margin: 22px 0 8px; }
@@ -76,8 +82,11 @@ dl.identity dd { margin: 0; overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; margin: 6px 0 10px; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; text-align: left; }
-thead th { background: var(--head); font-weight: 600; white-space: nowrap; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+thead th { background: var(--head); font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
+thead th { max-width: 12em; }
+table.configs code.nw { white-space: normal; overflow-wrap: anywhere; }
 td.ratio { background: #fbf7ef; }
 td.problem { color: var(--muted); }
 .badge { display: inline-block; padding: 0 6px; border-radius: 9px; font-size: 12px;
@@ -139,6 +148,34 @@ def _pairs(values: dict[str, object]) -> str:
                        for k, v in sorted(values.items()))
 
 
+def _port_defaults(kernel: str) -> dict[str, object] | None:
+    """The kernel port's option defaults (port.toml), or None when this checkout does not
+    have that port (a database read elsewhere)."""
+    try:
+        port = kernels().get(kernel)
+    except RtoslabError:
+        return None
+    return dict(port.options) if port is not None else None
+
+
+def _kernel_options(c: ConfigView) -> str:
+    """The options that differ from the port's defaults, then all of them one click away."""
+    if not c.kernel_config:
+        return ""
+    defaults = _port_defaults(c.kernel)
+    if defaults is None:
+        changed = dict(c.kernel_config)
+        said = "options:"
+    else:
+        changed = {k: v for k, v in c.kernel_config.items() if defaults.get(k, object()) != v}
+        said = "options that differ from the port's defaults:" if changed else "the port's default options"
+    shown = f"{_e(said)}<br>" + (_pairs(changed) + "<br>" if changed and defaults is not None else "")
+    if defaults is None:
+        shown += _pairs(changed) + "<br>"
+    return (shown + f"<details><summary>all {len(c.kernel_config)} options</summary>"
+            f"{_pairs(c.kernel_config)}</details>")
+
+
 def _badge(status: str) -> str:
     return f'<span class="badge {_e(status.replace("/", "-"))}">{_e(status)}</span>'
 
@@ -146,10 +183,24 @@ def _badge(status: str) -> str:
 _NUM = ' class="num"'
 
 
+def _breakable(label: str) -> str:
+    """A header label, escaped, that may wrap at spaces and, in a name longer than 12
+    characters, after ``=``, ``_`` and ``/`` (``configTICK_<wbr>RATE_<wbr>HZ=<wbr>1000``);
+    never elsewhere inside a name."""
+    words = []
+    for word in label.split(" "):
+        text = _e(word)
+        if len(word) > 12:  # only long names get break points
+            for mark in ("=", "_", "/"):
+                text = text.replace(mark, mark + "<wbr>")
+        words.append(text)
+    return " ".join(words)
+
+
 def _table(header: Sequence[tuple[str, bool]], rows: Sequence[str], cls: str, caption: str = "") -> str:
     """A table in a horizontal-scroll wrapper. ``header``: (label, numeric) pairs; ``rows``:
     ready ``<tr>`` elements."""
-    head = "".join(f"<th{_NUM if num else ''}>{_e(label)}</th>" for label, num in header)
+    head = "".join(f"<th{_NUM if num else ''}>{_breakable(label)}</th>" for label, num in header)
     cap = f'<caption class="caption">{_e(caption)}</caption>' if caption else ""
     body = "".join(row + "\n" for row in rows)
     return (f'<div class="scroll"><table class="{cls}">{cap}<thead><tr>{head}</tr></thead>\n'
@@ -171,6 +222,9 @@ def _component_order(names: set[str]) -> list[str]:
     return known + sorted(names - set(_COMPONENT_ORDER))
 
 
+_COLUMNS_PER_TABLE = 6  # value and ratio columns in one comparison table; more: several parts
+
+
 class HtmlRenderer:
     """The HTML report. ``samples``: raw samples by metric id (None: not loaded);
     ``baselines``: (name, axis values) pairs as for ``comparison.build_table`` (none: the
@@ -180,20 +234,26 @@ class HtmlRenderer:
     file_suffix = ".html"
 
     def __init__(self, samples: Samples | None = None, baselines: Baselines = (),
-                 stat: str = "median", title: str | None = None) -> None:
+                 stat: str = "median", title: str | None = None,
+                 tables: Sequence[PivotSpec] = (), rows: str = "benchmark") -> None:
         self.samples = samples
+        self.rows = rows  # comparison rows: "benchmark" (benchmark/metric) or "metric"
         self.baselines = tuple(baselines)
         self.stat = stat
         self.title = title
+        self.tables = tuple(tables)
 
     def render(self, view: RunView) -> str:
         return _Page(view, self).html()
 
 
 def render_html(view: RunView, samples: Samples | None, baselines: Baselines = (),
-                title: str | None = None, stat: str = "median") -> str:
-    """The HTML report of ``view`` with histograms and quartiles from ``samples``."""
-    return HtmlRenderer(samples, baselines, stat, title).render(view)
+                title: str | None = None, stat: str = "median",
+                tables: Sequence[PivotSpec] = (), rows: str = "benchmark") -> str:
+    """The HTML report of ``view`` with histograms and quartiles from ``samples``;
+    ``tables``: the experiment's own tables ([[report.table]]), shown first; ``rows``: the
+    comparison's layout ([report] rows)."""
+    return HtmlRenderer(samples, baselines, stat, title, tables, rows).render(view)
 
 
 class _Page:
@@ -249,8 +309,11 @@ class _Page:
         v = self.view
         title = self.r.title or f"rtoslab run {v.id}"
         multi = len(self.configs) > 1
-        sections = [("configurations", "Configurations", self.configurations()),
-                    ("summary", "Statistics", self.summaries())]
+        sections = []
+        if self.r.tables and v.results:
+            sections.append(("question", "Results", self.question()))
+        sections += [("configurations", "Configurations", self.configurations()),
+                     ("summary", "Statistics", self.summaries())]
         if multi:
             sections.append(("comparison", "Comparison", self.comparison()))
             sections.append(("boxplots", "Box plots across configurations", self.boxplots()))
@@ -292,12 +355,30 @@ class _Page:
         items = "".join(f"<dt>{_e(k)}</dt><dd>{val}</dd>\n" for k, val in fields)
         return f'<dl class="identity">\n{items}</dl>'
 
+    def question(self) -> str:
+        """The experiment's own tables ([[report.table]]), each with a line chart when its
+        rows are one numeric axis (a value against N, one line per column)."""
+        out = []
+        for spec in self.r.tables:
+            p = build_pivot(self.view, spec, timing_footer)
+            header, body = pivot_grid(p)
+            out.append(f"<h3>{_e(spec.title)}</h3>")
+            trs = ["<tr>" + "".join(_td(c, num=i >= len(p.row_dims)) for i, c in enumerate(cells)) + "</tr>"
+                   for cells in body]
+            caption = p.caption() + ("; " + p.timing[0] if len(p.timing) == 1 else "")
+            out.append(_table([(h, i >= len(p.row_dims)) for i, h in enumerate(header)], trs, "pivot",
+                              caption))
+            chart = _pivot_chart(p)
+            if chart:
+                out.append(f'<figure class="chart">{chart}</figure>')
+        return "\n".join(out)
+
     def configurations(self) -> str:
         header = [(h, False) for h in ("name", "hash", "target", "kernel and its options", "compiler",
                                        "flags", "timing model")]
         rows = []
         for c in self.configs:
-            kernel = f"{_e(c.kernel)}<br>" + (_pairs(c.kernel_config) + "<br>" if c.kernel_config else "")
+            kernel = f"{_e(c.kernel)}<br>" + _kernel_options(c)
             kernel += f'options hash <code class="hash">{_e(c.kernel_config_hash)}</code>'
             flags = f"cflags {_words(c.cflags)}<br>ldflags {_words(c.ldflags)}"
             cells = [
@@ -343,6 +424,12 @@ class _Page:
 
     # ------------------------------------------------------------ comparison
 
+    def _column_label(self, column: Column) -> str:
+        """A comparison column: its configuration's name, and its benchmark when rows are
+        metrics ([report] rows = "metric": each benchmark of a configuration is a column)."""
+        name = self._col_label(column.config)
+        return f"{column.benchmark} · {name}" if column.benchmark else name
+
     def _col_label(self, config: ConfigView) -> str:
         return self.labels.get(config.id, config.hash)
 
@@ -353,21 +440,19 @@ class _Page:
         if not units:
             return "<p>No measurements to compare.</p>"
         for unit in units:
-            table = report_table(self.view, unit, self.r.stat, self.r.baselines, DEFAULT_BASELINE)
+            table = report_table(self.view, unit, self.r.stat, self.r.baselines, DEFAULT_BASELINE,
+                                 self.r.rows)
             rows = grouped_rows(table, self.benchmarks())
             out.append(f"<h3>{_e(self.r.stat)}, {_e(unit)}</h3>")
             names = sorted({rc.baseline for rc in table.ratios})
             out.append(f'<p class="desc">Ratio = configuration / baseline ({_e(", ".join(names))}); '
                        "above 1 means more than the baseline. Reasons for failed and n/a "
                        "benchmarks are in the statistics tables (and in each badge's tooltip).</p>")
-            header = [("benchmark", False), ("metric", False)]
-            header += [(self._col_label(c.config), True) for c in table.columns]
-            header += [(f"{self._col_label(rc.column.config)} / {self._col_label(rc.base.config)}", True)
-                       for rc in table.ratios]
-            trs = []
-            for row in rows:
-                cells = [_td(row.benchmark or ""), _td("(all)" if row.problem else row.metric or "")]
-                for c in table.columns:
+            # value columns, then ratio columns: (header, one cell per row)
+            columns: list[tuple[str, list[str]]] = []
+            for c in table.columns:
+                cells = []
+                for row in rows:
                     value = table.value(row, c)
                     note = table.note(row, c)
                     if value is not None:
@@ -379,20 +464,32 @@ class _Page:
                         cells.append(_td(f"{badge}{_e(status)}</span>", num=True, raw=True))
                     else:
                         cells.append(_td("-", num=True))
-                for rc in table.ratios:
-                    ratio = table.ratio(row, rc)
-                    cells.append(_td(fmt_ratio(ratio) if ratio is not None else "-", num=True, cls="ratio"))
-                trs.append("<tr>" + "".join(cells) + "</tr>")
-            out.append(_table(header, trs, "comparison"))
+                columns.append((self._column_label(c), cells))
             for rc in table.ratios:
-                title = (f"{self._col_label(rc.column.config)} / {self._col_label(rc.base.config)}: "
+                cells = [_td(fmt_ratio(r) if (r := table.ratio(row, rc)) is not None else "-", num=True,
+                             cls="ratio") for row in rows]
+                columns.append((f"{self._column_label(rc.column)} / {self._column_label(rc.base)}", cells))
+            # at most _COLUMNS_PER_TABLE value columns in one table: a wide matrix becomes
+            # parts that fit the page, the row labels repeated in each
+            parts = [columns[i:i + _COLUMNS_PER_TABLE] for i in range(0, len(columns), _COLUMNS_PER_TABLE)]
+            for k, part in enumerate(parts):
+                by_metric = table.layout == "metric"  # the benchmark is in the column names
+                header = [("metric", False)] if by_metric else [("benchmark", False), ("metric", False)]
+                header += [(h, True) for h, _ in part]
+                trs = []
+                for i, row in enumerate(rows):
+                    labels = "" if by_metric else _td(row.benchmark or "")
+                    labels += _td("(all)" if row.problem else row.metric or "")
+                    trs.append("<tr>" + labels + "".join(cells[i] for _, cells in part) + "</tr>")
+                caption = f"part {k + 1} of {len(parts)}" if len(parts) > 1 else ""
+                out.append(_table(header, trs, "comparison", caption))
+            for rc in table.ratios:  # a chart only where some metric has both values
+                title = (f"{self._column_label(rc.column)} / {self._column_label(rc.base)}: "
                          f"{table.stat} {unit}")
                 bars = [RatioBar(" / ".join(row.cells()), ratio) for row in rows
                         if (ratio := table.ratio(row, rc)) is not None]
                 left_out = sum(1 for row in rows if not row.problem) - len(bars)
                 if not bars:
-                    out.append(f'<p class="note">{_e(title)}: no metric has a value in both '
-                               "configurations.</p>")
                     continue
                 caption = (f'<figcaption>{left_out} metric{"s" if left_out != 1 else ""} without a '
                         "value in both configurations left out (see the table).</figcaption>"
@@ -563,3 +660,34 @@ class _Page:
 
 
 __all__ = ["CHART_UNITS", "HtmlRenderer", "render_html"]
+
+
+def _pivot_chart(p: Pivot) -> str:
+    """The chart of a pivot ([[report.table]] ``chart``): "line" (a value against the one
+    numeric row axis, one line per column), "bars" (a group per row, a bar per column: OS
+    vs FSM per scenario and build), "auto" (line when the rows are one numeric axis, else
+    bars), "none"."""
+    kind = p.spec.chart
+    xs = [rk[0] for rk in p.row_keys]
+    numeric = len(p.row_dims) == 1 and bool(xs) and all(
+        isinstance(x, int) and not isinstance(x, bool) for x in xs)
+    if kind == "auto":
+        kind = "line" if numeric and p.spec.ratio is None else "bars"
+    if kind == "bars":
+        groups = [" · ".join(p.row_cells(rk)) for rk in p.row_keys]
+        names = [p.col_label(ck) for ck in p.col_keys]
+        values = [[p.value(rk, ck) for ck in p.col_keys] for rk in p.row_keys]
+        return grouped_bars_svg(groups, names, values, title=p.spec.title, y_label=p.caption(),
+                                reference=1.0 if p.spec.ratio is not None else None)
+    if kind != "line" or not numeric:
+        return ""
+    series: list[Series] = []
+    for ck in p.col_keys:
+        pts = tuple((float(rk[0]), v) for rk in p.row_keys  # type: ignore[arg-type]
+                    if (v := p.value(rk, ck)) is not None)
+        if pts:
+            series.append(Series(p.col_label(ck), tuple(sorted(pts))))
+    if not series:
+        return ""
+    return line_chart_svg(series, title=p.spec.title, x_label=p.dim_name(p.row_dims[0]),
+                          y_label=p.caption())

@@ -428,3 +428,128 @@ def ratio_bars_svg(bars: Sequence[RatioBar], *, title: str) -> str:
     body.append(_text(left + pw / 2, h - 6, "ratio to the baseline (dashed line: 1 = same)", "alabel",
                       "middle"))
     return _svg("ratio", w, h, label, body)
+
+
+# ---------------------------------------------------------------- line chart
+
+LINE_WIDTH = 640
+LINE_HEIGHT = 300
+_LINE_COLORS = ("#4a78b5", "#d9822b", "#3b8f5a", "#b42318", "#7b5ea7", "#8a6d00", "#2a9d8f", "#5b6575",
+                "#c2185b", "#1b3a6b", "#9ccc65", "#f2b705")
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str
+    points: tuple[tuple[float, float], ...]  # (x, y), x ascending
+
+
+def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_label: str) -> str:
+    """Lines of a value against a numeric axis (class ``line``), one ``path.series`` per
+    series with a dot per point, and a legend on the right (e.g. total time against N,
+    one line per model)."""
+    w, h = LINE_WIDTH, LINE_HEIGHT
+    left, right, top, bottom = 64.0, 190.0, 28.0, 40.0
+    pw, ph = w - left - right, h - top - bottom
+    xs = [x for s in series for x, _ in s.points]
+    ys = [y for s in series for _, y in s.points]
+    body = [_text(8, 16, title, "ctitle", max_px=w - 16)]
+    label = f"line chart: {title}"
+    if not xs:
+        return _svg("line", w, h, label, body)
+    x_lo, x_hi = min(xs), max(xs)
+    if x_hi == x_lo:
+        x_lo, x_hi = x_lo - 1, x_hi + 1
+    y_ticks = nice_ticks(min(0.0, min(ys)), max(ys) if max(ys) > 0 else 1.0, 6)
+    y_lo, y_hi = y_ticks[0], y_ticks[-1] if y_ticks[-1] > y_ticks[0] else y_ticks[0] + 1
+
+    def px(x: float) -> float:
+        return left + pw * (x - x_lo) / (x_hi - x_lo)
+
+    def py(y: float) -> float:
+        return top + ph * (1 - (y - y_lo) / (y_hi - y_lo))
+
+    for t in y_ticks:
+        body.append(_line(left, py(t), left + pw, py(t), "grid"))
+        body.append(_text(left - 6, py(t) + 4, fmt_num(t), "tick", "end"))
+    for t in sorted(set(xs)):
+        body.append(_text(px(t), top + ph + 15, fmt_num(t), "tick", "middle"))
+    body.append(_line(left, top + ph, left + pw, top + ph, "axis"))
+    body.append(_line(left, top, left, top + ph, "axis"))
+    for i, s in enumerate(series):
+        color = _LINE_COLORS[i % len(_LINE_COLORS)]
+        d = " ".join(f"{'M' if k == 0 else 'L'}{_f(px(x))},{_f(py(y))}" for k, (x, y) in enumerate(s.points))
+        body.append(f'<path class="series" d="{d}" fill="none" stroke="{color}" stroke-width="2">'
+                    f"<title>{escape(s.name)}</title></path>")
+        for x, y in s.points:
+            body.append(f'<circle cx="{_f(px(x))}" cy="{_f(py(y))}" r="3" fill="{color}">'
+                        f"<title>{escape(f'{s.name}: {fmt_num(x)} -> {fmt_num(y)}')}</title></circle>")
+        ly = top + 14 + 18 * i
+        body.append(_line(left + pw + 14, ly - 4, left + pw + 34, ly - 4, "legend").replace(
+            'class="legend"', f'class="legend" stroke="{color}" stroke-width="2"'))
+        body.append(_text(left + pw + 40, ly, s.name, "rlabel", max_px=right - 46))
+    body.append(_text(left + pw / 2, h - 6, f"{x_label} (y: {y_label})", "alabel", "middle"))
+    return _svg("line", w, h, label, body)
+
+
+# ---------------------------------------------------------------- grouped bars
+
+BARS_WIDTH = 900
+_BARS_LEGEND_W = 200.0
+
+
+def grouped_bars_svg(groups: Sequence[str], series: Sequence[str],
+                     values: Sequence[Sequence[float | None]], *, title: str, y_label: str,
+                     reference: float | None = None) -> str:
+    """Vertical bars (class ``bars``): one group per entry of ``groups`` (e.g. scenario),
+    one ``rect.gbar`` per series within it (e.g. build), ``values[g][s]``; a dashed line
+    at ``reference`` (1 for ratios). A missing value leaves its slot empty."""
+    w = BARS_WIDTH
+    left, right, top, bottom = 64.0, _BARS_LEGEND_W, 28.0, 44.0
+    rows = max(1, len(series))
+    h = int(max(260.0, top + bottom + 18 * rows))
+    pw, ph = w - left - right, h - top - bottom
+    body = [_text(8, 16, title, "ctitle", max_px=w - 16)]
+    label = f"grouped bar chart: {title}"
+    present = [v for row in values for v in row if v is not None and math.isfinite(v)]
+    if not present or not groups:
+        return _svg("bars", w, h, label, body)
+    lo = min([0.0, *present])
+    hi = max([*present, reference if reference is not None else 0.0])
+    if reference is not None:  # ratios: start near the data so small differences show
+        low = min([*present, reference])
+        lo = max(0.0, low - (hi - low) * 0.15)
+    ticks = nice_ticks(lo, hi if hi > lo else lo + 1, 6)
+    y_lo, y_hi = ticks[0], ticks[-1] if ticks[-1] > ticks[0] else ticks[0] + 1
+
+    def py(y: float) -> float:
+        return top + ph * (1 - (y - y_lo) / (y_hi - y_lo))
+
+    for t in ticks:
+        body.append(_line(left, py(t), left + pw, py(t), "grid"))
+        body.append(_text(left - 6, py(t) + 4, fmt_num(t), "tick", "end"))
+    slot = pw / len(groups)
+    bar_w = max(1.0, (slot - 6) / rows)
+    for g, group in enumerate(groups):
+        x0 = left + slot * g + 3
+        for s, name in enumerate(series):
+            v = values[g][s] if s < len(values[g]) else None
+            if v is None or not math.isfinite(v):
+                continue
+            color = _LINE_COLORS[s % len(_LINE_COLORS)]
+            y = py(max(v, y_lo))
+            rect = _rect(x0 + bar_w * s, y, bar_w, py(y_lo) - y, "gbar", f"{group} · {name}: {fmt_num(v)}")
+            body.append(rect.replace('class="gbar"', f'class="gbar" fill="{color}"'))
+        body.append(_text(left + slot * g + slot / 2, top + ph + 15, group, "tick", "middle",
+                          max_px=slot - 2))
+    if reference is not None and y_lo <= reference <= y_hi:
+        body.append(_line(left, py(reference), left + pw, py(reference), "marker"))
+    body.append(_line(left, top + ph, left + pw, top + ph, "axis"))
+    for s, name in enumerate(series):
+        color = _LINE_COLORS[s % len(_LINE_COLORS)]
+        ly = top + 12 + 18 * s
+        body.append(f'<rect x="{_f(left + pw + 14)}" y="{_f(ly - 9)}" width="12" height="10" '
+                    f'fill="{color}"/>')
+        body.append(_text(left + pw + 32, ly, name, "rlabel", max_px=right - 38))
+    body.append(_text(left + pw / 2, h - 6, y_label, "alabel", "middle"))
+    return _svg("bars", w, h, label, body)

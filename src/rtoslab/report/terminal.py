@@ -1,7 +1,9 @@
-"""Terminal report: rich tables, one per configuration, rendered to a string."""
+"""Terminal report: rich tables, one per configuration (one line per metric, the units as
+columns), rendered to a string."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from io import StringIO
 
 from rich import box
@@ -9,7 +11,10 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from rtoslab.report.numbers import STAT_COLUMNS, stat_cells
+from rtoslab.records import Summary, Unit
+from rtoslab.report.comparison.table import axes_of
+from rtoslab.report.labels import axes_label, timing_footer, varying_keys
+from rtoslab.report.numbers import fmt_num
 from rtoslab.report.rows import Row, config_title, run_rows, warning_lines
 from rtoslab.views import ConfigView, RunView
 
@@ -32,47 +37,95 @@ def _header(view: RunView) -> Text:
     return text
 
 
-def _row_cells(row: Row) -> list[Text]:
-    # Text, not str: a str cell would be parsed as rich markup ("[x]" would vanish).
-    if row.status in _PROBLEM_LABEL:
-        label, style = _PROBLEM_LABEL[row.status]
-        note = Text(f"{label}: {row.reason or 'no reason given'}", style=style)
-        return [Text(row.benchmark), note, *(Text() for _ in range(1 + len(STAT_COLUMNS)))]
-    cells = [row.benchmark, row.metric or "-", row.unit or "-", *stat_cells(row.summary)]
-    return [Text(cell) for cell in cells]
+# Spread statistics shown for the first unit of a table (guest instructions when measured:
+# exact); every other unit shows its median. All statistics are in the JSON, Markdown
+# and HTML reports.
+SPREAD = ("min", "median", "p99", "max", "stdev")
 
 
-def _config_table(config: ConfigView, rows: list[Row]) -> Table:
-    table = Table(
-        title=Text(f"{config_title(config)}  ({config.hash})", style="bold"),
-        caption=Text(
-            f"core {config.core}  kernel config {config.kernel_config_hash}  "
-            f"cflags: {config.cflags or '-'}  ldflags: {config.ldflags or '-'}"
-        ),
-        box=box.SIMPLE_HEAD,
-        title_justify="left",
-        caption_justify="left",
-    )
-    table.add_column("benchmark", overflow="fold")
-    table.add_column("metric", overflow="fold")
-    table.add_column("unit")
-    for column in STAT_COLUMNS:
-        table.add_column(column, justify="right")
+@dataclass(frozen=True)
+class _Line:
+    """One table line: a benchmark's metric in every unit, or a benchmark's problem."""
+
+    benchmark: str
+    metric: str | None
+    status: str
+    reason: str | None
+    summaries: dict[Unit, Summary]
+
+
+def _lines(rows: list[Row]) -> list[_Line]:
+    out: dict[tuple[str, str | None, int], _Line] = {}
     for row in rows:
-        table.add_row(*_row_cells(row))
+        key = (row.benchmark, row.metric, row.result.id)
+        line = out.setdefault(key, _Line(row.benchmark, row.metric, row.status, row.reason, {}))
+        if row.unit is not None and row.summary is not None:
+            line.summaries[row.unit] = row.summary
+    return list(out.values())
+
+
+def _config_table(config: ConfigView, rows: list[Row], title: str) -> Table:
+    lines = _lines(rows)
+    units = list(dict.fromkeys(u for ln in lines for u in ln.summaries))
+    caption = Text(
+        f"{timing_footer(config)}\n"
+        f"cflags: {config.cflags or '-'}  ldflags: {config.ldflags or '-'}  "
+        f"kernel config {config.kernel_config_hash}"
+    )
+    table = Table(title=Text(title, style="bold"), caption=caption, box=box.SIMPLE_HEAD,
+                  title_justify="left", caption_justify="left")
+    # Names are never cut or folded inside a word: their columns are as wide as the longest.
+    table.add_column("benchmark", no_wrap=True, min_width=max([9, *(len(ln.benchmark) for ln in lines)]))
+    metric_w = max([6, *(len(ln.metric or "") for ln in lines)])
+    # a problem's reason wraps at spaces within the metric column and the statistics' room
+    table.add_column("metric", min_width=metric_w, max_width=max(metric_w, 32))
+    table.add_column("n", justify="right", no_wrap=True)
+    heads: list[tuple[Unit, str]] = []
+    if units:
+        heads += [(units[0], stat) for stat in SPREAD]
+        heads += [(u, "median") for u in units[1:]]
+    for unit, stat in heads:
+        table.add_column(f"{stat}\n{unit}", justify="right", no_wrap=True)
+    for ln in lines:
+        if ln.status in _PROBLEM_LABEL:
+            label, style = _PROBLEM_LABEL[ln.status]
+            note = Text(f"{label}: {ln.reason or 'no reason given'}", style=style)
+            table.add_row(Text(ln.benchmark), note)
+            continue
+        first = next(iter(ln.summaries.values()), None)
+        cells = [Text(ln.benchmark), Text(ln.metric or "-"), Text(str(first.n) if first else "")]
+        for unit, stat in heads:
+            summary = ln.summaries.get(unit)
+            cells.append(Text("" if summary is None else fmt_num(float(getattr(summary, stat)))))
+        table.add_row(*cells)
     return table
 
 
-def run_renderables(view: RunView) -> list[RenderableType]:
-    """The report as rich renderables, for printing to a live console."""
+def config_headings(view: RunView) -> dict[int, str]:
+    """Each configuration's table heading: what distinguishes it from the run's other
+    configurations (the axes that vary), with its hash; a run of one configuration is
+    headed by target, kernel and compiler."""
+    if len(view.configs) < 2:
+        return {c.id: f"{config_title(c)}  ({c.hash})" for c in view.configs}
+    axes = [axes_of(c) for c in view.configs]
+    keys = varying_keys(axes)
+    return {c.id: f"{axes_label(a, keys) or config_title(c)}  ({c.hash})"
+            for c, a in zip(view.configs, axes, strict=True)}
+
+
+def run_renderables(view: RunView, configs: bool = True, header: bool = True) -> list[RenderableType]:
+    """The report as rich renderables, for printing to a live console: the header, then
+    (``configs``) one table per configuration, one line per metric, units as columns."""
     rows = run_rows(view)
-    parts: list[RenderableType] = [_header(view)]
-    if not rows:
+    parts: list[RenderableType] = [_header(view)] if header else []
+    if not rows and header:
         parts.append(Text("\nNo results are stored for this run."))
-    for config in view.configs:
+    headings = config_headings(view)
+    for config in view.configs if configs else ():
         parts.append(Text())
-        parts.append(_config_table(config, [r for r in rows if r.config.id == config.id]))
-    warnings = warning_lines(rows)
+        parts.append(_config_table(config, [r for r in rows if r.config.id == config.id],
+                                   headings[config.id]))
+    warnings = warning_lines(rows) if configs else []
     if warnings:
         text = Text("\nwarnings:", style="bold yellow")
         for w in warnings:
@@ -87,9 +140,12 @@ class TerminalRenderer:
     name = "terminal"
     file_suffix = ".txt"
 
-    def __init__(self, width: int = 120, color: bool = False) -> None:
+    def __init__(self, width: int = 120, color: bool = False, configs: bool = True,
+                 header: bool = True) -> None:
         self.width = width
         self.color = color
+        self.configs = configs  # one table per configuration (False: the header only)
+        self.header = header  # the run's header (who, when, tools, command)
 
     def render(self, view: RunView) -> str:
         buffer = StringIO()
@@ -102,7 +158,7 @@ class TerminalRenderer:
             emoji=False,
             legacy_windows=False,
         )
-        for part in run_renderables(view):
+        for part in run_renderables(view, self.configs, self.header):
             console.print(part)
         lines = buffer.getvalue().splitlines()
         return "\n".join(line.rstrip() for line in lines) + "\n"

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ctypes
+import os
 import shutil
+import signal
 import struct
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -13,6 +17,7 @@ from rtoslab.console import ConsoleReport, parse_console
 from rtoslab.paths import plugin_path
 from rtoslab.records import EndStatus, RtoslabError, Trace
 from rtoslab.runners.base import RunOutput, RunRequest
+from rtoslab.runners.fault import describe_fault
 from rtoslab.trace.elf import check_arm_elf, read_elf_section
 from rtoslab.trace.reader import read_trace
 
@@ -28,6 +33,24 @@ EXIT_REASONS = {
 }
 
 ICOUNT = "shift=0,align=off,sleep=off"
+
+# Child-process lifetime: QEMU must die with rtoslab, also when rtoslab is killed with
+# SIGKILL (no handler runs then). Linux's prctl(PR_SET_PDEATHSIG) has the kernel send the
+# child SIGKILL when the thread that started it ends; elsewhere, nothing is set.
+_PR_SET_PDEATHSIG = 1
+try:
+    _prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
+except (OSError, AttributeError):
+    _prctl = None
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """preexec_fn of the QEMU child (runs between fork and exec): ask for SIGKILL when the
+    parent ends, and end at once if it has already ended (the race before prctl)."""
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent_pid:
+            os._exit(137)
 
 
 def exception_handlers(elf: Path) -> list[int]:
@@ -89,7 +112,7 @@ def classify(req: RunRequest, exit_code: int | None, console: ConsoleReport, tra
         if status & EndStatus.UNALIGNED_PROBE:
             return f"{name}: a store hit the probe region at an unaligned address (stray pointer?)"
     if exit_code == 11:
-        return f"{name}: fault: {console.fault or 'no report'}"
+        return f"{name}: {describe_fault(console.fault, req.elf)}"
     if exit_code == 10:
         return f"{name}: self-check failed: {console.fail or '?'}"
     if exit_code not in (0, None):
@@ -138,8 +161,9 @@ class QemuRunner:
         cmd = qemu_command(req, trace_path, plugin)
         start = time.monotonic()
         timed_out = False
+        parent = os.getpid()
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
+                                stderr=subprocess.PIPE, preexec_fn=lambda: _die_with_parent(parent))
         with self._lock:
             self._live.add(proc)
         try:

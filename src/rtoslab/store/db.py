@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -13,12 +14,44 @@ from rtoslab.store import reads, writes
 from rtoslab.store.codec import Clock, iso_utc, utc_now
 from rtoslab.store.owner import current_owner, owner_is_gone
 from rtoslab.store.paths import default_db_path
-from rtoslab.store.schema import migrate
+from rtoslab.store.schema import MIGRATIONS, current_version, latest_version, migrate
 from rtoslab.views import FINISHED_STATUSES, RunInfo, RunView
 
-__all__ = ["Store", "default_db_path", "open_store"]
+__all__ = ["Store", "StoreWriteError", "default_db_path", "open_store"]
 
 _BUSY_TIMEOUT_S = 30.0
+
+
+class StoreWriteError(RtoslabError):
+    """The database could not be written (disk full, I/O error, read-only): what was
+    stored before stays; the message says what to do."""
+
+
+def _damaged(path: Path, err: sqlite3.Error) -> RtoslabError:
+    said = " ".join(str(err).replace("*** in database main ***", "").split())
+    return RtoslabError(
+        f"database {path} is damaged ({said}): move it aside (mv {path} {path}.damaged) and run "
+        f"again, or try `sqlite3 {path} .recover` to save what it holds"
+    )
+
+
+def _is_damage(err: sqlite3.Error) -> bool:
+    name = getattr(err, "sqlite_errorname", "")
+    return name in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or "malformed" in str(err)
+
+
+def _write_error(path: Path, err: sqlite3.Error) -> RtoslabError:
+    if _is_damage(err):
+        return _damaged(path, err)
+    name = getattr(err, "sqlite_errorname", "")
+    if name.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
+        return StoreWriteError(
+            f"cannot write to database {path} ({err}): free space on its disk (or pass another --db) "
+            "and run again; results stored before stay"
+        )
+    if name.startswith("SQLITE_READONLY"):
+        return StoreWriteError(f"database {path} is read-only ({err}): pass a writable --db")
+    return StoreWriteError(f"cannot write to database {path} ({err})")
 
 
 class Store:
@@ -29,10 +62,12 @@ class Store:
     to get one; close it (or use it as a context manager) when done.
     """
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, clock: Clock = utc_now) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, clock: Clock = utc_now,
+                 read_only: bool = False) -> None:
         self._conn = conn
         self._path = path
         self._clock = clock
+        self._read_only = read_only
 
     @property
     def path(self) -> Path:
@@ -57,23 +92,40 @@ class Store:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: committed on success, rolled back on any exception."""
-        self._conn.execute("BEGIN IMMEDIATE")
+        """One write transaction: committed on success, rolled back on any exception.
+
+        An SQLite error (disk full, I/O error, damaged file) becomes one RtoslabError line;
+        nothing of the failed transaction is kept."""
         try:
-            yield self._conn
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as err:
+            if self._conn.in_transaction:
+                # a connection that cannot roll back is unusable; SQLite rolls back on close
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
+            raise _write_error(self._path, err) from err
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
-        """One read transaction, so a view is a consistent snapshot."""
-        self._conn.execute("BEGIN")
+        """One read transaction, so a view is a consistent snapshot. A damaged file is one
+        RtoslabError line saying what to do."""
         try:
-            yield self._conn
-        finally:
-            self._conn.execute("COMMIT")
+            self._conn.execute("BEGIN")
+            try:
+                yield self._conn
+            finally:
+                self._conn.execute("COMMIT")
+        except sqlite3.DatabaseError as err:
+            if _is_damage(err):
+                raise _damaged(self._path, err) from err
+            raise RtoslabError(f"cannot read database {self._path} ({err})") from err
 
     def _no_run(self, run_id: int) -> RtoslabError:
         return RtoslabError(f"no run {run_id} in {self._path}: `rtoslab runs` lists them")
@@ -155,11 +207,11 @@ class Store:
         unchanged and the runs only read as incomplete.
         """
         stale = self._stale_run_ids()
-        if stale:
+        if stale and not self._read_only:
             try:
                 with self._write() as conn:
                     writes.mark_incomplete(conn, stale)
-            except sqlite3.OperationalError:
+            except StoreWriteError:
                 pass  # read-only database or file system: report, cannot record
         return stale
 
@@ -193,6 +245,22 @@ class Store:
         with self._read() as conn:
             return reads.list_runs(conn, limit, stale)
 
+    def typical_wall_s(self, benchmarks: list[str]) -> dict[str, float]:
+        """Median host seconds of each benchmark's stored runs (those that ran), for the
+        estimate of a plan's duration; a benchmark never run here is left out."""
+        if not benchmarks:
+            return {}
+        marks = ",".join("?" * len(benchmarks))
+        with self._read() as conn:
+            rows = conn.execute(
+                f"SELECT benchmark, json_extract(extra, '$.wall_s') FROM bench_runs "
+                f"WHERE benchmark IN ({marks}) AND json_extract(extra, '$.wall_s') IS NOT NULL "
+                "ORDER BY id DESC LIMIT 5000", benchmarks).fetchall()
+        times: dict[str, list[float]] = {}
+        for name, wall in rows:
+            times.setdefault(str(name), []).append(float(wall))
+        return {k: sorted(v)[len(v) // 2] for k, v in times.items()}
+
     def latest_run_id(self) -> int | None:
         """The id of the most recently started run, or None in an empty database."""
         with self._read() as conn:
@@ -216,27 +284,95 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def open_store(path: str | Path | None = None, *, clock: Clock | None = None) -> Store:
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """Open an existing database without writing anything: not the file, not its directory.
+
+    ``mode=ro`` reads a database whose WAL files exist or can be created; on a read-only
+    file system without them (a clean database copied or mounted read-only) SQLite cannot
+    create the shared-memory file, and ``immutable=1`` reads the file as it is.
+    """
+    if path.is_dir():
+        raise RtoslabError(f"database path {path} is a directory: pass a file path with --db")
+    if not path.is_file():
+        raise RtoslabError(f"no database at {path}: `rtoslab run` creates one; pass --db or set "
+                           "RTOSLAB_DB to use another")
+    uri = path.resolve().as_uri()
+    last: sqlite3.Error | None = None
+    for query in ("mode=ro", "immutable=1"):
+        try:
+            conn = sqlite3.connect(f"{uri}?{query}", uri=True, timeout=_BUSY_TIMEOUT_S,
+                                   isolation_level=None)
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as err:
+            if _is_damage(err):
+                raise _damaged(path, err) from err
+            last = err
+            continue
+        conn.row_factory = sqlite3.Row
+        return conn
+    raise RtoslabError(f"cannot open database {path} for reading ({last}): check its permissions")
+
+
+# Read-only opens check files up to this size on open; a larger file is checked page by
+# page as it is read (the same one-line error, at the first damaged page a command needs).
+_READ_CHECK_MAX_BYTES = 200 * 1024 * 1024
+
+
+def _check_intact(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a damaged database on open: ``PRAGMA quick_check`` reads every page (about
+    0.5 s per 100 MB on the development machine), so a run never writes into a damaged
+    file and a read never ends in an SQLite traceback."""
+    rows = conn.execute("PRAGMA quick_check(1)").fetchall()
+    verdict = str(rows[0][0]) if rows else "no answer"
+    if verdict != "ok":
+        raise _damaged(path, sqlite3.DatabaseError(verdict))
+
+
+def open_store(path: str | Path | None = None, *, clock: Clock | None = None,
+               read_only: bool = False) -> Store:
     """Open (creating if needed) and migrate the results database.
 
     ``path`` defaults to ``default_db_path()``. ``clock`` gives the times written
-    (default: now, UTC); tests pass a fixed one.
+    (default: now, UTC); tests pass a fixed one. ``read_only``: the database must exist
+    (else one line "no database at ..."); nothing is created, migrated or written, so it
+    works on a read-only mount. A damaged database is refused either way, with what to do.
     """
     db_path = Path(path) if path is not None else default_db_path()
-    conn = _connect(db_path)
     now = clock or utc_now
+    conn = _connect_read_only(db_path) if read_only else _connect(db_path)
     try:
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA journal_mode = WAL")
-        migrate(conn, db_path, iso_utc(now()))
+        if read_only:
+            conn.execute("PRAGMA query_only = ON")
+            if db_path.stat().st_size <= _READ_CHECK_MAX_BYTES:
+                _check_intact(conn, db_path)
+            _check_readable_version(conn, db_path)
+        else:
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA journal_mode = WAL")
+            _check_intact(conn, db_path)
+            migrate(conn, db_path, iso_utc(now()))
     except sqlite3.DatabaseError as err:
         conn.close()
         if getattr(err, "sqlite_errorname", "") == "SQLITE_NOTADB":
             raise RtoslabError(
                 f"{db_path} is not an SQLite database: pass another --db or set RTOSLAB_DB"
             ) from err
+        if _is_damage(err):
+            raise _damaged(db_path, err) from err
         raise RtoslabError(f"cannot open database {db_path} ({err}): pass another --db") from err
     except BaseException:
         conn.close()
         raise
-    return Store(conn, db_path, now)
+    return Store(conn, db_path, now, read_only=read_only)
+
+
+def _check_readable_version(conn: sqlite3.Connection, path: Path) -> None:
+    """A read-only open cannot migrate: an older schema is one line saying how to update it."""
+    known = latest_version(MIGRATIONS)
+    version = current_version(conn, path)
+    if version > known:
+        raise RtoslabError(f"database {path} has schema version {version}, newer than this rtoslab "
+                           f"({known}): update rtoslab")
+    if version < known:
+        raise RtoslabError(f"database {path} has schema version {version} (this rtoslab reads "
+                           f"{known}): open it once with write access, e.g. `rtoslab run`, to update it")

@@ -10,11 +10,9 @@ import csv
 import io
 import json
 
-from rich.console import Console
-from rich.table import Table
-
 from rtoslab.records import RtoslabError
-from rtoslab.report.comparison.table import ComparisonTable
+from rtoslab.report.comparison.table import ComparisonTable, RatioColumn
+from rtoslab.report.fit import fit_table
 
 FORMATS = ("terminal", "markdown", "csv", "json")
 
@@ -29,10 +27,20 @@ def _ratio(v: float | None) -> str:
     return "-" if v is None else f"{v:.3f}"
 
 
+def ratio_header(rc: RatioColumn) -> str:
+    """``freertos -O2 / baremetal``: the column, then what it is divided by (the parts of
+    the baseline column's label that differ from it)."""
+    if rc.column.run_id != rc.base.run_id:
+        return rc.baseline  # "run 2 / run 1 (opt -O2 -> -Os)": the runs and what differs
+    own = rc.column.label.split()
+    differs = [p for p in rc.base.label.split() if p not in own]
+    return f"{rc.column.label} / {' '.join(differs) or rc.base.label}"
+
+
 def _grid(table: ComparisonTable) -> tuple[list[str], list[list[str]]]:
     header = ["benchmark", "metric"] if table.layout == "benchmark" else ["metric"]
     header += [c.label for c in table.columns]
-    header += [f"{rc.column.label} ({rc.baseline})" for rc in table.ratios]
+    header += [ratio_header(rc) for rc in table.ratios]
     body = []
     for row in table.rows:
         cells = list(row.cells())
@@ -44,20 +52,17 @@ def _grid(table: ComparisonTable) -> tuple[list[str], list[list[str]]]:
     return header, body
 
 
-def render_comparison(table: ComparisonTable, fmt: str, title: str = "") -> str:
+def render_comparison(table: ComparisonTable, fmt: str, title: str = "", *, width: int = 160,
+                      wide: bool = False, footer: str = "") -> str:
+    """A comparison table as text. The terminal form is split into parts no wider than
+    ``width`` (label columns repeated; ``wide``: one table), headers wrap only at spaces."""
     if not table.rows:
         raise RtoslabError("the comparison has no rows: no benchmark produced results")
     header, body = _grid(table)
     caption = title or f"{table.stat} {table.unit}"
     if fmt == "terminal":
-        t = Table(title=caption)
-        for h in header:
-            t.add_column(h, justify="left" if h in ("benchmark", "metric") else "right")
-        for cells in body:
-            t.add_row(*cells)
-        buf = io.StringIO()
-        Console(file=buf, width=max(120, 12 * len(header)), no_color=True, highlight=False).print(t)
-        return buf.getvalue()
+        n_labels = 2 if table.layout == "benchmark" else 1
+        return fit_table(header, body, n_labels, title=caption, caption=footer, width=width, wide=wide)
     if fmt == "markdown":
         lines = [f"**{caption}**", "", "| " + " | ".join(header) + " |",
                  "|" + "---|" * len(header)]

@@ -14,6 +14,7 @@ from rtoslab.report.comparison.table import (
     ComparisonTable,
     build_footprint_table,
     build_table,
+    check_baseline_axes,
     compare_runs,
     with_first_baseline,
 )
@@ -29,17 +30,20 @@ def measured_units(view: RunView) -> tuple[Unit, ...]:
 
 
 def experiment_tables(view: RunView, name: str, rows: str, baselines: Baselines, fmt: str = "terminal",
-                      units: Sequence[Unit] | None = None) -> str:
+                      units: Sequence[Unit] | None = None, *, width: int = 160, wide: bool = False,
+                      footer: str = "") -> str:
     """An experiment's summary: a median table per unit with its baselines' ratio columns,
-    then the image sizes (when any result has a footprint)."""
+    then the image sizes (when any result has a footprint). Terminal tables are split to
+    ``width`` unless ``wide``; ``footer`` goes under each time table (the timing model)."""
     results = [(view.id, r) for r in view.results]
     out = []
     for unit in measured_units(view) if units is None else units:
         table = build_table(results, stat="median", unit=unit, rows=rows, baselines=baselines)
-        out.append(render_comparison(table, fmt, f"{name}: median {unit}"))
+        out.append(render_comparison(table, fmt, f"{name}: median {unit}", width=width, wide=wide,
+                                     footer=footer))
     sizes = build_footprint_table(results, rows=rows, baselines=baselines)
     if sizes.rows:
-        out.append(render_comparison(sizes, fmt, f"{name}: image size (bytes)"))
+        out.append(render_comparison(sizes, fmt, f"{name}: image size (bytes)", width=width, wide=wide))
     return "\n".join(out)
 
 
@@ -57,6 +61,7 @@ def run_table(views: Sequence[RunView], *, stat: str, unit: Unit, rows: str,
         raise RtoslabError("compare takes one or two run ids")
     results = [(views[0].id, r) for r in views[0].results]
     if baseline is not None:
+        check_baseline_axes(build_table(results, stat=stat, unit=unit, rows=rows).columns, baseline)
         baselines: Baselines = [("baseline", baseline)]
     else:
         first = build_table(results, stat=stat, unit=unit, rows=rows).columns
@@ -74,7 +79,7 @@ def config_labels(view: RunView) -> dict[int, str]:
 
 
 def report_table(view: RunView, unit: Unit, stat: str, baselines: Baselines,
-                 default_name: str) -> ComparisonTable:
+                 default_name: str, rows: str = "benchmark") -> ComparisonTable:
     """One run's configurations side by side in one unit, metrics without that unit left
     out; ratio columns against ``baselines``, or each column against the first (named
     ``default_name``) when there are none."""
@@ -84,8 +89,8 @@ def report_table(view: RunView, unit: Unit, stat: str, baselines: Baselines,
             r = replace(r, metrics=tuple(m for m in r.metrics if unit in m.summaries))
         results.append((view.id, r))
     if baselines:
-        return build_table(results, stat=stat, unit=unit, baselines=baselines)
-    return with_first_baseline(build_table(results, stat=stat, unit=unit), default_name)
+        return build_table(results, stat=stat, unit=unit, rows=rows, baselines=baselines)
+    return with_first_baseline(build_table(results, stat=stat, unit=unit, rows=rows), default_name)
 
 
 def grouped_rows(table: ComparisonTable, benchmarks: Sequence[str]) -> list[ComparisonRow]:

@@ -253,7 +253,10 @@ def _pivot(results: Sequence[tuple[int, ResultView]], stat: str, unit: Unit, row
             if base is not None:
                 ratio_cols.append(RatioColumn(name, c, base))
     if baselines and not ratio_cols:
-        raise RtoslabError("no column has a baseline: the baseline's axis values match no configuration")
+        have = "; ".join(f"{k} has {', '.join(sorted({str(c.axes.get(k)) for c in cols}))}"
+                         for _, match in baselines for k in match)
+        raise RtoslabError("no column has a baseline: the baseline's axis values match no "
+                           f"configuration ({have})")
     return ComparisonTable(stat, unit, rows, tuple(row_keys), tuple(cols), values, tuple(ratio_cols), notes)
 
 
@@ -301,8 +304,35 @@ def compare_runs(a: Sequence[ResultView], b: Sequence[ResultView], run_a: int, r
         if base is not None:
             ratios.append(RatioColumn(f"run {run_b} / run {run_a}", c, base))
     if not ratios:
-        raise RtoslabError(f"runs {run_a} and {run_b} share no configuration: nothing to set side by side")
+        # No configuration in common (before/after a kernel option, two cflags): each
+        # column of run b against run a's column that differs from it on the fewest axes,
+        # benchmark by benchmark; the ratio's name says which axes differ.
+        olds = [x for x in table.columns if x.run_id == run_a]
+        for c in table.columns:
+            if c.run_id != run_b or not olds:
+                continue
+            base = min(olds, key=lambda x: len(_differing(x.axes, c.axes)))
+            diff = _differing(base.axes, c.axes)
+            said = ", ".join(f"{k.split('.', 1)[-1]} {base.axes.get(k, '-')} -> {c.axes.get(k, '-')}"
+                             for k in diff)
+            ratios.append(RatioColumn(f"run {run_b} / run {run_a}" + (f" ({said})" if said else ""),
+                                      c, base))
+    if not ratios:
+        raise RtoslabError(f"runs {run_a} and {run_b} have no results to set side by side")
     return replace(table, ratios=tuple(ratios))
+
+
+def _differing(a: dict[str, object], b: dict[str, object]) -> list[str]:
+    """The axes whose values differ between two columns (one missing counts)."""
+    return [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
+
+
+def check_baseline_axes(columns: Sequence[Column], match: dict[str, object]) -> None:
+    """An axis a baseline names must be an axis of the compared configurations."""
+    known = list(dict.fromkeys(k for c in columns for k in c.axes))
+    for key in match:
+        if key not in known:
+            raise RtoslabError(f"unknown axis '{key}' in --baseline: use one of {', '.join(known)}")
 
 
 def with_first_baseline(table: ComparisonTable, name: str) -> ComparisonTable:

@@ -1,0 +1,71 @@
+"""Short labels for configurations, built only from the axes that vary between them.
+
+``varying_keys`` picks the axes whose values differ within a set of configurations;
+``axes_label`` writes one configuration's values of those axes, e.g. ``TOGGLE_TASKS=3 ·
+tick 100 kHz`` or ``-O2 lto``. Used by the progress lines and the table headings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rtoslab.views import ConfigView
+
+SEPARATOR = " · "
+# Axes whose value is shown bare (it names itself): -O2, freertos, mps2-an385.
+_BARE = ("opt", "kernel", "target", "benchmark", "cflags")
+
+
+def varying_keys(axes: Sequence[Mapping[str, object]]) -> list[str]:
+    """The axis names, in first-seen order, whose values differ between ``axes``. An axis
+    only some configurations have (a kernel option) counts when it differs between those."""
+    keys = list(dict.fromkeys(k for a in axes for k in a))
+    return [k for k in keys if len({repr(a[k]) for a in axes if k in a}) > 1]
+
+
+def frequency(hz: object) -> str:
+    """1000 -> ``1 kHz``, 100000 -> ``100 kHz``, 25000000 -> ``25 MHz``; else as given."""
+    if not isinstance(hz, int) or isinstance(hz, bool) or hz <= 0:
+        return str(hz)
+    for div, unit in ((1_000_000, "MHz"), (1_000, "kHz")):
+        if hz % div == 0:
+            return f"{hz // div} {unit}"
+    return f"{hz} Hz"
+
+
+def axis_text(key: str, value: object, names: Mapping[str, str] | None = None) -> str:
+    """One axis value as a label part: ``-O2``, ``lto`` / ``no-lto``, ``TOGGLE_TASKS=3``,
+    ``configTICK_RATE_HZ=100 kHz`` (a value of an axis named ``*_HZ`` in Hz). ``names``
+    gives axes short names (``N=3``); an empty name shows the value alone (``100 kHz``)."""
+    if key == "lto":
+        return "lto" if value else "no-lto"
+    if isinstance(value, bool):
+        value = str(value).lower()
+    if key in _BARE:
+        return str(value) if value != "" else "-"
+    name = key.split(".", 1)[-1]
+    shown = frequency(value) if name.upper().endswith("_HZ") else str(value)
+    if names is not None and key in names:
+        return f"{names[key]}={shown}" if names[key] else shown
+    return f"{name}={shown}"
+
+
+def axes_label(axes: Mapping[str, object], keys: Sequence[str],
+               names: Mapping[str, str] | None = None) -> str:
+    """The values of ``keys`` in ``axes`` (those it has), joined with `` · ``."""
+    return SEPARATOR.join(axis_text(k, axes[k], names) for k in keys if k in axes)
+
+
+def timing_footer(config: ConfigView) -> str:
+    """The timing-model settings a table's cycles and µs depend on: core, clock, wait
+    states, prefetch (the plugin's other settings, such as memory maps, are in the
+    reports and the stored identity)."""
+    model = config.model
+    parts = [f"core {model.get('core', config.core)}"]
+    clock = config.identity.get("clock_hz", model.get("clock_hz"))
+    if clock is not None:
+        parts.append(f"clock {frequency(clock)}")
+    for key in ("flash_ws", "sram_ws", "prefetch", "div"):
+        if key in model:
+            parts.append(f"{key} {model[key]}")
+    return "timing: " + ", ".join(parts)

@@ -1,0 +1,213 @@
+"""Pivot tables: the table an experiment asks its question with ([[report.table]]).
+
+Every measured value of a run is a record with dimensions: the configuration's axes (as
+``axes_of`` names them: ``kernel``, ``opt``, ``lto``, ``defines.TOGGLE_TASKS``,
+``kernel_options.configTICK_RATE_HZ``, ...), ``benchmark`` and ``metric``. A pivot puts
+some dimensions on the rows and some on the columns, keeps the records that match
+``where`` and the ``metrics`` asked for, and writes one statistic in one unit per cell.
+With a ratio ``(axis, over, under)`` a cell is the value where ``axis`` is ``over``
+divided by the value where it is ``under``, the other placed dimensions equal (e.g. OS
+/ FSM per scenario and optimisation level).
+
+A cell holds exactly one record: two records in one cell mean a dimension that varies
+is not placed, and that is an error naming it, never an average.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from rtoslab.records import RtoslabError, Unit
+from rtoslab.report.comparison.table import STATS, axes_of
+from rtoslab.report.fit import fit_table
+from rtoslab.report.labels import SEPARATOR, axis_text
+from rtoslab.views import RunView
+
+DIMENSIONS_ALWAYS = ("benchmark", "metric")
+
+
+@dataclass(frozen=True)
+class PivotSpec:
+    title: str
+    rows: tuple[str, ...]
+    columns: tuple[str, ...]
+    metrics: tuple[str, ...] = ()  # empty: every metric
+    unit: Unit = Unit.INSN
+    stat: str = "median"
+    where: Mapping[str, object] = field(default_factory=dict)
+    ratio: tuple[str, str, str] | None = None  # (axis, over, under)
+    names: Mapping[str, str] = field(default_factory=dict)  # short names of dimensions
+    chart: str = "auto"  # auto | line | bars | none (the HTML report's chart of the table)
+
+
+Key = tuple[object, ...]
+
+
+@dataclass(frozen=True)
+class Pivot:
+    spec: PivotSpec
+    row_dims: tuple[str, ...]
+    col_dims: tuple[str, ...]
+    row_keys: tuple[Key, ...]
+    col_keys: tuple[Key, ...]
+    cells: dict[tuple[Key, Key], float]
+    timing: tuple[str, ...]  # the distinct timing-model footers of the configurations used
+
+    def value(self, row: Key, col: Key) -> float | None:
+        return self.cells.get((row, col))
+
+    def dim_name(self, dim: str) -> str:
+        return self.spec.names.get(dim, dim.split(".", 1)[-1])
+
+    def part(self, dim: str, value: object) -> str:
+        """One dimension's value as a label part, with the dimension's short name."""
+        if value is None:
+            return "-"
+        return axis_text(dim, value, self.spec.names)
+
+    def row_cells(self, row: Key) -> list[str]:
+        """A row's label cells, one per row dimension (value only: the header names it)."""
+        return [("-" if v is None else self.part(d, v).split("=", 1)[-1] if d not in ("metric",)
+                 else str(v)) for d, v in zip(self.row_dims, row, strict=True)]
+
+    def col_label(self, col: Key) -> str:
+        return SEPARATOR.join(self.part(d, v) for d, v in zip(self.col_dims, col, strict=True)
+                              if v is not None) or "value"
+
+    def caption(self) -> str:
+        what = f"{self.spec.stat} {self.spec.unit}"
+        if "metric" not in self.row_dims and "metric" not in self.col_dims and self.spec.metrics:
+            what = f"{', '.join(self.spec.metrics)}: {what}"
+        if self.spec.ratio is not None:
+            _, over, under = self.spec.ratio
+            what = f"ratio {over} / {under} of the {what}"
+        if self.spec.where:
+            what += "; " + ", ".join(f"{self.dim_name(k)}={v}" for k, v in self.spec.where.items())
+        return what
+
+
+def known_dimensions(view: RunView) -> list[str]:
+    dims = list(DIMENSIONS_ALWAYS)
+    for c in view.configs:
+        dims.extend(k for k in axes_of(c) if k not in dims)
+    return dims
+
+
+def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Pivot:
+    """The pivot of one stored run (see the module doc). ``timing_of``: a callable
+    ConfigView -> footer text, for the table's footer (None: no footer)."""
+    if spec.stat not in STATS:
+        raise RtoslabError(f"report table '{spec.title}': unknown stat '{spec.stat}': use one of "
+                           f"{', '.join(STATS)}")
+    known = known_dimensions(view)
+    used = [*spec.rows, *spec.columns, *spec.where, *([spec.ratio[0]] if spec.ratio else [])]
+    for dim in used:
+        if dim not in known:
+            raise RtoslabError(f"report table '{spec.title}': unknown dimension '{dim}': use one of "
+                               f"{', '.join(known)}")
+    row_dims = tuple(spec.rows)
+    if "metric" not in spec.rows and "metric" not in spec.columns:
+        row_dims = (*row_dims, "metric")
+    col_dims = tuple(spec.columns)
+    placed = set(row_dims) | set(col_dims)
+    sides: dict[str, dict[tuple[Key, Key], tuple[float, str]]] = {"over": {}, "under": {}}
+    row_keys: dict[Key, None] = {}
+    col_keys: dict[Key, None] = {}
+    footers: dict[str, None] = {}
+    for r in view.results:
+        if r.status != "ok":
+            continue
+        axes = axes_of(r.config)
+        for m in r.metrics:
+            if spec.metrics and m.name not in spec.metrics:
+                continue
+            summary = m.summaries.get(spec.unit)
+            if summary is None:
+                continue
+            dims: dict[str, object] = {**axes, "benchmark": r.benchmark, "metric": m.name}
+            if any(dims.get(k) != v for k, v in spec.where.items()):
+                continue
+            side = "over"
+            if spec.ratio is not None:
+                axis, over, under = spec.ratio
+                value = dims.get(axis)
+                if str(value) not in (over, under):
+                    continue
+                side = "over" if str(value) == over else "under"
+            rk = tuple(dims.get(d) for d in row_dims if not (spec.ratio and d == spec.ratio[0]))
+            ck = tuple(dims.get(d) for d in col_dims if not (spec.ratio and d == spec.ratio[0]))
+            cell = sides[side]
+            where_from = f"{r.benchmark} on {r.config.hash}"
+            if (rk, ck) in cell:
+                others = _unplaced(view, placed)
+                raise RtoslabError(
+                    f"report table '{spec.title}': {where_from} and {cell[(rk, ck)][1]} fall in one "
+                    f"cell: place {' or '.join(others) or 'another dimension'} in rows or columns, "
+                    "or fix it with where")
+            cell[(rk, ck)] = (float(getattr(summary, spec.stat)), where_from)
+            row_keys.setdefault(rk)
+            col_keys.setdefault(ck)
+            if callable(timing_of):
+                footers.setdefault(str(timing_of(r.config)))
+    cells: dict[tuple[Key, Key], float] = {}
+    for key, (v, _) in sides["over"].items():
+        if spec.ratio is None:
+            cells[key] = v
+        else:
+            base = sides["under"].get(key)
+            if base is not None and base[0] != 0 and math.isfinite(v):
+                cells[key] = v / base[0]
+    if spec.ratio is not None:  # only the keys that have a ratio
+        row_keys = {rk: None for rk in row_keys if any((rk, ck) in cells for ck in col_keys)}
+        col_keys = {ck: None for ck in col_keys if any((rk, ck) in cells for rk in row_keys)}
+    rdims = tuple(d for d in row_dims if not (spec.ratio and d == spec.ratio[0]))
+    cdims = tuple(d for d in col_dims if not (spec.ratio and d == spec.ratio[0]))
+    rows = tuple(row_keys)
+    if rdims[-1:] == ("metric",) and "metric" not in spec.rows and len({rk[-1] for rk in rows}) == 1 \
+            and len(rdims) > 1:
+        # the metric was added only to keep cells apart, and there is one: the title says it
+        cells = {(rk[:-1], ck): v for (rk, ck), v in cells.items()}
+        rdims, rows = rdims[:-1], tuple(dict.fromkeys(rk[:-1] for rk in rows))
+    return Pivot(spec, rdims, cdims, rows, tuple(col_keys), cells, tuple(footers))
+
+
+def _unplaced(view: RunView, placed: set[str]) -> list[str]:
+    """Dimensions that vary in the run but are on neither rows nor columns."""
+    axes = [axes_of(c) for c in view.configs]
+    keys = list(dict.fromkeys(k for a in axes for k in a))
+    varying = [k for k in keys if len({repr(a[k]) for a in axes if k in a}) > 1]
+    return [k for k in ["benchmark", *varying] if k not in placed]
+
+
+def fmt_cell(value: float | None, ratio: bool) -> str:
+    if value is None:
+        return "-"
+    if ratio:
+        return f"{value:.3f}"
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
+
+
+def pivot_grid(p: Pivot) -> tuple[list[str], list[list[str]]]:
+    """Header and body cells of a pivot, for any text format."""
+    header = [p.dim_name(d) for d in p.row_dims] + [p.col_label(c) for c in p.col_keys]
+    body = [p.row_cells(rk) + [fmt_cell(p.value(rk, ck), p.spec.ratio is not None) for ck in p.col_keys]
+            for rk in p.row_keys]
+    return header, body
+
+
+def render_pivot(p: Pivot, fmt: str = "terminal", width: int = 160, wide: bool = False) -> str:
+    """A pivot as terminal text (split to ``width`` unless ``wide``) or Markdown."""
+    header, body = pivot_grid(p)
+    caption = p.caption()
+    if p.timing:
+        caption += "\n" + (p.timing[0] if len(p.timing) == 1 else
+                           "timing: differs between configurations (see each configuration's table)")
+    if fmt == "markdown":
+        lines = [f"**{p.spec.title}** ({p.caption()})", "", "| " + " | ".join(header) + " |",
+                 "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(cells) + " |" for cells in body]
+        return "\n".join(lines) + "\n"
+    return fit_table(header, body, len(p.row_dims), title=p.spec.title, caption=caption, width=width,
+                     wide=wide)

@@ -1,0 +1,186 @@
+"""Issue 13's failure table, the cases that run firmware: the real CLI, compiler, QEMU and
+plugin, real SQLite. (The cases without an emulator are in tests/unit/test_cli_failures.py.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import REPO, RunCli
+
+pytestmark = pytest.mark.qemu
+
+CLI = [sys.executable, "-m", "rtoslab.cli.main"]
+
+
+def _children(pid: int) -> list[tuple[int, str]]:
+    """(pid, command name) of the live processes whose parent is ``pid``."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1: stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == pid and fields[0] not in ("Z", "X"):
+            out.append((int(entry.name), name))
+    return out
+
+
+def _runs_firmware(pid: int) -> bool:
+    """The QEMU that runs a benchmark (not `qemu-system-arm --version` for the tool list)."""
+    try:
+        return b"-kernel" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")  # a zombie has died; only its parent has not reaped it
+
+
+def _runs(db: Path) -> list[tuple[int, str]]:
+    conn = sqlite3.connect(db)
+    try:
+        return [(int(r[0]), str(r[1])) for r in conn.execute("SELECT id, status FROM runs ORDER BY id")]
+    finally:
+        conn.close()
+
+
+def _results(db: Path, run_id: int) -> list[tuple[str, str]]:
+    conn = sqlite3.connect(db)
+    try:
+        return [(str(r[0]), str(r[1])) for r in conn.execute(
+            "SELECT benchmark, status FROM bench_runs WHERE run_id = ? ORDER BY id", (run_id,))]
+    finally:
+        conn.close()
+
+
+def test_kill_9_of_rtoslab_kills_qemu(run_cli: RunCli, tmp_path: Path) -> None:
+    """SIGKILL runs no handler in rtoslab: the kernel ends QEMU (PR_SET_PDEATHSIG)."""
+    db = tmp_path / "r.sqlite"
+    # build first, so the run below reaches QEMU at once
+    warm = run_cli("run", "--bench", "call", "--db", str(db))
+    assert warm.returncode == 0, warm.stderr
+    # perf_mix runs ~260 M guest instructions: several seconds under QEMU
+    proc = subprocess.Popen([*CLI, "run", "--bench", "perf_mix", "-j", "1", "--db", str(db)], cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        qemu: list[tuple[int, str]] = []
+        deadline = time.monotonic() + 300
+        while not qemu and time.monotonic() < deadline and proc.poll() is None:
+            qemu = [c for c in _children(proc.pid) if c[1].startswith("qemu-system") and _runs_firmware(c[0])]
+            time.sleep(0.05)
+        assert qemu, "rtoslab never started QEMU"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        qemu_pid = qemu[0][0]
+        deadline = time.monotonic() + 10
+        while _alive(qemu_pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(qemu_pid), "QEMU outlived rtoslab's kill -9"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    # and the run it left reads as incomplete
+    runs = run_cli("runs", "--db", str(db))
+    assert runs.returncode == 0 and "incomplete" in runs.stdout, runs.stdout
+
+
+def test_disk_full_while_storing_is_one_line_and_the_run_incomplete(run_cli: RunCli,
+                                                                     tmp_path: Path) -> None:
+    """A full file system, made real for this process alone: RLIMIT_FSIZE caps the size of
+    every file it writes (no mount or root needed); SQLite's write then fails as on a full
+    disk. The limit lets the run start and its first results go in, then stops the
+    database's write-ahead log from growing."""
+    db = tmp_path / "r.sqlite"
+    warm = run_cli("run", "--suite", "smoke", "--db", str(db))  # builds, and a database to grow
+    assert warm.returncode == 0, warm.stderr
+    limit = 100_000  # bytes: the WAL holds the run row and about two results (4 KiB pages)
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    proc = subprocess.run([*CLI, "run", "--suite", "smoke", "-j", "1", "--db", str(db)], cwd=REPO,
+                          capture_output=True, text=True, preexec_fn=cap, timeout=600, check=False)
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"rtoslab: error: cannot write to database {db} ("), last
+    assert "free space on its disk" in last
+    (run_id, status) = _runs(db)[-1]
+    assert run_id == 2 and status == "incomplete"
+    stored = _results(db, run_id)
+    assert 0 < len(stored) < 4, stored  # what was stored before the disk filled stays
+
+
+def test_closed_output_pipe_keeps_the_results(tmp_path: Path) -> None:
+    """`rtoslab run ... | head -2` where head has gone before rtoslab prints: stdout and
+    stderr are pipes whose reader has closed them."""
+    db = tmp_path / "r.sqlite"
+    read_out, write_out = os.pipe()
+    read_err, write_err = os.pipe()
+    os.close(read_out)
+    os.close(read_err)  # the reader is gone before the first line
+    try:
+        proc = subprocess.run([*CLI, "run", "--bench", "call", "--bench", "loop", "--db", str(db)],
+                              cwd=REPO, stdout=write_out, stderr=write_err, timeout=600, check=False)
+    finally:
+        os.close(write_out)
+        os.close(write_err)
+    assert proc.returncode == 141  # as a shell reports a writer ended by SIGPIPE
+    assert _runs(db) == [(1, "complete")]
+    assert _results(db, 1) == [("call", "ok"), ("loop", "ok")]
+    assert (tmp_path / "run-1.md").is_file() and (tmp_path / "run-1.html").is_file()
+
+
+def test_readme_cflags_and_suite_with_bench(run_cli: RunCli, tmp_path: Path) -> None:
+    """The README's `--cflags "-O2"` spelling works; --suite with --bench runs the union."""
+    proc = run_cli("run", "--suite", "smoke", "--bench", "straight", "--bench", "t_check",
+                   "--cflags", "-O2", "--json", "--db", str(tmp_path / "r.sqlite"))
+    assert proc.returncode == 1, proc.stderr  # t_check fails on purpose
+    doc = json.loads(proc.stdout)
+    benches = list(dict.fromkeys(r["benchmark"] for r in doc["results"]))
+    assert benches == ["calib", "call", "loop", "straight", "t_check"]  # the suite, then the rest
+    # progress reaches stderr also with --json and without a terminal
+    assert "[5/5] FAILED t_check" in proc.stderr, proc.stderr
+
+
+def test_a_real_build_failure_shows_the_compiler_s_first_error(run_cli: RunCli, tmp_path: Path) -> None:
+    proc = run_cli("run", "--bench", "toggle_superloop", "--define", "TOGGLE_TASKS=nope", "--json",
+                   "--db", str(tmp_path / "r.sqlite"))
+    assert proc.returncode == 1
+    reason = json.loads(proc.stdout)["results"][0]["reason"]
+    assert 'error: "nope" is not defined' in reason, reason
+    assert "FAILED:" not in reason
+
+
+def test_a_large_plan_says_its_size_and_needs_yes(run_cli: RunCli, tmp_path: Path) -> None:
+    exp = tmp_path / "big.toml"
+    values = ", ".join(str(n) for n in range(1, 401))
+    exp.write_text(f'name = "big"\nsuite = "smoke"\n[matrix]\nopt = ["-O0", "-O2"]\n'
+                   f"[matrix.defines]\nBIG_N = [{values}]\n")
+    db = tmp_path / "r.sqlite"
+    proc = run_cli("run", str(exp), "--db", str(db))
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert lines[0].startswith("experiment big: 800 configuration(s), 3200 benchmark runs; "), lines
+    assert lines[-1] == ("rtoslab: error: experiment big has 3200 benchmark runs (more than 2000): "
+                         "pass --yes to run them, or shrink the matrix")
+    assert _runs(db) == []  # nothing started

@@ -1,0 +1,195 @@
+"""An experiment's own tables ([[report.table]] pivots), labels from the axes that vary,
+tables split to the terminal width, and comparisons of runs whose configurations differ."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtoslab.experiments.experiment import load_experiment
+from rtoslab.records import RtoslabError, Summary, Unit
+from rtoslab.report.comparison import compare_runs, render_comparison, run_table
+from rtoslab.report.fit import fit_table
+from rtoslab.report.html import render_html
+from rtoslab.report.labels import axes_label, frequency, varying_keys
+from rtoslab.report.pivot import PivotSpec, build_pivot, render_pivot
+from rtoslab.views import ConfigView, MetricView, ResultView, RunView
+
+from .test_experiment_report_rows import _os_vs_fsm
+
+N_NAME = {"defines.TOGGLE_TASKS": "N", "kernel_options.configTICK_RATE_HZ": ""}
+
+
+def _toggle_config(cid: int, kernel: str, n: int, tick: int | None) -> ConfigView:
+    axes: dict[str, object] = {"target": "mps2-an385", "kernel": kernel, "opt": "-O2", "lto": False,
+                               "cflags": "", "defines.TOGGLE_TASKS": n}
+    return ConfigView(id=cid, hash=f"h{cid}", target="mps2-an385", core="cortex-m3", kernel=kernel,
+                      kernel_config={} if tick is None else {"configTICK_RATE_HZ": tick},
+                      kernel_config_hash="k", compiler="gcc", compiler_version="12", cflags="-O2",
+                      ldflags="", model={"core": "cortex-m3", "flash_ws": 0, "prefetch": "off"},
+                      identity={"axes": axes, "clock_hz": 25_000_000})
+
+
+def _result(rid: int, bench: str, config: ConfigView, values: dict[str, float]) -> ResultView:
+    metrics = tuple(MetricView(id=rid * 10 + i, name=name, description="", n_samples=1,
+                               summaries={Unit.INSN: Summary(1, v, v, v, v, v, 0.0, v, v)})
+                    for i, (name, v) in enumerate(values.items()))
+    return ResultView(id=rid, benchmark=bench, config=config, source_hash="s", status="ok", reason=None,
+                      console="", total_insns=0, total_cycles=0, calibration=None, wall_s=None,
+                      counters={}, footprint=None, footprint_error=None, created_at="", metrics=metrics)
+
+
+def _toggle_run() -> RunView:
+    """Seed 002's shape: super loop on bare metal, RTOS at two tick rates, N = 1..3."""
+    results = []
+    rid = 0
+    for n in (1, 2, 3):
+        rid += 1
+        results.append(_result(rid, "toggle_superloop", _toggle_config(rid, "baremetal", n, None),
+                               {"total": 40000.0 * n, "spread": 40000.0 * (n - 1)}))
+        for tick in (1000, 100000):
+            rid += 1
+            results.append(_result(rid, "toggle_rtos", _toggle_config(rid, "freertos", n, tick),
+                                   {"total": 40400.0 * n + tick // 1000, "spread": 700.0 * (n - 1)}))
+    return RunView(1, "t0", "t1", "complete", "r", "h", {}, "rtoslab run x.toml", "x.toml",
+                   tuple(results))
+
+
+def _os_vs_fsm_run() -> RunView:
+    return RunView(7, "t0", "t1", "complete", "r", "h", {}, "c", None, tuple(r for _, r in _os_vs_fsm()))
+
+
+def test_pivot_total_against_n_one_column_per_model_and_tick() -> None:
+    spec = PivotSpec("total", rows=("defines.TOGGLE_TASKS",),
+                     columns=("benchmark", "kernel_options.configTICK_RATE_HZ"), metrics=("total",),
+                     names=N_NAME)
+    p = build_pivot(_toggle_run(), spec)
+    assert p.row_dims == ("defines.TOGGLE_TASKS",)  # one metric: not a row dimension
+    assert [p.col_label(c) for c in p.col_keys] == ["toggle_superloop", "toggle_rtos · 1 kHz",
+                                                   "toggle_rtos · 100 kHz"]
+    assert [p.value((n,), p.col_keys[2]) for n in (1, 2, 3)] == [40500.0, 80900.0, 121300.0]
+    text = render_pivot(p, width=200)
+    assert text.splitlines()[0] == "total"
+    assert "  N   toggle_superloop   toggle_rtos · 1 kHz   toggle_rtos · 100 kHz" in text
+    assert "total: median insn" in text
+
+
+def test_pivot_ratio_over_a_benchmark_per_scenario_and_option() -> None:
+    spec = PivotSpec("OS / FSM", rows=("metric",), columns=("opt",),
+                     ratio=("benchmark", "ftl_os", "ftl_fsm"))
+    p = build_pivot(_os_vs_fsm_run(), spec)
+    assert p.row_keys == (("sw",), ("sr",)) and p.col_keys == (("-O0",), ("-O2",))
+    assert p.value(("sw",), ("-O2",)) == pytest.approx(1.1)
+    assert p.value(("sr",), ("-O0",)) == pytest.approx(0.9)
+    assert "ratio ftl_os / ftl_fsm of the median insn" in render_pivot(p)
+
+
+def test_pivot_refuses_two_results_in_one_cell_and_unknown_dimensions() -> None:
+    with pytest.raises(RtoslabError, match=r"fall in one cell: place .*kernel_options.configTICK_RATE_HZ"):
+        build_pivot(_toggle_run(), PivotSpec("t", rows=("defines.TOGGLE_TASKS",), columns=("benchmark",),
+                                             metrics=("total",)))
+    with pytest.raises(RtoslabError, match=r"unknown dimension 'N': use one of benchmark, metric, target"):
+        build_pivot(_toggle_run(), PivotSpec("t", rows=("N",), columns=()))
+
+
+def test_experiment_file_report_tables_are_checked(tmp_path: Path) -> None:
+    f = tmp_path / "e.toml"
+    f.write_text('name = "e"\nbenchmarks = ["call"]\n[matrix]\nopt = ["-O0", "-O2"]\n'
+                 '[report]\nnames = { opt = "O" }\n[[report.table]]\ntitle = "t"\nrows = ["metric"]\n'
+                 'columns = ["opt"]\n')
+    exp = load_experiment(f)
+    assert exp.tables[0].columns == ("opt",) and exp.tables[0].names == {"opt": "O"}
+    f.write_text('name = "e"\nbenchmarks = ["call"]\n[[report.table]]\ntitle = "t"\nrows = ["N"]\n')
+    with pytest.raises(RtoslabError, match=r"report.table\[0\].rows' .*'N' is not a dimension: use one of"):
+        load_experiment(f)
+
+
+def test_labels_name_only_the_axes_that_vary() -> None:
+    axes = [{"kernel": "freertos", "opt": "-O2", "kernel_options.configTICK_RATE_HZ": 100000},
+            {"kernel": "freertos", "opt": "-O2", "kernel_options.configTICK_RATE_HZ": 1000},
+            {"kernel": "baremetal", "opt": "-O2"}]
+    keys = varying_keys(axes)
+    assert keys == ["kernel", "kernel_options.configTICK_RATE_HZ"]
+    assert axes_label(axes[0], keys) == "freertos · configTICK_RATE_HZ=100 kHz"
+    assert axes_label(axes[2], keys) == "baremetal"
+    assert axes_label({**axes[0], "defines.TOGGLE_TASKS": 3}, ["defines.TOGGLE_TASKS", *keys[1:]],
+                      N_NAME) == "N=3 · 100 kHz"  # the issue's label: N=3 · 100 kHz
+    assert [frequency(v) for v in (1000, 25_000_000, 1500, 7)] == ["1 kHz", "25 MHz", "1500 Hz", "7 Hz"]
+
+
+def test_a_wide_table_is_split_to_the_width_and_never_cuts_a_word() -> None:
+    header = ["metric", *(f"toggle_superloop · TOGGLE_TASKS={n} · configTICK_RATE_HZ=100 kHz"
+                          for n in range(1, 9))]
+    body = [["total", *(str(40081 * n) for n in range(1, 9))]]
+    text = fit_table(header, body, 1, title="t", width=100)
+    assert max(len(line) for line in text.splitlines()) <= 100
+    assert "t (1/" in text and "toggle_superloop" in text and "configTICK_RATE_HZ=100" in text
+    assert "…" not in text
+    assert all(str(40081 * n) in text for n in range(1, 9))
+    one = fit_table(header, body, 1, title="t", width=100, wide=True)
+    assert "(1/" not in one
+
+
+def test_compare_of_runs_with_different_configurations_pairs_benchmarks() -> None:
+    a = [r for _, r in _os_vs_fsm() if r.config.cflags == "-O0"]
+    b = [r for _, r in _os_vs_fsm() if r.config.cflags == "-O2"]
+    table = compare_runs(a, b, 4, 5)
+    names = sorted({rc.baseline for rc in table.ratios})
+    assert names == ["run 5 / run 4 (opt -O0 -> -O2)"]
+    text = render_comparison(table, "terminal")
+    assert "run 5 / run 4 (opt -O0 -> -O2)" in text and "(baseline)" not in text
+
+
+def test_baseline_with_an_unknown_axis_names_the_valid_ones() -> None:
+    with pytest.raises(RtoslabError, match=r"unknown axis 'optimisation' in --baseline: use one of target, "
+                       r"kernel, opt"):
+        run_table([_os_vs_fsm_run()], stat="median", unit=Unit.INSN, rows="benchmark",
+                  baseline={"optimisation": "-O2"})
+
+
+def test_html_opens_with_the_question_and_a_line_chart() -> None:
+    spec = PivotSpec("total", rows=("defines.TOGGLE_TASKS",),
+                     columns=("benchmark", "kernel_options.configTICK_RATE_HZ"), metrics=("total",),
+                     names=N_NAME)
+    html = render_html(_toggle_run(), None, tables=(spec,))
+    assert html.index('id="question"') < html.index('id="configurations"')
+    assert '<table class="pivot">' in html
+    assert html.count('class="line"') == 1 and html.count('<path class="series"') == 3
+
+
+def test_html_comparison_follows_report_rows_metric() -> None:
+    """[report] rows = "metric" reaches the HTML: one row per metric, each benchmark of a
+    configuration a column, and a baseline may name the benchmark (OS / FSM)."""
+    html = render_html(_os_vs_fsm_run(), None, rows="metric",
+                       baselines=[("OS/FSM", {"benchmark": "ftl_fsm", "kernel": "baremetal"})])
+    section = html[html.index('id="comparison"'):html.index('id="boxplots"')]
+    head = section[section.index("<thead>"):section.index("</thead>")]
+    assert head.startswith("<thead><tr><th>metric</th><th") and ">benchmark<" not in head
+    assert "ftl_os · freertos -O0" in head and "ftl_os · freertos -O0 / ftl_fsm · baremetal -O0" in head
+    assert section.count("<tr><td>sw</td>") == 1  # one unit (insn), six columns: one table
+    assert "no metric has a value" not in html
+
+
+def test_html_ratio_table_gets_grouped_bars_one_per_scenario_and_build() -> None:
+    spec = PivotSpec("OS / FSM", rows=("metric",), columns=("opt",), ratio=("benchmark", "ftl_os", "ftl_fsm"))
+    html = render_html(_os_vs_fsm_run(), None, tables=(spec,))
+    question = html[html.index('id="question"'):html.index('id="configurations"')]
+    assert question.count('<svg class="bars"') == 1
+    assert question.count('class="gbar"') == 4  # 2 scenarios x 2 builds
+    assert "sw · -O2: 1.1" in question  # each bar's tooltip says what and how much
+    none = PivotSpec("t", rows=("metric",), columns=("opt",), ratio=spec.ratio, chart="none")
+    html = render_html(_os_vs_fsm_run(), None, tables=(none,))
+    assert '<svg class="bars"' not in html
+
+
+def test_markdown_report_opens_with_the_experiment_s_tables(tmp_path: Path) -> None:
+    from rtoslab.cli.tables import markdown_report
+
+    f = tmp_path / "e.toml"
+    f.write_text('name = "e"\nbenchmarks = ["call"]\n[matrix]\nopt = ["-O0", "-O2"]\n'
+                 '[[report.table]]\ntitle = "by opt"\nrows = ["metric"]\ncolumns = ["opt"]\n'
+                 'where = { benchmark = "ftl_os" }\n')
+    text = markdown_report(_os_vs_fsm_run(), load_experiment(f))
+    assert text.index("## Results") < text.index("**by opt**") < text.index("\n## mps2-an385")
+    assert "| metric | -O0 | -O2 |" in text and "| sw | 330 | 110 |" in text
