@@ -386,52 +386,60 @@ fn flash_wait_states_and_prefetch() {
     };
     let base = "core=cortex-m3,flash=0x0:0x400000,sram=0x20000000:0x10000";
     let r = run(&fx, &format!("{base},flash_ws=2,prefetch=off"));
-    // Each 32-bit probe instruction needs its own word (3 cycles to fetch): the STR.W
-    // (2 cycles) waits 3 - 1 (MOVT before it) = 2, so costs 4; the MOVW after it waits
-    // 3 - 2 = 1 (2); the MOVT waits 3 - 1 = 2 (3). Calibration pair: 4 + 2 + 3 = 9.
+    // STM32F1 flash (RM0008 3.3.3): a 64-bit line per read of 1 + 2 = 3 cycles; without
+    // the prefetch buffer the read of a line starts when the core asks for its first word,
+    // one 32-bit word ahead of execution, so a new line waits 3 - (cycles of the word
+    // before it); a second word of the same line costs nothing. Calibration pair: STR.W
+    // at 0x54 (line 0x50 already read) 2 | MOVW at 0x58 (new line, 3 - 2) 2 | MOVT 1 = 5.
     check_pairs(
         &r,
         "flash_ws=2 prefetch=off",
         &[
-            (0, 1, 9, "STR.W 2+2, MOVW 1+1, MOVT 1+2"),
-            // STR.W 4 | NOP (new word, 3 - 2 = 1 wait) 2 | ADDS 1 | MOVW (new word,
-            // 3 - (1 + 1) = 1) 2 | ADD.W (3 - 1 = 2) 3 | CMP (new word, 2) 3 |
-            // MOVW (3 - 1 = 2) 3 | MOVT (2) 3
-            (2, 3, 4 + 2 + 1 + 2 + 3 + 3 + 3 + 3, "case 1: fetch-bound"),
-            // STR.W 4 | NOP (1 wait) 2 | LDR literal 2 + 2 data wait states (the literal is
-            // in flash) | NOP (new word: 3 - 5 < 0, no wait) 1 | LDR [r4, r6] 2 (SRAM, 0
-            // wait states) | MOVW (3 - 3 = 0) 1 | MOVT (2) 3
+            (0, 1, 5, "STR.W 2, MOVW 1+1, MOVT 1"),
+            // STR.W 2 | NOP 0x70 (new line, 3 - 2) 2 | ADDS 1 | MOVW 1 | ADD.W 0x78 (new
+            // line, 3 - 1) 3 | CMP 1 | MOVW 0x7e (straddles into line 0x80, 3 - 1) 3 |
+            // MOVT 1
+            (2, 3, 2 + 2 + 1 + 1 + 3 + 1 + 3 + 1, "case 1: fetch-bound"),
+            // STR.W 2 | NOP 0x198 (new line, 3 - 2) 2 | LDR literal 2 + 2 data wait states
+            // (the literal is in flash) | NOP 1 | LDR [r4, r6] 2 (SRAM, 0 wait states) |
+            // MOVW 0x1a0 (new line, 3 - 3 = 0) 1 | MOVT 1
             (
                 20,
                 21,
-                4 + 2 + 4 + 1 + 2 + 1 + 3,
+                2 + 2 + 4 + 1 + 2 + 1 + 1,
                 "case 10: literal load pays flash_ws",
             ),
-            // STR.W 4 | B (new word, 3 - 2 = 1 wait) 1+1, taken: P 1 + the target's word
-            // 2 | MOVW 1 (its word came with the refill) | MOVT (2) 3
+            // STR.W 2 | B 0x230 (new line, 3 - 2) 1+1, taken: P 1 + the target's line 2 |
+            // MOVW 0x234 1 | MOVT 0x238 (new line, 3 - 1) 3
             (
                 28,
                 29,
-                4 + 2 + 3 + 1 + 3,
+                2 + 2 + 3 + 1 + 3,
                 "case 14: a taken branch refetches with wait states",
             ),
         ],
     );
     let r = run(&fx, &format!("{base},flash_ws=2,prefetch=on"));
-    // Prefetch buffer: sequential fetch is free; literal loads and branch targets pay
+    // Prefetch buffer (two 64-bit lines): the next line is read while the current one
+    // executes, so a new line waits 3 - (cycles executed in the line before it): free for
+    // lines of 3 or more cycles, not for every line. Literal loads and branch targets pay
     // the wait states.
     check_pairs(
         &r,
         "flash_ws=2 prefetch=on",
         &[
-            (0, 1, SHARE, "sequential code: no wait"),
-            (2, 3, SHARE + 5, "case 1: as with zero wait states"),
+            (0, 1, SHARE, "MOVW 0x58: line 0x50 ran 3 cycles: no wait"),
+            // as at zero wait states, but MOVW 0x7e needs line 0x80 after 2 cycles of
+            // line 0x78 (ADD.W, CMP): 1 wait
+            (2, 3, SHARE + 5 + 1, "case 1: one line executes in 2 cycles"),
             (20, 21, SHARE + 6 + 2, "case 10: the literal load pays 2"),
+            // the target's line 2; then MOVT 0x238 needs the next line 1 cycle after the
+            // target's line arrived: 3 - 1 = 2
             (
                 28,
                 29,
-                SHARE + 2 + 2,
-                "case 14: the branch target fetch pays 2",
+                SHARE + 2 + 2 + 2,
+                "case 14: the branch target fetch pays 2, its next line 2",
             ),
         ],
     );

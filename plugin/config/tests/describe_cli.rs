@@ -146,7 +146,7 @@ fn check_rejects_with_one_line() {
     );
     assert_fails(
         &["check", "trace=/tmp/t.bin"],
-        "rtoslab-plugin: unknown timing-model setting 'trace' (known: core, flash, sram, flash_ws, sram_ws, prefetch, div)",
+        "rtoslab-plugin: unknown timing-model setting 'trace' (known: core, flash, sram, flash_ws, sram_ws, prefetch, div, accel)",
     );
 }
 
