@@ -291,6 +291,9 @@ class ValidationCase:
     # A known model gap: why the case is expected outside its tolerance (docs/validation.md
     # lists it; the test fails when such a case comes within tolerance, so the note goes).
     gap: str = ""
+    # Another metric of the benchmark whose median is subtracted from ``metric``'s: for
+    # figures published as a difference (e.g. cycles per extra loop iteration).
+    minus: str = ""
 
 
 @dataclass(frozen=True)

@@ -85,13 +85,16 @@ def compare(plan_: list[tuple[BuildConfig, list[Benchmark]]],
 def _one(bench: str, case: ValidationCase, result: BenchResult) -> CaseResult:
     if result.status != "ok":
         return CaseResult(bench, case, None, f"{result.status}: {result.reason}")
-    metric = next((m for m in result.metrics if m.name == case.metric), None)
-    if metric is None:
-        return CaseResult(bench, case, None, f"no metric {case.metric!r} in {bench}")
-    summary = metric.summaries.get(Unit.CYCLE)
-    if summary is None:
-        return CaseResult(bench, case, None, "no modelled cycles (core=none?)")
-    return CaseResult(bench, case, summary.median)
+    medians = []
+    for name in (case.metric, case.minus) if case.minus else (case.metric,):
+        metric = next((m for m in result.metrics if m.name == name), None)
+        if metric is None:
+            return CaseResult(bench, case, None, f"no metric {name!r} in {bench}")
+        summary = metric.summaries.get(Unit.CYCLE)
+        if summary is None:
+            return CaseResult(bench, case, None, "no modelled cycles (core=none?)")
+        medians.append(summary.median)
+    return CaseResult(bench, case, medians[0] - (medians[1] if case.minus else 0.0))
 
 
 def _pct(x: float) -> str:
@@ -110,7 +113,8 @@ def markdown(results: list[CaseResult]) -> str:
         ok = f"yes (±{r.case.tolerance * 100:g}%)" if r.within else "**no**"
         if r.case.gap:
             ok += " (known gap)"
-        lines.append(f"| {r.benchmark} | {r.case.metric} | {timing} | {r.case.cycles:g} | {model} | "
+        metric = f"{r.case.metric} - {r.case.minus}" if r.case.minus else r.case.metric
+        lines.append(f"| {r.benchmark} | {metric} | {timing} | {r.case.cycles:g} | {model} | "
                      f"{err} | {ok} | {'yes' if r.case.held_out else 'no'} | {r.case.conditions} | "
                      f"{r.case.source} |")
     lines.append("")

@@ -66,3 +66,20 @@ def test_plan_groups_cases_by_timing_and_compare_computes_errors() -> None:
     assert "| v_x | m | core=cortex-m3 | 10 | 10.5 | +5.0% | yes (±10%) | yes |" in table
     assert "| +15.0% | **no** |" in table
     assert "- all cases: 2, within tolerance 1, mean absolute error 10.0%, largest 15.0%" in table
+
+
+def test_a_case_with_minus_compares_the_difference_of_two_metrics() -> None:
+    case = ValidationCase(**{**CASE, "minus": "base", "cycles": 90})  # type: ignore[arg-type]
+    plan = validation.plan([_bench(case)])
+
+    def summary(v: float) -> Summary:
+        return Summary(n=1, min=v, max=v, mean=v, median=v, mode=v, stdev=0.0, p90=v, p99=v)
+
+    result = BenchResult("v_x", "ok", None, metrics=(
+        MetricResult("m", "d", (), {Unit.CYCLE: summary(130.0)}),
+        MetricResult("base", "d", (), {Unit.CYCLE: summary(30.0)})))
+    (got,) = validation.compare(plan, [result])
+    assert got.model_cycles == 100.0 and not got.within
+    assert "| v_x | m - base |" in validation.markdown([got])
+    (missing,) = validation.compare(plan, [_result(5.0)])
+    assert missing.model_cycles is None and "no metric 'base'" in (missing.failure or "")
