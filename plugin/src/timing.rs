@@ -149,8 +149,8 @@ impl CycleModel {
     /// `None` for `core=none`.
     pub fn new(cfg: ModelConfig) -> Option<CycleModel> {
         let t = cfg.core?;
-        let icache = (cfg.accel == Accel::Art && cfg.flash.is_some())
-            .then(|| Mutex::new(ICache::new()));
+        let icache =
+            (cfg.accel == Accel::Art && cfg.flash.is_some()).then(|| Mutex::new(ICache::new()));
         Some(CycleModel { cfg, t, icache })
     }
 
@@ -182,7 +182,13 @@ impl CycleModel {
     /// line needed on the way what its read (1 + ws) exceeds the execution overlapping it.
     /// All is charged at the block's start (a probe inside the block counts the misses of
     /// the instructions after it too: only the first, cold pass through a line is concerned).
-    fn art_fetch(&self, cache: &Mutex<ICache>, ev: Event, next: &TbShape) -> u32 {
+    fn art_fetch(
+        &self,
+        cache: &Mutex<ICache>,
+        ev: Event,
+        next: &TbShape,
+        head_neighbour: i32,
+    ) -> u32 {
         let ws = self.cfg.flash_ws;
         let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
         let n = next.pcs.len();
@@ -216,10 +222,29 @@ impl CycleModel {
                 }
             }
         }
+        // After a cut (`Event::Next`) the block's first overlap window may have begun in the
+        // block before: the first later window start, when it needs a new line, then
+        // overlaps `carried` more cycles (and the head's neighbour correction), as
+        // `next_charge` corrects a static stall.
+        let mut carried = 0i64;
+        if let Event::Next(prev) = ev
+            && next.head_ctx & CTX_NEW_WINDOW == 0
+        {
+            carried = i64::from(field(prev, 32)) + i64::from(head_neighbour);
+        }
+        let later_idx = if next.head_ctx & CTX_LATER_LINE != 0 {
+            ((next.head_ctx >> LATER_IDX_SHIFT) & 0xFF) as usize
+        } else {
+            usize::MAX
+        };
         for i in 1..n {
             if end(i) / ART_LINE != end(i - 1) / ART_LINE && !cache.access(end(i)) {
-                let overlap = field(next.tail_ctx.get(i - 1).copied().unwrap_or(0), 32);
-                extra += (1 + ws).saturating_sub(overlap);
+                let mut overlap =
+                    i64::from(field(next.tail_ctx.get(i - 1).copied().unwrap_or(0), 32));
+                if i == later_idx {
+                    overlap = (overlap + carried).max(0);
+                }
+                extra += (i64::from(1 + ws) - overlap).max(0) as u32;
             }
         }
         extra
@@ -326,7 +351,11 @@ impl CycleModel {
                 // window began `before` cycles earlier unless the first instruction started
                 // it, and the neighbour rules changed them
                 let exec = field(head, 48);
-                let carried = if head_new_window { 0 } else { i64::from(before) };
+                let carried = if head_new_window {
+                    0
+                } else {
+                    i64::from(before)
+                };
                 let real_exec = (i64::from(exec) + neighbour + carried).max(0);
                 let charged = (1 + w).saturating_sub(exec);
                 let real = (i64::from(1 + w) - real_exec).max(0);
@@ -523,7 +552,8 @@ impl CostModel for CycleModel {
         };
         match &self.icache {
             Some(cache) if self.in_flash(next.start) => {
-                let extra = self.art_fetch(cache, ev, next);
+                // with w = 0 in an ART block's context, `head` is the neighbour correction
+                let extra = self.art_fetch(cache, ev, next, c.head());
                 Charge::new(c.before() + extra, c.head(), c.later(), c.later_idx())
             }
             _ => c,
@@ -986,7 +1016,11 @@ mod tests {
                      f240 0004; f240 0004; f240 0004; f240 0004";
         // static costs carry no fetch stalls (the cache charges them)
         assert_eq!(costs(&m, movs8), vec![1; 8]);
-        assert_eq!(m.head_cycles(&block(0x102, MOV_W)[0]), (1, 0), "alignment only");
+        assert_eq!(
+            m.head_cycles(&block(0x102, MOV_W)[0]),
+            (1, 0),
+            "alignment only"
+        );
         // literal loads and flash data: data-cache hits
         assert_eq!(costs(&m, &format!("{NOP}; {LDR_LIT}")), vec![1, 2]);
         assert_eq!(m.data_ws(0x10), 0);
@@ -1018,6 +1052,53 @@ mod tests {
         assert_eq!(f1.event_cycles(Event::Taken(Refill::Direct), &t), 1 + 5);
     }
 
+    /// With `accel=art`, cutting a cold straight run anywhere charges the same cycles.
+    #[test]
+    fn art_block_splits_do_not_change_cycles() {
+        let cfg = |prefetch| ModelConfig {
+            core: table("cortex-m4"),
+            flash: Some(Region {
+                base: 0,
+                size: 0x10000,
+            }),
+            flash_ws: 5,
+            prefetch,
+            accel: Accel::Art,
+            ..ModelConfig::default()
+        };
+        let run = format!(
+            "{NOP}; {MOV_W}; {LDR}; {NOP}; {LDR_R2_R3}; {MOV_W}; {ADDS}; {MOV_W}; {NOP}; \
+             {MOV_W}; {MOV_W}; {ADDS}; {NOP}; {MOV_W}; {STR}; {MOV_W}; {NOP}; {NOP}"
+        );
+        let total = |m: &CycleModel, blocks: &[&[DecodedInsn]]| {
+            let mut sum = 0u64;
+            let mut prev: Option<u64> = None;
+            for b in blocks {
+                let costs = m.block_costs(b);
+                let shape = plan_tb(b, m, &[]).shape;
+                let ev = prev.map_or(Event::Taken(Refill::Direct), Event::Next);
+                sum = sum
+                    .wrapping_add(m.event_cycles(ev, &shape))
+                    .wrapping_add(costs.cycles.iter().map(|&c| u64::from(c)).sum::<u64>());
+                prev = Some(costs.tail_ctx[b.len() - 1]);
+            }
+            sum
+        };
+        for prefetch in [true, false] {
+            for start in [0x100u64, 0x102, 0x104, 0x106, 0x10a, 0x10e] {
+                let b = block(start, &run);
+                let whole = total(&with(cfg(prefetch)), &[&b]);
+                for k in 1..b.len() {
+                    let split = total(&with(cfg(prefetch)), &[&b[..k], &b[k..]]);
+                    assert_eq!(
+                        split, whole,
+                        "prefetch {prefetch} at {start:#x} cut before {k}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn art_cache_replaces_the_least_recently_used_line() {
         let mut c = ICache::new();
@@ -1025,7 +1106,10 @@ mod tests {
             assert!(!c.access(line * ART_LINE), "cold");
         }
         assert!(c.access(0), "64 lines fit");
-        assert!(!c.access(ART_LINES as u64 * ART_LINE), "a 65th line evicts the LRU one");
+        assert!(
+            !c.access(ART_LINES as u64 * ART_LINE),
+            "a 65th line evicts the LRU one"
+        );
         assert!(c.access(0), "line 0 was used recently: kept");
         assert!(!c.access(ART_LINE), "line 1 was the least recently used");
     }
