@@ -20,13 +20,14 @@
 //! "Tail-chaining"; each core file names the table its counts come from.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rtoslab_plugin_config::cores::CoreTable;
 use rtoslab_plugin_config::model::{Accel, ModelConfig};
 
 use crate::cost::{BlockCosts, Charge, CostModel};
 use crate::decoded::{DecodedInsn, Ops, Sys, ops};
-use crate::flow::{Event, Refill, TbShape};
+use crate::flow::{Event, Exit, Refill, TbShape};
 use crate::thumb::{Class, Flow};
 
 fn is_data_processing(class: Class, o: &Ops) -> bool {
@@ -143,6 +144,9 @@ pub struct CycleModel {
     /// The ART instruction cache, with `accel=art` (its state is the one thing the model
     /// changes as the guest runs: one vCPU, blocks entered in execution order).
     icache: Option<Mutex<ICache>>,
+    /// The block entered last ends in an instruction that raises an exception (SVC, UDF,
+    /// BKPT): an exception entry right after it is that instruction's (`event_charge`).
+    after_raise: AtomicBool,
 }
 
 impl CycleModel {
@@ -151,7 +155,12 @@ impl CycleModel {
         let t = cfg.core?;
         let icache =
             (cfg.accel == Accel::Art && cfg.flash.is_some()).then(|| Mutex::new(ICache::new()));
-        Some(CycleModel { cfg, t, icache })
+        Some(CycleModel {
+            cfg,
+            t,
+            icache,
+            after_raise: AtomicBool::new(false),
+        })
     }
 
     fn in_flash(&self, addr: u64) -> bool {
@@ -540,15 +549,34 @@ impl CostModel for CycleModel {
         true
     }
 
+    /// Exception latencies overlap the instruction that causes them. ARM counts the exit
+    /// latency (10 on the M3/M4) from the execution of the return instruction to the
+    /// first instruction of the interrupted code, and the entry latency from the exception
+    /// signal to the handler's first instruction (ARM knowledge article 103489845, "What
+    /// is the true interrupt latency of Cortex-M3 and Cortex-M4"): the return instruction's
+    /// execute cycle, already charged as its class cost, is the first cycle of the exit
+    /// (and of a tail-chain, 6 cycles from the return); an SVC (or UDF, BKPT) is the
+    /// signal of its own exception, so its execute cycle is the first of the entry. An
+    /// interrupt taken between two instructions, or pended by a store, overlaps nothing.
+    /// The M0/M0+ return counts are ours, counted after the return instruction (see the
+    /// core tables): no overlap there.
     fn event_charge(&self, ev: Event, next: &TbShape) -> Charge {
         let stack_ws = 8 * self.cfg.sram_ws; // eight words stacked or unstacked, in SRAM
+        let raised = self
+            .after_raise
+            .swap(next.exit == Exit::Exception, Ordering::Relaxed);
+        let ret_overlap = u32::from(self.t.v7m);
         let c = match ev {
             Event::None => Charge::default(),
             Event::Next(prev) => self.next_charge(prev, next.head_ctx),
             Event::Taken(r) => Charge::before_block(self.refill(r) + next.head_refill),
-            Event::Entry => Charge::before_block(self.t.entry + stack_ws + next.head_ws),
-            Event::Return => Charge::before_block(self.t.ret + stack_ws + next.head_ws),
-            Event::TailChain => Charge::before_block(self.t.tail + next.head_ws),
+            Event::Entry => {
+                Charge::before_block(self.t.entry - u32::from(raised) + stack_ws + next.head_ws)
+            }
+            Event::Return => {
+                Charge::before_block(self.t.ret - ret_overlap + stack_ws + next.head_ws)
+            }
+            Event::TailChain => Charge::before_block(self.t.tail - 1 + next.head_ws),
         };
         match &self.icache {
             Some(cache) if self.in_flash(next.start) => {
@@ -959,8 +987,9 @@ mod tests {
         assert_eq!(m.event_cycles(Event::Taken(Refill::Register), &t), 2 + 2);
         assert_eq!(m.event_cycles(Event::Taken(Refill::Load), &t), 3 + 2);
         assert_eq!(m.event_cycles(Event::Entry, &t), 12 + 8 + 2);
-        assert_eq!(m.event_cycles(Event::Return, &t), 10 + 8 + 2);
-        assert_eq!(m.event_cycles(Event::TailChain, &t), 6 + 2);
+        // the return instruction's execute cycle is the first of the 10 (and of the 6)
+        assert_eq!(m.event_cycles(Event::Return, &t), 10 - 1 + 8 + 2);
+        assert_eq!(m.event_cycles(Event::TailChain, &t), 6 - 1 + 2);
         let z = model(table("cortex-m3"));
         let t = plan_tb(&block(0x102, MOV_W), &z, &[]).shape;
         assert_eq!(
@@ -969,12 +998,18 @@ mod tests {
             "P 1 + alignment"
         );
         assert_eq!(z.event_cycles(Event::Entry, &t), 12);
-        assert_eq!(z.event_cycles(Event::Return, &t), 10);
-        assert_eq!(z.event_cycles(Event::TailChain, &t), 6);
+        assert_eq!(z.event_cycles(Event::Return, &t), 10 - 1);
+        assert_eq!(z.event_cycles(Event::TailChain, &t), 6 - 1);
+        // an entry right after a block ending in SVC is the SVC's: its cycle is the
+        // first of the 12; the next entry (an interrupt) overlaps nothing
+        let svc = plan_tb(&block(0x100, &format!("{NOP}; {SVC}")), &z, &[]).shape;
+        assert_eq!(z.event_cycles(Event::Taken(Refill::Direct), &svc), 1);
+        assert_eq!(z.event_cycles(Event::Entry, &t), 12 - 1);
+        assert_eq!(z.event_cycles(Event::Entry, &t), 12);
         for (core, p, entry, ret) in [
             (table("cortex-m0"), [2, 2, 3], 16, 12),
             (table("cortex-m0plus"), [1, 1, 2], 15, 11),
-            (table("cortex-m4"), [1, 2, 3], 12, 10),
+            (table("cortex-m4"), [1, 2, 3], 12, 10 - 1),
         ] {
             let mm = model(core);
             let t = plan_tb(&block(0x102, MOV_W), &mm, &[]).shape;
