@@ -562,9 +562,11 @@ impl CostModel for CycleModel {
     /// core tables): no overlap there.
     fn event_charge(&self, ev: Event, next: &TbShape) -> Charge {
         let stack_ws = 8 * self.cfg.sram_ws; // eight words stacked or unstacked, in SRAM
-        let raised = self
-            .after_raise
-            .swap(next.exit == Exit::Exception, Ordering::Relaxed);
+        // one vCPU, blocks entered in order: plain loads and stores (no locked swap on
+        // this per-block path)
+        let raised = self.after_raise.load(Ordering::Relaxed);
+        self.after_raise
+            .store(next.exit == Exit::Exception, Ordering::Relaxed);
         let ret_overlap = u32::from(self.t.v7m);
         let c = match ev {
             Event::None => Charge::default(),
