@@ -20,14 +20,13 @@
 //! "Tail-chaining"; each core file names the table its counts come from.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use rtoslab_plugin_config::cores::CoreTable;
 use rtoslab_plugin_config::model::{Accel, ModelConfig};
 
 use crate::cost::{BlockCosts, Charge, CostModel};
 use crate::decoded::{DecodedInsn, Ops, Sys, ops};
-use crate::flow::{Event, Exit, Refill, TbShape};
+use crate::flow::{Event, Refill, TbShape};
 use crate::thumb::{Class, Flow};
 
 fn is_data_processing(class: Class, o: &Ops) -> bool {
@@ -143,24 +142,16 @@ pub struct CycleModel {
     t: &'static CoreTable,
     /// The ART instruction cache, with `accel=art` (its state is the one thing the model
     /// changes as the guest runs: one vCPU, blocks entered in execution order).
-    icache: Option<Mutex<ICache>>,
-    /// The block entered last ends in an instruction that raises an exception (SVC, UDF,
-    /// BKPT): an exception entry right after it is that instruction's (`event_charge`).
-    after_raise: AtomicBool,
+    icache: Option<Box<Mutex<ICache>>>,
 }
 
 impl CycleModel {
     /// `None` for `core=none`.
     pub fn new(cfg: ModelConfig) -> Option<CycleModel> {
         let t = cfg.core?;
-        let icache =
-            (cfg.accel == Accel::Art && cfg.flash.is_some()).then(|| Mutex::new(ICache::new()));
-        Some(CycleModel {
-            cfg,
-            t,
-            icache,
-            after_raise: AtomicBool::new(false),
-        })
+        let icache = (cfg.accel == Accel::Art && cfg.flash.is_some())
+            .then(|| Box::new(Mutex::new(ICache::new())));
+        Some(CycleModel { cfg, t, icache })
     }
 
     fn in_flash(&self, addr: u64) -> bool {
@@ -191,6 +182,8 @@ impl CycleModel {
     /// line needed on the way what its read (1 + ws) exceeds the execution overlapping it.
     /// All is charged at the block's start (a probe inside the block counts the misses of
     /// the instructions after it too: only the first, cold pass through a line is concerned).
+    #[cold]
+    #[inline(never)]
     fn art_fetch(
         &self,
         cache: &Mutex<ICache>,
@@ -321,6 +314,8 @@ impl CycleModel {
                 Sys::Isb => t.isb,
                 Sys::Other => 1,
             },
+            // SVC: its execute cycle is the first of its exception entry (`event_charge`)
+            Class::Exception if d.raw & 0xFF00 == 0xDF00 && d.insn.len == 2 => 0,
             Class::Exception | Class::Coprocessor | Class::Undefined => 1,
         }
     }
@@ -404,6 +399,35 @@ impl CycleModel {
                 window: BUS_WORD,
             }
         }
+    }
+
+    /// The block-entry charge without the ART cache (see `event_charge`).
+    #[inline(always)]
+    fn core_event_charge(&self, ev: Event, next: &TbShape) -> Charge {
+        let stack_ws = 8 * self.cfg.sram_ws; // eight words stacked or unstacked, in SRAM
+        let before = match ev {
+            Event::None => 0,
+            Event::Next(prev) => return self.next_charge(prev, next.head_ctx),
+            Event::Taken(r) => self.refill(r) + next.head_refill,
+            Event::Entry => self.t.entry + stack_ws + next.head_ws,
+            Event::Return => self.t.ret - u32::from(self.t.v7m) + stack_ws + next.head_ws,
+            Event::TailChain => self.t.tail - 1 + next.head_ws,
+        };
+        Charge::before_block(before)
+    }
+
+    /// With `accel=art`: the charge above plus the instruction cache's fetch wait states
+    /// for a block in flash.
+    #[cold]
+    #[inline(never)]
+    fn art_event_charge(&self, cache: &Mutex<ICache>, ev: Event, next: &TbShape) -> Charge {
+        let c = self.core_event_charge(ev, next);
+        if !self.in_flash(next.start) {
+            return c;
+        }
+        // with w = 0 in an ART block's context, `head` is the neighbour correction
+        let extra = self.art_fetch(cache, ev, next, c.head());
+        Charge::new(c.before() + extra, c.head(), c.later(), c.later_idx())
     }
 
     #[cfg(test)]
@@ -555,38 +579,15 @@ impl CostModel for CycleModel {
     /// signal to the handler's first instruction (ARM knowledge article 103489845, "What
     /// is the true interrupt latency of Cortex-M3 and Cortex-M4"): the return instruction's
     /// execute cycle, already charged as its class cost, is the first cycle of the exit
-    /// (and of a tail-chain, 6 cycles from the return); an SVC (or UDF, BKPT) is the
-    /// signal of its own exception, so its execute cycle is the first of the entry. An
-    /// interrupt taken between two instructions, or pended by a store, overlaps nothing.
-    /// The M0/M0+ return counts are ours, counted after the return instruction (see the
-    /// core tables): no overlap there.
+    /// (and of a tail-chain, 6 cycles from the return); an SVC is the signal of its own
+    /// exception, so it costs nothing of its own (`class_cycles`): its cycle is the first
+    /// of the entry. An interrupt taken between two instructions, or pended by a store,
+    /// overlaps nothing. The M0/M0+ return counts are ours, counted after the return
+    /// instruction (see the core tables): no overlap there.
     fn event_charge(&self, ev: Event, next: &TbShape) -> Charge {
-        let stack_ws = 8 * self.cfg.sram_ws; // eight words stacked or unstacked, in SRAM
-        // one vCPU, blocks entered in order: plain loads and stores (no locked swap on
-        // this per-block path)
-        let raised = self.after_raise.load(Ordering::Relaxed);
-        self.after_raise
-            .store(next.exit == Exit::Exception, Ordering::Relaxed);
-        let ret_overlap = u32::from(self.t.v7m);
-        let c = match ev {
-            Event::None => Charge::default(),
-            Event::Next(prev) => self.next_charge(prev, next.head_ctx),
-            Event::Taken(r) => Charge::before_block(self.refill(r) + next.head_refill),
-            Event::Entry => {
-                Charge::before_block(self.t.entry - u32::from(raised) + stack_ws + next.head_ws)
-            }
-            Event::Return => {
-                Charge::before_block(self.t.ret - ret_overlap + stack_ws + next.head_ws)
-            }
-            Event::TailChain => Charge::before_block(self.t.tail - 1 + next.head_ws),
-        };
         match &self.icache {
-            Some(cache) if self.in_flash(next.start) => {
-                // with w = 0 in an ART block's context, `head` is the neighbour correction
-                let extra = self.art_fetch(cache, ev, next, c.head());
-                Charge::new(c.before() + extra, c.head(), c.later(), c.later_idx())
-            }
-            _ => c,
+            None => self.core_event_charge(ev, next),
+            Some(cache) => self.art_event_charge(cache, ev, next),
         }
     }
 
@@ -695,6 +696,7 @@ mod tests {
     const ISB: &str = "f3bf 8f6f";
     const WFI: &str = "bf30";
     const SVC: &str = "df00";
+    const BKPT: &str = "beab"; // bkpt 0xab (semihosting: no exception entry here)
     const TBB: &str = "e8d1 f002";
     const LDREX: &str = "e851 2f00"; // ldrex r2, [r1]
 
@@ -749,7 +751,11 @@ mod tests {
             (DSB, 1, "DSB 1+B, B=0"),
             (ISB, 3, "ISB 1+B, B = a refill (2)"),
             (WFI, 1, "WFI 1+W, W not modelled"),
-            (SVC, 1, "SVC: 1 + exception entry (dynamic)"),
+            (
+                SVC,
+                0,
+                "SVC: its cycle is the first of the exception entry (dynamic)",
+            ),
             (NOP, 1, "NOP 1"),
         ];
         for &(enc, want, row) in rows {
@@ -1002,12 +1008,8 @@ mod tests {
         assert_eq!(z.event_cycles(Event::Entry, &t), 12);
         assert_eq!(z.event_cycles(Event::Return, &t), 10 - 1);
         assert_eq!(z.event_cycles(Event::TailChain, &t), 6 - 1);
-        // an entry right after a block ending in SVC is the SVC's: its cycle is the
-        // first of the 12; the next entry (an interrupt) overlaps nothing
-        let svc = plan_tb(&block(0x100, &format!("{NOP}; {SVC}")), &z, &[]).shape;
-        assert_eq!(z.event_cycles(Event::Taken(Refill::Direct), &svc), 1);
-        assert_eq!(z.event_cycles(Event::Entry, &t), 12 - 1);
-        assert_eq!(z.event_cycles(Event::Entry, &t), 12);
+        // an SVC costs nothing of its own: its cycle is the first of its entry's 12
+        assert_eq!(costs(&z, &format!("{NOP}; {SVC}; {BKPT}")), vec![1, 0, 1]);
         for (core, p, entry, ret) in [
             (table("cortex-m0"), [2, 2, 3], 16, 12),
             (table("cortex-m0plus"), [1, 1, 2], 15, 11),
