@@ -19,8 +19,10 @@
 //! timings" (neighbour rules), the M3/M4 TRMs on exception entry, return and
 //! "Tail-chaining"; each core file names the table its counts come from.
 
+use std::sync::Mutex;
+
 use rtoslab_plugin_config::cores::CoreTable;
-use rtoslab_plugin_config::model::ModelConfig;
+use rtoslab_plugin_config::model::{Accel, ModelConfig};
 
 use crate::cost::{BlockCosts, Charge, CostModel};
 use crate::decoded::{DecodedInsn, Ops, Sys, ops};
@@ -44,29 +46,90 @@ fn is_mem(class: Class) -> bool {
     )
 }
 
-/// Does an instruction of `len` bytes at `pc` need a fetch word that the instructions
-/// before it (sequentially) did not? (A 16-bit instruction at a halfword offset shares its
-/// word with the one before.)
-fn starts_fetch_word(pc: u64, len: u8) -> bool {
-    pc & 3 == 0 || len == 4
+/// Does an instruction of `len` bytes at `pc` need a `unit`-byte fetch unit (a bus word
+/// or a flash line) that the bytes before it did not? True when it starts a unit or
+/// straddles into the next one; a 16-bit instruction in the middle of a unit shares it with
+/// the instruction before.
+fn starts_unit(pc: u64, len: u8, unit: u64) -> bool {
+    (pc + u64::from(len) - 1) / unit != pc.wrapping_sub(1) / unit
+}
+
+/// How instruction fetch from one address behaves: `ws` wait states per read, `line`
+/// bytes delivered per read, `window` the bytes whose execution can overlap the next
+/// read (the overlap the stall is computed against).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Fetch {
+    ws: u32,
+    line: u64,
+    window: u64,
+}
+
+/// Bytes per Cortex-M3/M4 instruction fetch (the ICode/System bus is 32 bits wide: TRM
+/// "Bus interfaces").
+const BUS_WORD: u64 = 4;
+/// STM32F1 embedded flash: read 64 bits at a time (RM0008 section 3.3.3 "Embedded Flash
+/// memory": "read accesses ... 64 bits", prefetch buffer "two 64-bit" blocks).
+const F1_LINE: u64 = 8;
+/// STM32F4 flash behind the ART accelerator: read 128 bits at a time (RM0090 section
+/// 3.4.2 "Adaptive real-time memory accelerator": 128-bit flash lines, an instruction
+/// cache of 64 lines of 128 bits).
+const ART_LINE: u64 = 16;
+const ART_LINES: usize = 64;
+
+/// The ART instruction cache (`accel=art`): 64 lines of 16 bytes. RM0090 does not say
+/// how a line is chosen for replacement; the least recently used one is (our assumption).
+#[derive(Debug)]
+struct ICache {
+    /// Line address (byte address / 16) of each entry; `u64::MAX` when empty.
+    tags: [u64; ART_LINES],
+    /// When each entry was last used (`clock`); 0 when empty, so empty entries go first.
+    used: [u64; ART_LINES],
+    clock: u64,
+}
+
+impl ICache {
+    fn new() -> ICache {
+        ICache {
+            tags: [u64::MAX; ART_LINES],
+            used: [0; ART_LINES],
+            clock: 0,
+        }
+    }
+
+    /// Look up the line holding byte `addr`, filling it on a miss. True on a hit.
+    fn access(&mut self, addr: u64) -> bool {
+        let line = addr / ART_LINE;
+        self.clock += 1;
+        if let Some(i) = self.tags.iter().position(|&t| t == line) {
+            self.used[i] = self.clock;
+            return true;
+        }
+        let victim = (0..ART_LINES)
+            .min_by_key(|&i| self.used[i])
+            .expect("the cache has lines");
+        self.tags[victim] = line;
+        self.used[victim] = self.clock;
+        false
+    }
 }
 
 // Boundary contexts (`BlockCosts`), so a block that goes on straight from the previous
 // one is costed as if QEMU had not cut there (`CycleModel::next_charge`).
 // As a predecessor: registers written (bits 15:0), flags, and the cycles executed since
-// the current fetch word began (bits 47:32).
+// the current overlap window began (bits 47:32; see `Fetch`).
 const CTX_PIPE_LOAD: u64 = 1 << 16; // single load that pipelines into a next LDR/STR
 const CTX_STORE_IMM: u64 = 1 << 17; // one-cycle STR: the next memory access waits
 const CTX_DATA_PROC: u64 = 1 << 18; // data processing (address-generation stall)
 // As a successor: address registers (bits 15:0), flags, the fetch wait states of the
-// block's code (bits 47:32, 0 with prefetch) and, when a later instruction of the block
-// needs a new fetch word, the cycles executed before it since its word's fetch began
-// (bits 63:48): its stall depends on where that began.
+// block's code (bits 47:32) and, when the first later instruction of the block that starts
+// an overlap window is also a stall point, its index (bits 28:21) and the cycles executed
+// before it since the window began (bits 63:48): its stall depends on where that began.
 const CTX_MEM: u64 = 1 << 16; // a memory instruction
 const CTX_CAN_PIPE: u64 = 1 << 17; // single LDR/STR that would take a cycle less
-const CTX_NEW_WORD: u64 = 1 << 18; // needs a new fetch word
-const CTX_LATER_WORD: u64 = 1 << 19; // a later instruction needs a new fetch word
-const CTX_LATER_IS_THIRD: u64 = 1 << 20; // that is the third instruction (else the second)
+const CTX_NEW_LINE: u64 = 1 << 18; // needs a new fetch read (a stall point)
+const CTX_LATER_LINE: u64 = 1 << 19; // a later instruction is a stall point
+const CTX_NEW_WINDOW: u64 = 1 << 20; // starts a new overlap window
+const LATER_IDX_SHIFT: u32 = 21; // bits 28:21: the index of that later instruction
 
 fn field(ctx: u64, shift: u32) -> u32 {
     ((ctx >> shift) & 0xFFFF) as u32
@@ -77,13 +140,116 @@ fn field(ctx: u64, shift: u32) -> u32 {
 pub struct CycleModel {
     cfg: ModelConfig,
     t: &'static CoreTable,
+    /// The ART instruction cache, with `accel=art` (its state is the one thing the model
+    /// changes as the guest runs: one vCPU, blocks entered in execution order).
+    icache: Option<Box<Mutex<ICache>>>,
 }
 
 impl CycleModel {
     /// `None` for `core=none`.
     pub fn new(cfg: ModelConfig) -> Option<CycleModel> {
         let t = cfg.core?;
-        Some(CycleModel { cfg, t })
+        let icache = (cfg.accel == Accel::Art && cfg.flash.is_some())
+            .then(|| Box::new(Mutex::new(ICache::new())));
+        Some(CycleModel { cfg, t, icache })
+    }
+
+    fn in_flash(&self, addr: u64) -> bool {
+        self.cfg.flash.is_some_and(|r| r.contains(addr))
+    }
+
+    /// Code at `pc` is fetched through the ART cache: its fetch wait states are charged
+    /// at block entry by the cache (`art_fetch`), not statically.
+    fn art_code(&self, pc: u64) -> bool {
+        self.icache.is_some() && self.in_flash(pc)
+    }
+
+    /// Wait states of one data access at `addr`. With `accel=art`, flash data reads are
+    /// taken as ART data-cache hits (0): an assumption that holds for literal pools and
+    /// small constant tables read in loops, not for streaming through large tables.
+    fn data_region_ws(&self, addr: u64) -> u32 {
+        if self.icache.is_some() && self.in_flash(addr) {
+            0
+        } else {
+            self.region_ws(addr)
+        }
+    }
+
+    /// With `accel=art`, the fetch wait states of block `next` entered as `ev`: every
+    /// flash line its instructions need is looked up in the instruction cache (and filled);
+    /// a miss costs what `block_costs` would charge without the cache: the first
+    /// instruction's lines `ws` each after a branch or an exception (the refill), and a
+    /// line needed on the way what its read (1 + ws) exceeds the execution overlapping it.
+    /// All is charged at the block's start (a probe inside the block counts the misses of
+    /// the instructions after it too: only the first, cold pass through a line is concerned).
+    #[cold]
+    #[inline(never)]
+    fn art_fetch(
+        &self,
+        cache: &Mutex<ICache>,
+        ev: Event,
+        next: &TbShape,
+        head_neighbour: i32,
+    ) -> u32 {
+        let ws = self.cfg.flash_ws;
+        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+        let n = next.pcs.len();
+        let end = |i: usize| {
+            let after = if i + 1 < n {
+                u64::from(next.pcs[i + 1])
+            } else {
+                next.fallthrough
+            };
+            after.wrapping_sub(1)
+        };
+        let first = u64::from(next.pcs[0]);
+        let mut extra = 0;
+        match ev {
+            Event::None => {
+                cache.access(first);
+                cache.access(end(0));
+            }
+            Event::Next(prev) => {
+                let hit = cache.access(end(0));
+                if next.head_ctx & CTX_NEW_LINE != 0 && !hit {
+                    extra += (1 + ws).saturating_sub(field(prev, 32));
+                }
+            }
+            Event::Taken(_) | Event::Entry | Event::Return | Event::TailChain => {
+                if !cache.access(first) {
+                    extra += ws;
+                }
+                if end(0) / ART_LINE != first / ART_LINE && !cache.access(end(0)) {
+                    extra += ws;
+                }
+            }
+        }
+        // After a cut (`Event::Next`) the block's first overlap window may have begun in the
+        // block before: the first later window start, when it needs a new line, then
+        // overlaps `carried` more cycles (and the head's neighbour correction), as
+        // `next_charge` corrects a static stall.
+        let mut carried = 0i64;
+        if let Event::Next(prev) = ev
+            && next.head_ctx & CTX_NEW_WINDOW == 0
+        {
+            carried = i64::from(field(prev, 32)) + i64::from(head_neighbour);
+        }
+        let later_idx = if next.head_ctx & CTX_LATER_LINE != 0 {
+            ((next.head_ctx >> LATER_IDX_SHIFT) & 0xFF) as usize
+        } else {
+            usize::MAX
+        };
+        for i in 1..n {
+            if end(i) / ART_LINE != end(i - 1) / ART_LINE && !cache.access(end(i)) {
+                let mut overlap =
+                    i64::from(field(next.tail_ctx.get(i - 1).copied().unwrap_or(0), 32));
+                if i == later_idx {
+                    overlap = (overlap + carried).max(0);
+                }
+                extra += (i64::from(1 + ws) - overlap).max(0) as u32;
+            }
+        }
+        extra
     }
 
     pub fn config(&self) -> &ModelConfig {
@@ -148,6 +314,8 @@ impl CycleModel {
                 Sys::Isb => t.isb,
                 Sys::Other => 1,
             },
+            // SVC: its execute cycle is the first of its exception entry (`event_charge`)
+            Class::Exception if d.raw & 0xFF00 == 0xDF00 && d.insn.len == 2 => 0,
             Class::Exception | Class::Coprocessor | Class::Undefined => 1,
         }
     }
@@ -175,19 +343,23 @@ impl CycleModel {
         let mut head_part = neighbour;
         let mut later = 0i64;
         let w = field(head, 32);
-        let before = field(prev, 32); // cycles into the current fetch word
+        let before = field(prev, 32); // cycles into the current overlap window
         if w > 0 {
-            let head_new_word = head & CTX_NEW_WORD != 0;
-            if head_new_word {
+            let head_new_window = head & CTX_NEW_WINDOW != 0;
+            if head & CTX_NEW_LINE != 0 {
                 // the first instruction's own fetch stall (charged 0 at a block start)
                 head_part += i64::from((1 + w).saturating_sub(before));
             }
-            if head & CTX_LATER_WORD != 0 {
-                // the next stall in the block was computed from the cycles since the
-                // block began; the word's fetch began `before` cycles earlier unless the
-                // first instruction started it, and the neighbour rules changed them
+            if head & CTX_LATER_LINE != 0 {
+                // the later stall was computed from the cycles since the block began; the
+                // window began `before` cycles earlier unless the first instruction started
+                // it, and the neighbour rules changed them
                 let exec = field(head, 48);
-                let carried = if head_new_word { 0 } else { i64::from(before) };
+                let carried = if head_new_window {
+                    0
+                } else {
+                    i64::from(before)
+                };
                 let real_exec = (i64::from(exec) + neighbour + carried).max(0);
                 let charged = (1 + w).saturating_sub(exec);
                 let real = (i64::from(1 + w) - real_exec).max(0);
@@ -198,8 +370,64 @@ impl CycleModel {
             0,
             head_part as i32,
             later as i32,
-            if head & CTX_LATER_IS_THIRD != 0 { 2 } else { 1 },
+            ((head >> LATER_IDX_SHIFT) & 0xFF) as u32,
         )
+    }
+
+    /// How code at `pc` is fetched. Flash (`flash=`): the STM32F1 interface reads a
+    /// 64-bit line per 1 + ws cycles. With its prefetch buffer (`prefetch=on`) the next
+    /// line is read while the current one executes, so a line's stall is what its fetch
+    /// (1 + ws) exceeds the execution of the line before it (window = line). Without it,
+    /// the line is read when the core asks for its first word, and the core asks one bus
+    /// word ahead of execution (window = bus word). Elsewhere (SRAM with `sram_ws`): one
+    /// bus word per 1 + ws cycles, fetched one word ahead. With `accel=art` the flash line
+    /// is 128 bits and the stalls are the cache's (`art_fetch`).
+    fn fetch(&self, pc: u64) -> Fetch {
+        let ws = self.region_ws(pc);
+        if self.in_flash(pc) {
+            let line = if self.cfg.accel == Accel::Art {
+                ART_LINE
+            } else {
+                F1_LINE
+            };
+            let window = if self.cfg.prefetch { line } else { BUS_WORD };
+            Fetch { ws, line, window }
+        } else {
+            Fetch {
+                ws,
+                line: BUS_WORD,
+                window: BUS_WORD,
+            }
+        }
+    }
+
+    /// The block-entry charge without the ART cache (see `event_charge`).
+    #[inline(always)]
+    fn core_event_charge(&self, ev: Event, next: &TbShape) -> Charge {
+        let stack_ws = 8 * self.cfg.sram_ws; // eight words stacked or unstacked, in SRAM
+        let before = match ev {
+            Event::None => 0,
+            Event::Next(prev) => return self.next_charge(prev, next.head_ctx),
+            Event::Taken(r) => self.refill(r) + next.head_refill,
+            Event::Entry => self.t.entry + stack_ws + next.head_ws,
+            Event::Return => self.t.ret - u32::from(self.t.v7m) + stack_ws + next.head_ws,
+            Event::TailChain => self.t.tail - 1 + next.head_ws,
+        };
+        Charge::before_block(before)
+    }
+
+    /// With `accel=art`: the charge above plus the instruction cache's fetch wait states
+    /// for a block in flash.
+    #[cold]
+    #[inline(never)]
+    fn art_event_charge(&self, cache: &Mutex<ICache>, ev: Event, next: &TbShape) -> Charge {
+        let c = self.core_event_charge(ev, next);
+        if !self.in_flash(next.start) {
+            return c;
+        }
+        // with w = 0 in an ART block's context, `head` is the neighbour correction
+        let extra = self.art_fetch(cache, ev, next, c.head());
+        Charge::new(c.before() + extra, c.head(), c.later(), c.later_idx())
     }
 
     #[cfg(test)]
@@ -232,8 +460,10 @@ impl CostModel for CycleModel {
             head_ctx: 0,
         };
         let mut prev: Option<(&DecodedInsn, Ops)> = None;
-        // Cycles executed since the fetch of the current word began (fetch stall model).
-        let mut word_exec = 0u32;
+        // Cycles executed since the current overlap window began (fetch stall model), and
+        // whether a later instruction already started a window (see the contexts).
+        let mut window_exec = 0u32;
+        let mut later_seen = false;
         for (i, d) in insns.iter().enumerate() {
             let o = ops(d);
             let class = d.insn.class;
@@ -270,40 +500,41 @@ impl CostModel for CycleModel {
             }
             if let Some(addr) = o.literal {
                 let words = if class == Class::LoadDual { 2 } else { 1 };
-                c += words * self.region_ws(addr);
+                c += words * self.data_region_ws(addr);
             }
-            let w = if self.cfg.prefetch {
-                0
-            } else {
-                self.region_ws(d.pc)
-            };
-            let new_word = starts_fetch_word(d.pc, d.insn.len);
+            let f = self.fetch(d.pc);
+            // with the ART cache, fetch stalls are charged at block entry (art_fetch)
+            let w = if self.art_code(d.pc) { 0 } else { f.ws };
+            let new_line = starts_unit(d.pc, d.insn.len, f.line);
+            let new_window = new_line || starts_unit(d.pc, d.insn.len, f.window);
             let mut stall = 0;
-            if i > 0 && w > 0 && new_word {
-                // The fetch unit runs one word ahead: fetching a word (1 + w cycles)
-                // overlaps with executing the previous word's instructions.
-                stall = (1 + w).saturating_sub(word_exec);
+            if i > 0 && w > 0 && new_line {
+                // The next read overlaps the execution of the current window's
+                // instructions; the instruction that needs it waits for the rest.
+                stall = (1 + w).saturating_sub(window_exec);
             }
-            if i > 0 && new_word && out.head_ctx & CTX_LATER_WORD == 0 {
-                out.head_ctx |= CTX_LATER_WORD | (u64::from(word_exec.min(0xFFFF)) << 48);
-                if i == 2 {
-                    out.head_ctx |= CTX_LATER_IS_THIRD;
+            if i > 0 && new_window && !later_seen {
+                later_seen = true;
+                if new_line {
+                    out.head_ctx |= CTX_LATER_LINE
+                        | ((i as u64 & 0xFF) << LATER_IDX_SHIFT)
+                        | (u64::from(window_exec.min(0xFFFF)) << 48);
                 }
-                debug_assert!(i <= 2, "a fetch word holds at most two instructions");
             }
-            if new_word {
-                word_exec = 0;
+            if new_window {
+                window_exec = 0;
             }
-            word_exec += c;
+            window_exec += c;
             if i == 0 {
                 out.head_ctx = u64::from(o.addr)
                     | if is_mem(class) { CTX_MEM } else { 0 }
                     | if pipelinable { CTX_CAN_PIPE } else { 0 }
-                    | if new_word { CTX_NEW_WORD } else { 0 }
+                    | if new_line { CTX_NEW_LINE } else { 0 }
+                    | if new_window { CTX_NEW_WINDOW } else { 0 }
                     | (u64::from(w.min(0xFFFF)) << 32);
             }
             out.cycles.push(c + stall);
-            let mut tail = u64::from(o.writes) | (u64::from(word_exec.min(0xFFFF)) << 32);
+            let mut tail = u64::from(o.writes) | (u64::from(window_exec.min(0xFFFF)) << 32);
             if class == Class::Load && d.insn.flow == Flow::Seq {
                 tail |= CTX_PIPE_LOAD;
             }
@@ -320,13 +551,21 @@ impl CostModel for CycleModel {
     }
 
     fn head_cycles(&self, first: &DecodedInsn) -> (u32, u32) {
-        let words = if first.insn.len == 4 && first.pc & 3 == 2 {
+        let f = self.fetch(first.pc);
+        let end = first.pc + u64::from(first.insn.len) - 1;
+        // reads of the flash line / bus word the first instruction needs (2 if it straddles)
+        let reads = if end / f.line != first.pc / f.line {
             2
         } else {
             1
         };
-        let ws = words * self.region_ws(first.pc);
-        let align = u32::from(self.t.align_penalty && words == 2);
+        let ws = if self.art_code(first.pc) {
+            0 // charged by the cache at block entry (art_fetch)
+        } else {
+            reads * f.ws
+        };
+        // the core's own extra fetch for a 32-bit target at a halfword offset
+        let align = u32::from(self.t.align_penalty && first.insn.len == 4 && first.pc & 3 == 2);
         (align + ws, ws)
     }
 
@@ -334,21 +573,26 @@ impl CostModel for CycleModel {
         true
     }
 
+    /// Exception latencies overlap the instruction that causes them. ARM counts the exit
+    /// latency (10 on the M3/M4) from the execution of the return instruction to the
+    /// first instruction of the interrupted code, and the entry latency from the exception
+    /// signal to the handler's first instruction (ARM knowledge article 103489845, "What
+    /// is the true interrupt latency of Cortex-M3 and Cortex-M4"): the return instruction's
+    /// execute cycle, already charged as its class cost, is the first cycle of the exit
+    /// (and of a tail-chain, 6 cycles from the return); an SVC is the signal of its own
+    /// exception, so it costs nothing of its own (`class_cycles`): its cycle is the first
+    /// of the entry. An interrupt taken between two instructions, or pended by a store,
+    /// overlaps nothing. The M0/M0+ return counts are ours, counted after the return
+    /// instruction (see the core tables): no overlap there.
     fn event_charge(&self, ev: Event, next: &TbShape) -> Charge {
-        let stack_ws = 8 * self.cfg.sram_ws; // eight words stacked or unstacked, in SRAM
-        let before = match ev {
-            Event::None => 0,
-            Event::Next(prev) => return self.next_charge(prev, next.head_ctx),
-            Event::Taken(r) => self.refill(r) + next.head_refill,
-            Event::Entry => self.t.entry + stack_ws + next.head_ws,
-            Event::Return => self.t.ret + stack_ws + next.head_ws,
-            Event::TailChain => self.t.tail + next.head_ws,
-        };
-        Charge::before_block(before)
+        match &self.icache {
+            None => self.core_event_charge(ev, next),
+            Some(cache) => self.art_event_charge(cache, ev, next),
+        }
     }
 
     fn has_data_ws(&self) -> bool {
-        (self.cfg.flash.is_some() && self.cfg.flash_ws > 0)
+        (self.cfg.flash.is_some() && self.cfg.flash_ws > 0 && self.icache.is_none())
             || (!self.cfg.sram.is_empty() && self.cfg.sram_ws > 0)
     }
 
@@ -357,7 +601,7 @@ impl CostModel for CycleModel {
     }
 
     fn data_ws(&self, vaddr: u64) -> u64 {
-        u64::from(self.region_ws(vaddr))
+        u64::from(self.data_region_ws(vaddr))
     }
 }
 
@@ -366,7 +610,7 @@ mod tests {
     use super::*;
     use crate::instrument::plan_tb;
     use rtoslab_plugin_config::cores;
-    use rtoslab_plugin_config::model::{DivPolicy, Region};
+    use rtoslab_plugin_config::model::{Accel, DivPolicy, Region};
 
     /// The registered table named `name`.
     fn table(name: &str) -> Option<&'static CoreTable> {
@@ -452,6 +696,7 @@ mod tests {
     const ISB: &str = "f3bf 8f6f";
     const WFI: &str = "bf30";
     const SVC: &str = "df00";
+    const BKPT: &str = "beab"; // bkpt 0xab (semihosting: no exception entry here)
     const TBB: &str = "e8d1 f002";
     const LDREX: &str = "e851 2f00"; // ldrex r2, [r1]
 
@@ -506,7 +751,11 @@ mod tests {
             (DSB, 1, "DSB 1+B, B=0"),
             (ISB, 3, "ISB 1+B, B = a refill (2)"),
             (WFI, 1, "WFI 1+W, W not modelled"),
-            (SVC, 1, "SVC: 1 + exception entry (dynamic)"),
+            (
+                SVC,
+                0,
+                "SVC: its cycle is the first of the exception entry (dynamic)",
+            ),
             (NOP, 1, "NOP 1"),
         ];
         for &(enc, want, row) in rows {
@@ -692,24 +941,37 @@ mod tests {
             ..ModelConfig::default()
         };
         let nops = "bf00; bf00; bf00; bf00; bf00; bf00";
-        // 1 wait state: a word (two 16-bit nops) takes 2 cycles to fetch and 2 to
-        // execute: no stall.
+        // STM32F1 flash without prefetch: a 64-bit line (four 16-bit nops) per read of
+        // 1 + ws cycles, asked for one bus word ahead of execution, so the read of the
+        // next line overlaps the last word's two nops.
+        // 1 wait state: a 2-cycle read, hidden.
         assert_eq!(costs(&with(cfg(1, false)), nops), vec![1; 6]);
-        // 2 wait states: 3-cycle fetch per word, 2 cycles executed: 1 stall per word
-        // (charged to the instruction that needs the new word; the block's first word
-        // comes with the branch refill).
-        assert_eq!(costs(&with(cfg(2, false)), nops), vec![1, 1, 2, 1, 2, 1]);
-        // 32-bit instructions: one per word, 1 cycle each: w stalls per instruction
+        // 2 wait states: 3-cycle read, 2 cycles overlapped: 1 stall per line (charged to
+        // the instruction that needs the new line; the block's first line comes with the
+        // branch refill), not 1 per word.
+        assert_eq!(costs(&with(cfg(2, false)), nops), vec![1, 1, 1, 1, 2, 1]);
+        // 32-bit instructions: two per line; the second is in the line already read, the
+        // third waits for a read overlapped by one 1-cycle instruction
         let movs = "f240 0004; f240 0004; f240 0004";
-        assert_eq!(costs(&with(cfg(2, false)), movs), vec![1, 3, 3]);
+        assert_eq!(costs(&with(cfg(2, false)), movs), vec![1, 1, 3]);
         // a 2-cycle load hides a 1-wait-state fetch
         assert_eq!(
             costs(&with(cfg(1, false)), "f8d1 0004; f240 0004"),
             vec![2, 1]
         );
-        // prefetch on: sequential fetch is free
+        // prefetch on: the next line is read while the current one executes: four 16-bit
+        // instructions (4 cycles) hide a 3-cycle read ...
         assert_eq!(costs(&with(cfg(2, true)), nops), vec![1; 6]);
-        assert_eq!(costs(&with(cfg(2, true)), movs), vec![1; 3]);
+        // ... two 32-bit ones (2 cycles) do not: 1 stall per line, not "free"
+        assert_eq!(costs(&with(cfg(2, true)), movs), vec![1, 1, 2]);
+        // a 32-bit instruction straddling two lines needs the second one
+        assert_eq!(
+            with(cfg(2, true))
+                .block_costs(&block(0x102, "bf00; bf00; f240 0004; bf00"))
+                .cycles,
+            vec![1, 1, 2, 1],
+            "0x106 straddles into 0x108: a 3-cycle read after 2 cycles of line 0x100"
+        );
         // code outside the flash region: no stalls
         let m = with(cfg(2, false));
         assert_eq!(m.block_costs(&block(0x2000, movs)).cycles, vec![1; 3]);
@@ -722,8 +984,10 @@ mod tests {
         // aligned 16-bit / 32-bit first instruction: one fetch word
         assert_eq!(m.head_cycles(&block(0x100, NOP)[0]), (2, 2));
         assert_eq!(m.head_cycles(&block(0x100, MOV_W)[0]), (2, 2));
-        // 32-bit at a halfword offset: two fetch words and the alignment cycle
-        assert_eq!(m.head_cycles(&block(0x102, MOV_W)[0]), (1 + 4, 4));
+        // 32-bit at a halfword offset inside a 64-bit flash line: one read, and the core's
+        // alignment cycle; straddling two lines: two reads
+        assert_eq!(m.head_cycles(&block(0x102, MOV_W)[0]), (1 + 2, 2));
+        assert_eq!(m.head_cycles(&block(0x106, MOV_W)[0]), (1 + 4, 4));
         let shape = |pc, s: &str| plan_tb(&block(pc, s), &m, &[]).shape;
         let t = shape(0x100, NOP);
         assert_eq!(m.event_cycles(Event::None, &t), 0);
@@ -731,8 +995,9 @@ mod tests {
         assert_eq!(m.event_cycles(Event::Taken(Refill::Register), &t), 2 + 2);
         assert_eq!(m.event_cycles(Event::Taken(Refill::Load), &t), 3 + 2);
         assert_eq!(m.event_cycles(Event::Entry, &t), 12 + 8 + 2);
-        assert_eq!(m.event_cycles(Event::Return, &t), 10 + 8 + 2);
-        assert_eq!(m.event_cycles(Event::TailChain, &t), 6 + 2);
+        // the return instruction's execute cycle is the first of the 10 (and of the 6)
+        assert_eq!(m.event_cycles(Event::Return, &t), 10 - 1 + 8 + 2);
+        assert_eq!(m.event_cycles(Event::TailChain, &t), 6 - 1 + 2);
         let z = model(table("cortex-m3"));
         let t = plan_tb(&block(0x102, MOV_W), &z, &[]).shape;
         assert_eq!(
@@ -741,12 +1006,14 @@ mod tests {
             "P 1 + alignment"
         );
         assert_eq!(z.event_cycles(Event::Entry, &t), 12);
-        assert_eq!(z.event_cycles(Event::Return, &t), 10);
-        assert_eq!(z.event_cycles(Event::TailChain, &t), 6);
+        assert_eq!(z.event_cycles(Event::Return, &t), 10 - 1);
+        assert_eq!(z.event_cycles(Event::TailChain, &t), 6 - 1);
+        // an SVC costs nothing of its own: its cycle is the first of its entry's 12
+        assert_eq!(costs(&z, &format!("{NOP}; {SVC}; {BKPT}")), vec![1, 0, 1]);
         for (core, p, entry, ret) in [
             (table("cortex-m0"), [2, 2, 3], 16, 12),
             (table("cortex-m0plus"), [1, 1, 2], 15, 11),
-            (table("cortex-m4"), [1, 2, 3], 12, 10),
+            (table("cortex-m4"), [1, 2, 3], 12, 10 - 1),
         ] {
             let mm = model(core);
             let t = plan_tb(&block(0x102, MOV_W), &mm, &[]).shape;
@@ -766,6 +1033,124 @@ mod tests {
             assert_eq!(mm.event_cycles(Event::Entry, &t), entry);
             assert_eq!(mm.event_cycles(Event::Return, &t), ret);
         }
+    }
+
+    /// `accel=art` (STM32F4 ART, RM0090 3.4.2): 128-bit lines, the instruction cache
+    /// decides fetch wait states at block entry; flash data reads are data-cache hits.
+    #[test]
+    fn art_accelerator() {
+        let cfg = |prefetch| ModelConfig {
+            core: table("cortex-m4"),
+            flash: Some(Region {
+                base: 0,
+                size: 0x10000,
+            }),
+            flash_ws: 5,
+            prefetch,
+            accel: Accel::Art,
+            ..ModelConfig::default()
+        };
+        let m = with(cfg(true));
+        let movs8 = "f240 0004; f240 0004; f240 0004; f240 0004; \
+                     f240 0004; f240 0004; f240 0004; f240 0004";
+        // static costs carry no fetch stalls (the cache charges them)
+        assert_eq!(costs(&m, movs8), vec![1; 8]);
+        assert_eq!(
+            m.head_cycles(&block(0x102, MOV_W)[0]),
+            (1, 0),
+            "alignment only"
+        );
+        // literal loads and flash data: data-cache hits
+        assert_eq!(costs(&m, &format!("{NOP}; {LDR_LIT}")), vec![1, 2]);
+        assert_eq!(m.data_ws(0x10), 0);
+        assert!(!m.has_data_ws());
+        // first pass, cold: the target line 0x100 misses (5), the next line 0x110 is
+        // prefetched while line 0x100's four 1-cycle instructions run: 6 - 4 = 2
+        let t = plan_tb(&block(0x100, movs8), &m, &[]).shape;
+        assert_eq!(m.event_cycles(Event::Taken(Refill::Direct), &t), 1 + 5 + 2);
+        // second pass: both lines hit
+        assert_eq!(m.event_cycles(Event::Taken(Refill::Direct), &t), 1);
+        assert_eq!(m.event_cycles(Event::Entry, &t), 12);
+        // without prefetch the next line is asked for one word ahead: 6 - 1 = 5
+        let m = with(cfg(false));
+        let t = plan_tb(&block(0x100, movs8), &m, &[]).shape;
+        assert_eq!(m.event_cycles(Event::Taken(Refill::Direct), &t), 1 + 5 + 5);
+        assert_eq!(m.event_cycles(Event::Taken(Refill::Direct), &t), 1);
+        // code outside flash never touches the cache
+        let t = plan_tb(&block(0x2000_0000, movs8), &m, &[]).shape;
+        assert_eq!(m.event_cycles(Event::Taken(Refill::Direct), &t), 1);
+        // accel=art without flash= is refused by the settings; with accel=none the same
+        // block pays its lines statically (64-bit lines, prefetch): 5 + 3 x (6 - 2)
+        let f1 = with(ModelConfig {
+            accel: Accel::None,
+            ..cfg(true)
+        });
+        let t = plan_tb(&block(0x100, movs8), &f1, &[]).shape;
+        let stat: u32 = f1.block_costs(&block(0x100, movs8)).cycles.iter().sum();
+        assert_eq!(stat, 8 + 3 * 4);
+        assert_eq!(f1.event_cycles(Event::Taken(Refill::Direct), &t), 1 + 5);
+    }
+
+    /// With `accel=art`, cutting a cold straight run anywhere charges the same cycles.
+    #[test]
+    fn art_block_splits_do_not_change_cycles() {
+        let cfg = |prefetch| ModelConfig {
+            core: table("cortex-m4"),
+            flash: Some(Region {
+                base: 0,
+                size: 0x10000,
+            }),
+            flash_ws: 5,
+            prefetch,
+            accel: Accel::Art,
+            ..ModelConfig::default()
+        };
+        let run = format!(
+            "{NOP}; {MOV_W}; {LDR}; {NOP}; {LDR_R2_R3}; {MOV_W}; {ADDS}; {MOV_W}; {NOP}; \
+             {MOV_W}; {MOV_W}; {ADDS}; {NOP}; {MOV_W}; {STR}; {MOV_W}; {NOP}; {NOP}"
+        );
+        let total = |m: &CycleModel, blocks: &[&[DecodedInsn]]| {
+            let mut sum = 0u64;
+            let mut prev: Option<u64> = None;
+            for b in blocks {
+                let costs = m.block_costs(b);
+                let shape = plan_tb(b, m, &[]).shape;
+                let ev = prev.map_or(Event::Taken(Refill::Direct), Event::Next);
+                sum = sum
+                    .wrapping_add(m.event_cycles(ev, &shape))
+                    .wrapping_add(costs.cycles.iter().map(|&c| u64::from(c)).sum::<u64>());
+                prev = Some(costs.tail_ctx[b.len() - 1]);
+            }
+            sum
+        };
+        for prefetch in [true, false] {
+            for start in [0x100u64, 0x102, 0x104, 0x106, 0x10a, 0x10e] {
+                let b = block(start, &run);
+                let whole = total(&with(cfg(prefetch)), &[&b]);
+                for k in 1..b.len() {
+                    let split = total(&with(cfg(prefetch)), &[&b[..k], &b[k..]]);
+                    assert_eq!(
+                        split, whole,
+                        "prefetch {prefetch} at {start:#x} cut before {k}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn art_cache_replaces_the_least_recently_used_line() {
+        let mut c = ICache::new();
+        for line in 0..ART_LINES as u64 {
+            assert!(!c.access(line * ART_LINE), "cold");
+        }
+        assert!(c.access(0), "64 lines fit");
+        assert!(
+            !c.access(ART_LINES as u64 * ART_LINE),
+            "a 65th line evicts the LRU one"
+        );
+        assert!(c.access(0), "line 0 was used recently: kept");
+        assert!(!c.access(ART_LINE), "line 1 was the least recently used");
     }
 
     /// Where QEMU cuts a straight run of code into blocks must not change its cycles:
@@ -806,6 +1191,19 @@ mod tests {
                 flash_ws: 1,
                 ..ModelConfig::default()
             },
+            ModelConfig {
+                core: table("cortex-m3"),
+                flash,
+                flash_ws: 2,
+                prefetch: true,
+                ..ModelConfig::default()
+            },
+            ModelConfig {
+                core: table("cortex-m3"),
+                flash,
+                flash_ws: 5,
+                ..ModelConfig::default()
+            },
         ];
         let runs = [
             format!("{LDR}; {LDR_R2_R3}; {STR}; {LDR_R1_R0}; {ADD_R1}; {LDR}; {STR_REG}"),
@@ -813,11 +1211,12 @@ mod tests {
             format!("{ADD_SP}; {STR_SP}; {PUSH3}; {MOV_W}; {MOV_W}; {NOP}; {UDIV}; {NOP}"),
             format!("{NOP}; {MOV_W}; {LDR}; {NOP}; {LDR_R2_R3}; {MLA}; {STR}; {LDREX}"),
             "f240 0c08; f2c2 1c00; f8cc c000; 6808; bf00; f240 0004; 681a".to_string(),
+            format!("{ADDS}; {LDR}; {NOP}; {ADDS}; {STR}; {NOP}; {LDR_R2_R3}; {ADDS}; {NOP}"),
         ];
         for cfg in &configs {
             let m = with(cfg.clone());
             for run in &runs {
-                for start in [0x100u64, 0x102] {
+                for start in [0x100u64, 0x102, 0x104, 0x106] {
                     let b = block(start, run);
                     let whole: u64 = m.block_costs(&b).cycles.iter().map(|&c| u64::from(c)).sum();
                     for k in 1..b.len() {

@@ -247,6 +247,7 @@ class Benchmark:
     requires: tuple[str, ...]
     insn_limit: int
     timeout_s: float
+    validation: tuple[ValidationCase, ...] = ()  # reference figures (suite "validation")
 
 
 @cache
@@ -275,6 +276,27 @@ class PortFile:
 
 
 @dataclass(frozen=True)
+class ValidationCase:
+    """One [[validation]] entry of a bench.toml: a published real-hardware figure for one
+    of the benchmark's metrics, with the timing settings that model its conditions
+    (docs/validation.md)."""
+
+    metric: str  # the metric (LAB_INTERVAL / LAB_PERIOD name) the figure is for
+    cycles: float  # the published figure, in cycles
+    source: str  # where the figure is published (document, section, table or page)
+    conditions: str  # the hardware conditions: core, device, clock, wait states, ...
+    held_out: bool  # true: no rule of the model was derived or tuned from this figure
+    timing: dict[str, object]  # timing-model settings of the run (--timing KEY=VALUE)
+    tolerance: float = 0.10  # allowed |model - cycles| / cycles
+    # A known model gap: why the case is expected outside its tolerance (docs/validation.md
+    # lists it; the test fails when such a case comes within tolerance, so the note goes).
+    gap: str = ""
+    # Another metric of the benchmark whose median is subtracted from ``metric``'s: for
+    # figures published as a difference (e.g. cycles per extra loop iteration).
+    minus: str = ""
+
+
+@dataclass(frozen=True)
 class BenchFile:
     """Schema of firmware/bench/<name>/bench.toml."""
 
@@ -283,6 +305,7 @@ class BenchFile:
     requires: tuple[str, ...] = ()  # LAB_HAS_* capabilities a port must have
     insn_limit: int = 2_000_000_000  # guest instructions before the run counts as a hang
     timeout_s: float = 120.0  # wall-clock seconds before QEMU counts as broken
+    validation: tuple[ValidationCase, ...] = ()  # [[validation]]: reference figures
 
 
 _SUITE_RE = re.compile(r"[a-z0-9_]+")
@@ -340,6 +363,11 @@ def benchmarks() -> dict[str, Benchmark]:
                                "instruction count")
         if d.timeout_s <= 0:
             raise RtoslabError(f"{toml}: key 'timeout_s' is {d.timeout_s:g}: give positive seconds")
+        for i, case in enumerate(d.validation):
+            if case.cycles <= 0 or not 0 < case.tolerance < 1:
+                raise RtoslabError(f"{toml}: key 'validation[{i}]': cycles must be positive and "
+                                   f"tolerance a fraction between 0 and 1 (got {case.cycles:g}, "
+                                   f"{case.tolerance:g})")
         found[name] = Benchmark(
             name=name,
             path=toml.parent,
@@ -348,6 +376,7 @@ def benchmarks() -> dict[str, Benchmark]:
             requires=d.requires,
             insn_limit=d.insn_limit,
             timeout_s=d.timeout_s,
+            validation=d.validation,
         )
     return found
 

@@ -62,7 +62,7 @@ def test_freertos_yield_switch_cycles(run_cli: RunCli, tmp_path: Path) -> None:
     rows = _rows(run_cli, tmp_path, "--bench", "k_yield", "--kernel", "freertos", *M3)
     _check_units(rows, CLOCK_HZ)
     # Anchor: the FreeRTOS yield switch on Cortex-M3 timing (zero wait states), 54
-    # instructions and 131 cycles after calibration. The path from probe 2 (task A) to
+    # instructions and 130 cycles after calibration. The path from probe 2 (task A) to
     # probe 3 (task B) is 57 instructions (the calibration pair subtracts 3):
     #   task A (5): probe STR.W 2 (1 + address-generation stall after MOVT), BL
     #     lab_task_yield 1+P (P 1), MOV.W 1, MOV.W 1, STR.W to ICSR (PENDSVSET) 1 = 7;
@@ -75,14 +75,15 @@ def test_freertos_yield_switch_cycles(run_cli: RunCli, tmp_path: Path) -> None:
     #     instructions (a skipped IT instruction costs the same); CBZ taken 1+1; BX LR
     #     1+P 2 +1 (the return target is a 32-bit MOV.W at a halfword offset): 45;
     #   PendSV_Handler again (9): MOV.W 1, MSR 2, LDMIA sp!,{r3,lr} 1+2, LDR 2, LDR 2,
-    #     LDMIA r0!,{r4-r11} 1+8, MSR PSP 2, ISB 3, BX LR 1 + exception return 10 = 35;
+    #     LDMIA r0!,{r4-r11} 1+8, MSR PSP 2, ISB 3, BX LR + exception return 10 (counted
+    #     from the BX LR's execution: ARM knowledge article 103489845) = 34;
     #   task B (5), after its own STR to ICSR: DSB 1, ISB 3, BX LR 1+2, probe MOVW 1,
     #     MOVT 1 = 9.
-    #   7 + 12 + 27 + 45 + 35 + 9 = 135 cycles between the probes' stores, less the
-    #   calibration pair's 4 (STR.W 2, MOVW 1, MOVT 1) = 131.
+    #   7 + 12 + 27 + 45 + 34 + 9 = 134 cycles between the probes' stores, less the
+    #   calibration pair's 4 (STR.W 2, MOVW 1, MOVT 1) = 130.
     assert rows["insn"]["mode"] == 54
-    assert rows["cycle"]["mode"] == 131
-    assert rows["cycle"]["median"] == 131
+    assert rows["cycle"]["mode"] == 130
+    assert rows["cycle"]["median"] == 130
     # Flash wait states (no prefetch buffer) slow the same path down.
     slow = _rows(run_cli, tmp_path, "--bench", "k_yield", "--kernel", "freertos", *FLASH_WS)
     _check_units(slow, CLOCK_HZ)
@@ -99,14 +100,15 @@ def test_interrupt_latency_cycles(run_cli: RunCli, tmp_path: Path) -> None:
     # copied from LR or popped), which ends with `b.w lab_target_irq_trigger`:
     #   probe STR.W 2; LDR literal 2 +1 (after a STR); LDR 2 (address from the literal);
     #   B.W 1+P 1; MOV.W 1; STR.W to NVIC STIR 1 +1 (its address from the MOV.W);
-    #   DSB 1; ISB 3; BX LR 1 = the exception return, tail-chained (6) into the measured
-    #   handler (listed in .lab_isr by lab_target_irq_install); probe MOVW, MOVT 2.
-    #   2+3+2+2+1+2+1+3+1+6+2 = 25, less the calibration pair 4 = 21.
+    #   DSB 1; ISB 3; BX LR = the exception return, tail-chained (6, counted from the BX
+    #   LR's execution: ARM knowledge article 103489845) into the measured handler
+    #   (listed in .lab_isr by lab_target_irq_install); probe MOVW, MOVT 2.
+    #   2+3+2+2+1+2+1+3+6+2 = 24, less the calibration pair 4 = 20.
     # Were the tail-chain missed (the handler not listed), it would read 12 (an entry)
     # or 10 (a return) instead of 6.
     assert rows["insn"]["mode"] == 8
-    assert rows["cycle"]["mode"] == 21
-    assert rows["cycle"]["min"] == rows["cycle"]["max"] == 21, "bare metal: no jitter"
+    assert rows["cycle"]["mode"] == 20
+    assert rows["cycle"]["min"] == rows["cycle"]["max"] == 20, "bare metal: no jitter"
 
 
 def test_handlers_come_from_the_vector_table_and_lab_isr(run_cli: RunCli, tmp_path: Path) -> None:

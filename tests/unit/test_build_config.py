@@ -93,7 +93,7 @@ def test_timing_settings_change_the_measure_key_but_not_the_image() -> None:
 def test_unknown_timing_setting_is_refused_with_the_plugins_keys(
         plugin_description: timing.Description) -> None:
     with pytest.raises(RtoslabError, match="unknown timing-model setting 'warp': known settings: core, "
-                       "flash, sram, flash_ws, sram_ws, prefetch, div, clock_hz"):
+                       "flash, sram, flash_ws, sram_ws, prefetch, div, accel, clock_hz"):
         BuildConfig(timing=(("warp", 9),)).validate()
 
 

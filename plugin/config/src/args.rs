@@ -216,7 +216,7 @@ mod tests {
         assert_eq!(
             e(&["trace=/t", "bogus=1"]),
             "unknown argument 'bogus' (known: trace, base, size, insn_limit, max_records, \
-             handlers, core, flash, sram, flash_ws, sram_ws, prefetch, div)"
+             handlers, core, flash, sram, flash_ws, sram_ws, prefetch, div, accel)"
         );
         assert!(e(&["trace=/t", "insn_limit"]).contains("not key=value"));
         assert!(e(&["trace=/t", "insn_limit=ten"]).contains("insn_limit=ten"));

@@ -10,8 +10,9 @@
 //! | `sram` | none | `BASE:SIZE[;BASE:SIZE...]`, the SRAM regions |
 //! | `flash_ws` | `0` | wait states per flash access (instruction fetch or data); > 0 needs `flash` |
 //! | `sram_ws` | `0` | wait states per SRAM access; > 0 needs `sram` |
-//! | `prefetch` | `off` | `on`: a flash prefetch buffer hides sequential fetch wait states; needs `flash` |
+//! | `prefetch` | `off` | `on`: the flash prefetch buffer reads the next line while the current one executes; needs `flash` |
 //! | `div` | `typ` | `min`, `typ` or `max`: cycles of divides (and M3 long multiplies) |
+//! | `accel` | `none` | the flash interface: `none` (STM32F1: 64-bit lines, `prefetch` its buffer) or `art` (STM32F4 ART accelerator: 128-bit lines, instruction cache, `prefetch` its prefetch); `art` needs `flash` |
 //!
 //! Regions must not overlap. With `core=none` the settings are checked the same way but
 //! have no effect. `handlers=` (exception handler addresses) is a model input the host
@@ -78,6 +79,30 @@ impl DivPolicy {
     }
 }
 
+/// The flash interface in front of the `flash=` region (`accel=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Accel {
+    /// STM32F1-style: the flash is read 64 bits at a time; `prefetch` is its two-line
+    /// prefetch buffer (RM0008 3.3.3).
+    None,
+    /// STM32F4 ART accelerator: 128-bit lines, a 64-line instruction cache, data reads
+    /// from flash taken as data-cache hits; `prefetch` is its sequential prefetch (RM0090
+    /// 3.4.2).
+    Art,
+}
+
+impl Accel {
+    pub const NAMES: &'static [&'static str] = &["none", "art"];
+
+    pub fn parse(s: &str) -> Option<Accel> {
+        Some(match s {
+            "none" => Accel::None,
+            "art" => Accel::Art,
+            _ => return None,
+        })
+    }
+}
+
 /// The model's configuration (timing-model settings plus the host's `handlers=`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelConfig {
@@ -89,9 +114,11 @@ pub struct ModelConfig {
     pub sram: Vec<Region>,
     pub flash_ws: u32,
     pub sram_ws: u32,
-    /// Flash prefetch buffer: sequential instruction fetch costs no wait states.
+    /// Flash prefetch buffer: the next flash line is read while the current one executes.
     pub prefetch: bool,
     pub div: DivPolicy,
+    /// The flash interface (`accel=`).
+    pub accel: Accel,
     /// Exception handler entry addresses, sorted, bit 0 clear (`handlers=`).
     pub handlers: Vec<u32>,
 }
@@ -106,6 +133,7 @@ impl Default for ModelConfig {
             sram_ws: 0,
             prefetch: false,
             div: DivPolicy::Typ,
+            accel: Accel::None,
             handlers: Vec::new(),
         }
     }
@@ -192,7 +220,7 @@ pub const SETTINGS: &[Setting] = &[
         default: DefaultValue::Int(0),
         requires: &["flash"],
         what: "the flash wait states",
-        doc: "wait states per flash access: an instruction fetch word or a data access; more than 0 needs flash",
+        doc: "wait states per flash read: an instruction fetch line (64 bits, 128 with accel=art) or a data access; more than 0 needs flash",
     },
     Setting {
         key: "sram_ws",
@@ -212,7 +240,7 @@ pub const SETTINGS: &[Setting] = &[
         default: DefaultValue::Text("off"),
         requires: &["flash"],
         what: "the prefetch buffer",
-        doc: "on: a flash prefetch buffer makes sequential instruction fetch free of wait states; on needs flash",
+        doc: "on: the flash prefetch buffer reads the next flash line while the current one executes (STM32F1: two 64-bit lines; with accel=art the ART prefetch); off: a line is read when the core asks for it; on needs flash",
     },
     Setting {
         key: "div",
@@ -221,6 +249,14 @@ pub const SETTINGS: &[Setting] = &[
         requires: &[],
         what: "the divide policy",
         doc: "min, typ or max: the cycles of instructions whose time depends on operand values (SDIV/UDIV, M3 long multiplies)",
+    },
+    Setting {
+        key: "accel",
+        kind: Kind::Choice(Accel::NAMES),
+        default: DefaultValue::Text("none"),
+        requires: &["flash"],
+        what: "the flash accelerator",
+        doc: "the flash interface: none = STM32F1 (64-bit lines; prefetch= its prefetch buffer), art = STM32F4 ART accelerator (128-bit lines, 64-line instruction cache, flash data reads as cache hits; prefetch= its prefetch); art needs flash",
     },
 ];
 
@@ -363,6 +399,7 @@ pub struct ModelArgs {
     sram_ws: Option<u32>,
     prefetch: Option<bool>,
     div: Option<DivPolicy>,
+    accel: Option<Accel>,
     /// Settings given with a value other than their default, as given (`key=value`).
     changed: Vec<(&'static Setting, String)>,
 }
@@ -390,6 +427,10 @@ impl ModelArgs {
                 let d = DivPolicy::parse(c).expect("div choices are DivPolicy::NAMES");
                 once(&mut self.div, key, d)?
             }
+            ("accel", Value::Choice(c)) => {
+                let a = Accel::parse(c).expect("accel choices are Accel::NAMES");
+                once(&mut self.accel, key, a)?
+            }
             (k, v) => unreachable!("setting {k}: no field for {v:?}"),
         }
         Ok(true)
@@ -404,6 +445,7 @@ impl ModelArgs {
             "sram_ws" => self.sram_ws.is_some(),
             "prefetch" => self.prefetch.is_some(),
             "div" => self.div.is_some(),
+            "accel" => self.accel.is_some(),
             k => unreachable!("no setting {k}"),
         }
     }
@@ -444,6 +486,7 @@ impl ModelArgs {
             sram_ws: self.sram_ws.unwrap_or(0),
             prefetch: self.prefetch.unwrap_or(false),
             div: self.div.unwrap_or(DivPolicy::Typ),
+            accel: self.accel.unwrap_or(Accel::None),
             handlers,
         })
     }
@@ -522,8 +565,10 @@ mod tests {
             "sram_ws=0",
             "prefetch=on",
             "div=max",
+            "accel=art",
         ])
         .unwrap();
+        assert_eq!(c.accel, Accel::Art);
         assert_eq!(c.core.map(|t| t.name), Some("cortex-m3"));
         assert_eq!(
             c.flash,
@@ -580,10 +625,11 @@ mod tests {
         assert_eq!(e(&["flash_ws=65"]), "flash_ws=65: at most 64 wait states");
         assert_eq!(e(&["prefetch=yes"]), "prefetch=yes: expected on or off");
         assert_eq!(e(&["div=avg"]), "div=avg: expected min, typ or max");
+        assert_eq!(e(&["accel=cache"]), "accel=cache: expected none or art");
         assert!(e(&["div=typ", "div=typ"]).contains("'div' given more than once"));
         assert_eq!(
             e(&["trace=/t"]),
-            "unknown timing-model setting 'trace' (known: core, flash, sram, flash_ws, sram_ws, prefetch, div)"
+            "unknown timing-model setting 'trace' (known: core, flash, sram, flash_ws, sram_ws, prefetch, div, accel)"
         );
         assert!(e(&["handlers=0x100"]).contains("unknown timing-model setting 'handlers'"));
         assert!(e(&["core"]).contains("argument 'core' is not KEY=VALUE"));
@@ -602,6 +648,10 @@ mod tests {
         assert_eq!(
             e(&["prefetch=on", "sram=0x20000000:4"]),
             "prefetch=on needs the flash region: give flash=BASE:SIZE as well (or prefetch=off)"
+        );
+        assert_eq!(
+            e(&["accel=art"]),
+            "accel=art needs the flash region: give flash=BASE:SIZE as well (or accel=none)"
         );
         // the rule is about values, not keys: defaults need nothing
         assert!(parse_model_args(&["flash_ws=0", "sram_ws=0x0", "prefetch=off"]).is_ok());

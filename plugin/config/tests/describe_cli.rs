@@ -69,7 +69,7 @@ print(all(c["description"] and c["source"] for c in d["cores"]))
     ));
     let want = format!(
         "rtoslab.plugin-describe/1\n{}\n\
-         core,flash,sram,flash_ws,sram_ws,prefetch,div\n\
+         core,flash,sram,flash_ws,sram_ws,prefetch,div,accel\n\
          choice {} none\n\
          regions 1 None\n\
          regions None\n\
@@ -146,7 +146,7 @@ fn check_rejects_with_one_line() {
     );
     assert_fails(
         &["check", "trace=/tmp/t.bin"],
-        "rtoslab-plugin: unknown timing-model setting 'trace' (known: core, flash, sram, flash_ws, sram_ws, prefetch, div)",
+        "rtoslab-plugin: unknown timing-model setting 'trace' (known: core, flash, sram, flash_ws, sram_ws, prefetch, div, accel)",
     );
 }
 

@@ -9,11 +9,11 @@ import sys
 from collections.abc import Sequence
 
 from rtoslab import __version__
-from rtoslab.cli import compare_cmd, doctor, export_cmd, list_cmd, run, runs, show
+from rtoslab.cli import compare_cmd, doctor, export_cmd, list_cmd, run, runs, show, validate_cmd
 from rtoslab.records import RtoslabError
 from rtoslab.store.db import StoreWriteError
 
-SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, export_cmd)
+SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, export_cmd, validate_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

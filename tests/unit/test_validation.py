@@ -1,0 +1,85 @@
+"""rtoslab.validation and the [[validation]] schema of bench.toml, on recorded values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtoslab import validation
+from rtoslab.catalog import BenchFile, Benchmark, ValidationCase, suite_benchmarks
+from rtoslab.records import BenchResult, MetricResult, RtoslabError, Summary, Unit
+from rtoslab.schema import parse
+
+CASE = {"metric": "m", "cycles": 20, "source": "s", "conditions": "c", "held_out": True,
+        "timing": {"core": "cortex-m4"}}
+
+
+def _bench(*cases: ValidationCase) -> Benchmark:
+    return Benchmark(name="v_x", path=Path("."), suites=("validation",), description="d",
+                     requires=(), insn_limit=1, timeout_s=1.0, validation=cases)
+
+
+def _result(median: float, status: str = "ok") -> BenchResult:
+    s = Summary(n=1, min=median, max=median, mean=median, median=median, mode=median,
+                stdev=0.0, p90=median, p99=median)
+    return BenchResult("v_x", status, None if status == "ok" else "boom",
+                       metrics=(MetricResult("m", "d", (), {Unit.CYCLE: s}),))
+
+
+def test_schema_reads_cases_and_refuses_unknown_keys_and_wrong_types() -> None:
+    f = parse(BenchFile, {"suite": ["validation"], "description": "d", "validation": [CASE]}, "b.toml")
+    assert f.validation[0] == ValidationCase(**CASE)  # type: ignore[arg-type]
+    assert f.validation[0].tolerance == 0.10
+    with pytest.raises(RtoslabError, match=r"b.toml: unknown key 'expected' in \[validation\[0\]\]"):
+        parse(BenchFile, {"suite": ["v"], "description": "d", "validation": [{**CASE, "expected": 3}]},
+              "b.toml")
+    with pytest.raises(RtoslabError, match=r"b.toml.*validation\[0\]\.held_out"):
+        parse(BenchFile, {"suite": ["v"], "description": "d", "validation": [{**CASE, "held_out": "y"}]},
+              "b.toml")
+
+
+def test_every_validation_benchmark_has_sourced_cases() -> None:
+    benches = suite_benchmarks(validation.SUITE)
+    assert benches
+    for b in benches:
+        assert b.validation, b.name
+        for c in b.validation:
+            assert c.source and c.conditions and c.timing.get("core"), (b.name, c.metric)
+    assert any(c.held_out for b in benches for c in b.validation), "some cases are held out"
+
+
+def test_plan_groups_cases_by_timing_and_compare_computes_errors() -> None:
+    a = ValidationCase(**CASE)  # type: ignore[arg-type]
+    b = ValidationCase(**{**CASE, "timing": {"core": "cortex-m3"}, "cycles": 10})  # type: ignore[arg-type]
+    bench = _bench(a, b)
+    plan = validation.plan([bench])
+    assert [dict(c.timing) for c, _ in plan] == [{"core": "cortex-m3"}, {"core": "cortex-m4"}]
+    got = validation.compare(plan, [_result(10.5), _result(23.0)])
+    assert [(r.case.cycles, r.model_cycles) for r in got] == [(10, 10.5), (20, 23.0)]
+    assert got[0].error == pytest.approx(0.05) and got[0].within
+    assert got[1].error == pytest.approx(0.15) and not got[1].within
+    failed = validation.compare(plan, [_result(10, "failed"), _result(20)])
+    assert failed[0].model_cycles is None and not failed[0].within
+    assert "failed: boom" in (failed[0].failure or "")
+    table = validation.markdown(got)
+    assert "| v_x | m | core=cortex-m3 | 10 | 10.5 | +5.0% | yes (±10%) | yes |" in table
+    assert "| +15.0% | **no** |" in table
+    assert "- all cases: 2, within tolerance 1, mean absolute error 10.0%, largest 15.0%" in table
+
+
+def test_a_case_with_minus_compares_the_difference_of_two_metrics() -> None:
+    case = ValidationCase(**{**CASE, "minus": "base", "cycles": 90})  # type: ignore[arg-type]
+    plan = validation.plan([_bench(case)])
+
+    def summary(v: float) -> Summary:
+        return Summary(n=1, min=v, max=v, mean=v, median=v, mode=v, stdev=0.0, p90=v, p99=v)
+
+    result = BenchResult("v_x", "ok", None, metrics=(
+        MetricResult("m", "d", (), {Unit.CYCLE: summary(130.0)}),
+        MetricResult("base", "d", (), {Unit.CYCLE: summary(30.0)})))
+    (got,) = validation.compare(plan, [result])
+    assert got.model_cycles == 100.0 and not got.within
+    assert "| v_x | m - base |" in validation.markdown([got])
+    (missing,) = validation.compare(plan, [_result(5.0)])
+    assert missing.model_cycles is None and "no metric 'base'" in (missing.failure or "")
