@@ -37,7 +37,7 @@ def cmd(args: argparse.Namespace) -> int:
     plan = validation.plan(benches)
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    run_id, results, _status = run_plan(store, plan, command, quiet=True, jobs=args.jobs)
+    run_id, results, _status = run_plan(store, plan, command, jobs=args.jobs)
     cases = validation.compare(plan, results)
     sys.stdout.write(f"run {run_id}\n\n")
     sys.stdout.write(validation.markdown(cases))
