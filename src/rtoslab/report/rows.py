@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rtoslab.records import Summary, Unit
+from rtoslab.records import Summary, TimeBase, Unit
 from rtoslab.views import ConfigView, ResultView, RunView
 
 
@@ -20,6 +20,8 @@ class Row:
     metric: str | None
     unit: Unit | None
     summary: Summary | None
+    time_base: TimeBase | None = None  # the metric's; None: no metric, or never recorded
+    time_note: str = ""
 
     @property
     def benchmark(self) -> str:
@@ -50,9 +52,9 @@ def result_rows(result: ResultView) -> Iterator[Row]:
         return
     for metric in result.metrics:
         if not metric.summaries:
-            yield Row(result, metric.name, None, None)
+            yield Row(result, metric.name, None, None, metric.time_base, metric.time_note)
         for unit, summary in metric.summaries.items():
-            yield Row(result, metric.name, unit, summary)
+            yield Row(result, metric.name, unit, summary, metric.time_base, metric.time_note)
 
 
 def run_rows(view: RunView) -> list[Row]:
