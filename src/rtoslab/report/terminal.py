@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rtoslab.report.numbers import STAT_COLUMNS, stat_cells
-from rtoslab.report.rows import Row, config_title, run_rows, warning_lines
+from rtoslab.report.rows import Row, config_title, run_rows, time_base_lines, warning_lines
 from rtoslab.views import ConfigView, RunView
 
 _STATUS_STYLE = {"running": "yellow", "complete": "green", "incomplete": "yellow", "failed": "red"}
@@ -80,6 +80,9 @@ def run_renderables(view: RunView) -> list[RenderableType]:
                 f"\n  {w.row.benchmark}/{w.row.metric} ({w.row.unit}) on {w.row.config.hash}: {w.text}"
             )
         parts.append(text)
+    bases = time_base_lines(rows)
+    if bases:
+        parts.append(Text("\ntime bases:" + "".join(f"\n  {line}" for line in bases)))
     return parts
 
 
