@@ -58,7 +58,7 @@ def derive(measured: Sequence[MetricResult], specs: Sequence[DerivedSpec], count
             cycles.append(value)
         terms = "".join(f" {'+' if sign > 0 else '-'} {part.name}" for sign, part in parts)
         note = (f"{periods} x {tick_cycles} cycles (LAB-KV {spec.tick_periods} x {spec.tick_cycles})"
-                f"{terms}; us at {clock_hz:g} Hz")
+                f"{terms}; us at {clock_hz / 1e6:g} MHz")
         results.append(MetricResult(
             name=spec.name,
             description=spec.description,
