@@ -96,7 +96,8 @@ def time_base_lines(rows: list[Row]) -> list[str]:
             seen.add(text)
             lines.append(text)
     if any_metric:
-        lines.append(f"every other metric: {TimeBase.MODELLED}: {TIME_BASE_NOTES[TimeBase.MODELLED]}; "
+        which = "every other metric" if lines else "every metric"
+        lines.append(f"{which}: {TimeBase.MODELLED}: {TIME_BASE_NOTES[TimeBase.MODELLED]}; "
                      "us = cycles at the configured clock")
     return lines
 
