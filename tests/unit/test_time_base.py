@@ -34,6 +34,7 @@ from rtoslab.records import (
     TraceEnd,
     Unit,
 )
+from rtoslab.report.comparison.table import build_table
 from rtoslab.report.json_report import run_document
 from rtoslab.report.markdown import MarkdownRenderer
 from rtoslab.report.rows import run_rows, time_base_lines
@@ -117,7 +118,8 @@ def _part(name: str, cycles: list[int]) -> MetricResult:
     """A measured modelled metric with these cycle samples (instructions: half)."""
     samples = tuple(Sample(c // 2, c) for c in cycles)
     return MetricResult(name, "", samples, {Unit.INSN: summarize([s.insns for s in samples]),
-                                            Unit.CYCLE: summarize(cycles)})
+                                            Unit.CYCLE: summarize(cycles),
+                                            Unit.US: summarize([c / 25.0 for c in cycles])})
 
 
 def test_derived_follows_its_formula_sample_by_sample() -> None:
@@ -232,3 +234,16 @@ def test_a_v1_database_migrates_and_reads_its_time_base_as_unstated(tmp_path: Pa
     assert time_base_lines(run_rows(view))[0] == (
         "k_delay/delay_50: time base unstated (stored before time bases were recorded)")
     assert run_document(view)["results"][0]["time_base"] is None  # type: ignore[index]
+
+
+def test_comparison_tables_leave_out_units_a_time_base_lacks(tmp_path: Path) -> None:
+    with open_store(tmp_path / "r.sqlite") as store:
+        run_id = store.begin_run("c", "r", "h", {})
+        store.add_bench_result(run_id, store.upsert_config(IDENTITY), "src", _result())
+        store.finish_run(run_id, "complete")
+        view = store.load_run(run_id)
+    pairs = [(run_id, r) for r in view.results]
+    insn = build_table(pairs, unit=Unit.INSN)
+    us = build_table(pairs, unit=Unit.US)
+    assert [row.metric for row in insn.rows] == ["call_phase", "wake_latency"]
+    assert [row.metric for row in us.rows] == ["call_phase", "wake_latency", "delay_50"]
