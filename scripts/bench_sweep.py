@@ -10,6 +10,9 @@ emulator's host time summed per benchmark over all configurations (where the tim
 and the guest instructions summed per benchmark. Prints figures to record in notes.
 
 Usage: .venv/bin/python scripts/bench_sweep.py [EXPERIMENT] [--repeat N] [-j JOBS] [--no-warm]
+                                               [--db PATH]
+--db keeps the results database (e.g. to compare samples with scripts/same_samples.py);
+by default it is a temporary file.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1, help="timed runs after the warm-up (best is kept)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--no-warm", action="store_true", help="skip the untimed warm-up run")
+    ap.add_argument("--db", type=Path, default=None, help="keep the results here (default: a temporary file)")
     args = ap.parse_args()
     if args.repeat < 1:
         sys.exit("--repeat must be at least 1")
@@ -69,7 +73,7 @@ def main() -> int:
         sys.exit(f"no experiment file {args.experiment}: pass the path of an experiment TOML")
 
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "sweep.sqlite"
+        db = args.db if args.db is not None else Path(tmp) / "sweep.sqlite"
         if not args.no_warm:
             warm = run_sweep(args.experiment, db, args.jobs)
             print(f"warm-up run (builds what the cache lacks): {warm:.1f} s")
