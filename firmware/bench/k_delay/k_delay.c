@@ -12,9 +12,14 @@
  *   delay_50 = DELAY_TICKS x tick_cycles - call_phase + wake_latency     [cycles]
  *
  * where tick_cycles = lab_target_clock_hz() / lab_tick_rate_hz() is the tick period the
- * kernel programs in core cycles (printed as LAB-KV tick_cycles; FreeRTOS loads SysTick
- * with configCPU_CLOCK_HZ / configTICK_RATE_HZ - 1), and, measured (probe 5 is the tick
- * hook's first statement, lab_tick_hook_enter, on every tick):
+ * kernel programs in core cycles (printed as LAB-KV tick_cycles). Source of that rule:
+ * FreeRTOS V11.2.0 portable/GCC/ARM_CM3/port.c, vPortSetupTimerInterrupt, loads SysTick
+ * RELOAD with configSYSTICK_CLOCK_HZ / configTICK_RATE_HZ - 1 (configSYSTICK_CLOCK_HZ
+ * defaults to configCPU_CLOCK_HZ, clock source the core clock), and the ARMv7-M
+ * Architecture Reference Manual (B3.3, SysTick) has the counter wrap every RELOAD + 1
+ * clocks: one tick is exactly clock / rate core cycles (integer division, as here).
+ * Measured (probe 5 is the tick hook's first statement, lab_tick_hook_enter, on every
+ * tick):
  *
  *   call_phase             since probe 5 -> probe 2 (D1, priority 4, just before
  *                          lab_task_delay(50)): how far into its tick period the delay
