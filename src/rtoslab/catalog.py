@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from rtoslab.paths import firmware_root
-from rtoslab.records import RtoslabError
+from rtoslab.records import DerivedSpec, RtoslabError
 from rtoslab.schema import parse_file
 
 _CAP_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\b", re.MULTILINE)
@@ -248,6 +248,7 @@ class Benchmark:
     insn_limit: int
     timeout_s: float
     validation: tuple[ValidationCase, ...] = ()  # reference figures (suite "validation")
+    derived: tuple[DerivedSpec, ...] = ()  # [[derived]]: figures composed on the host
 
 
 @cache
@@ -306,6 +307,7 @@ class BenchFile:
     insn_limit: int = 2_000_000_000  # guest instructions before the run counts as a hang
     timeout_s: float = 120.0  # wall-clock seconds before QEMU counts as broken
     validation: tuple[ValidationCase, ...] = ()  # [[validation]]: reference figures
+    derived: tuple[DerivedSpec, ...] = ()  # derived metrics (rtoslab.analysis.derived)
 
 
 _SUITE_RE = re.compile(r"[a-z0-9_]+")
@@ -368,6 +370,13 @@ def benchmarks() -> dict[str, Benchmark]:
                 raise RtoslabError(f"{toml}: key 'validation[{i}]': cycles must be positive and "
                                    f"tolerance a fraction between 0 and 1 (got {case.cycles:g}, "
                                    f"{case.tolerance:g})")
+        for i, spec in enumerate(d.derived):
+            if not re.fullmatch(r"[a-z0-9_]{1,31}", spec.name):
+                raise RtoslabError(f"{toml}: key 'derived[{i}].name' is {spec.name!r}: a metric name is "
+                                   "[a-z0-9_], at most 31 characters")
+            if not spec.plus and not spec.minus:
+                raise RtoslabError(f"{toml}: key 'derived[{i}]' names no measured metric: give 'plus' "
+                                   "and/or 'minus'")
         found[name] = Benchmark(
             name=name,
             path=toml.parent,
@@ -377,6 +386,7 @@ def benchmarks() -> dict[str, Benchmark]:
             insn_limit=d.insn_limit,
             timeout_s=d.timeout_s,
             validation=d.validation,
+            derived=d.derived,
         )
     return found
 

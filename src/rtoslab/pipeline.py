@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from rtoslab.analysis.analyse import analyse
+from rtoslab.analysis.derived import derive
 from rtoslab.builder.cmake import BuildResult, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
@@ -125,6 +126,7 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
     try:
         metas = read_probe_meta(built.elfs[bench.name])
         calib, metrics = analyse(out.trace, metas, clock_hz)
+        metrics += derive(metrics, bench.derived, counters, clock_hz if out.trace.has_cycles else None)
     except RtoslabError as e:
         return replace(failed, reason=f"{bench.name}: {e}")
     end = out.trace.end

@@ -30,6 +30,29 @@ class Unit(StrEnum):
 SAMPLE_UNITS: tuple[Unit, ...] = (Unit.INSN, Unit.CYCLE, Unit.US)
 
 
+class TimeBase(StrEnum):
+    """What a metric's cycles and microseconds stand on (docs/formats.md, time bases).
+
+    Timers and interrupts fire on QEMU's instruction clock (one instruction = 1 ns of
+    virtual time), not on modelled cycles, so a figure paced by a timer is not a modelled
+    time. Stored, printed and exported as the text.
+    """
+
+    MODELLED = "modelled"  # a probe interval of executed code priced by the cycle model
+    VIRTUAL = "virtual"  # paced by the emulator's instruction clock: insn only, no cycle/us
+    DERIVED = "derived"  # composed from modelled parts and configuration facts: cycle/us only
+
+
+# Why a metric lacks units, per time base: shown where its cycle/us or insn columns would be.
+TIME_BASE_NOTES: dict[TimeBase, str] = {
+    TimeBase.MODELLED: "probe interval priced by the cycle model",
+    TimeBase.VIRTUAL: "paced by QEMU's instruction clock (1 insn = 1 ns), not by modelled "
+                      "cycles: instructions only, no cycle or us figure",
+    TimeBase.DERIVED: "composed from configured tick periods and measured modelled "
+                      "intervals: cycles and us only, no instruction count",
+}
+
+
 # ---------------------------------------------------------------- trace (docs/formats.md §2)
 
 
@@ -79,8 +102,10 @@ class Trace:
 
 KIND_INTERVAL = 0
 KIND_PERIOD = 1
+KIND_SINCE = 2  # one sample per end hit: the distance from the most recent start hit
 FLAG_CALIBRATION = 1 << 0
 FLAG_NO_CALIBRATION = 1 << 1
+FLAG_VIRTUAL = 1 << 2  # the metric's length is paced by the instruction clock
 
 
 @dataclass(frozen=True)
@@ -98,13 +123,36 @@ class PairMeta:
     def is_calibration(self) -> bool:
         return bool(self.flags & FLAG_CALIBRATION)
 
+    @property
+    def time_base(self) -> TimeBase:
+        return TimeBase.VIRTUAL if self.flags & FLAG_VIRTUAL else TimeBase.MODELLED
+
+
+@dataclass(frozen=True)
+class DerivedSpec:
+    """A derived metric declared in a benchmark's bench.toml (``[[derived]]``).
+
+    One sample per sample of the measured metrics it names, in cycles:
+    ``tick_periods x tick_cycles + sum(plus) - sum(minus)``, where ``tick_periods`` and
+    ``tick_cycles`` name LAB-KV counters the firmware printed (configuration facts, not
+    measurements) and ``plus`` / ``minus`` name modelled metrics of the same benchmark.
+    """
+
+    name: str
+    description: str
+    tick_periods: str
+    tick_cycles: str
+    plus: tuple[str, ...] = ()
+    minus: tuple[str, ...] = ()
+
 
 # ---------------------------------------------------------------- analysis
 
 
 @dataclass(frozen=True)
 class Sample:
-    """One measured interval, probe cost already subtracted."""
+    """One measured interval, probe cost already subtracted. A derived metric's samples
+    have ``insns`` 0: it has no instruction count (its time base says so)."""
 
     insns: int
     cycles: int
@@ -139,6 +187,10 @@ class MetricResult:
     description: str
     samples: tuple[Sample, ...]
     summaries: dict[Unit, Summary]  # in SAMPLE_UNITS order, measured units only
+    time_base: TimeBase = TimeBase.MODELLED
+    # How the figure was obtained, beyond the time base's meaning: for a derived metric
+    # its formula with the configuration facts used (e.g. "50 x 25000 cycles + ...").
+    time_note: str = ""
 
 
 # ---------------------------------------------------------------- image footprint

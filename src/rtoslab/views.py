@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rtoslab.records import SAMPLE_UNITS, Footprint, Sample, Summary, Unit
+from rtoslab.records import SAMPLE_UNITS, Footprint, Sample, Summary, TimeBase, Unit
 
 RUN_STATUSES = ("running", "complete", "incomplete", "failed")
 FINISHED_STATUSES = ("complete", "incomplete", "failed")
@@ -62,6 +62,9 @@ class MetricView:
     description: str
     n_samples: int
     summaries: dict[Unit, Summary]
+    # What its cycles and us stand on; None: stored before time bases were recorded.
+    time_base: TimeBase | None = TimeBase.MODELLED
+    time_note: str = ""  # a derived metric's formula with the numbers used
 
 
 @dataclass(frozen=True)

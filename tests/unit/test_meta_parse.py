@@ -78,7 +78,7 @@ def test_is_calibration_flag() -> None:
         (meta_record(b"ab\0c"), r"metric name has bytes after its terminating NUL"),
         (meta_record(b"\xff"), r"metric name is not valid UTF-8"),
         (meta_record(b"x", description=b"a\0b"), r"metric 'x': description has bytes after"),
-        (meta_record(b"x", kind=2), r"^sec: metric 'x' has unknown kind 2"),
+        (meta_record(b"x", kind=3), r"^sec: metric 'x' has unknown kind 3"),
         (
             meta_record(b"x", kind=1, start=4, end=5),
             r"metric 'x' is a period but its start probe 4 and end probe 5 differ",
@@ -87,7 +87,7 @@ def test_is_calibration_flag() -> None:
             meta_record(b"x", kind=0, start=4, end=4),
             r"metric 'x' is an interval with the same start and end probe 4",
         ),
-        (meta_record(b"x", flags=4), r"metric 'x' has unknown flags 0x4"),
+        (meta_record(b"x", flags=8), r"metric 'x' has unknown flags 0x8"),
         (
             meta_record(b"x", start=2, end=3, flags=1),
             r"metric 'x' is flagged as the calibration pair but is not the interval 0 -> 1",

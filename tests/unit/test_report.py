@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.records import BenchResult, MetricResult, RtoslabError, Sample, Summary, Unit
+from rtoslab.records import TIME_BASE_NOTES, BenchResult, MetricResult, RtoslabError, Sample, Summary, Unit
 from rtoslab.report import Renderer, TerminalRenderer, get_renderer, renderer_names
 from rtoslab.report.numbers import fmt_num, json_exact
 from rtoslab.store import RunView, open_store
@@ -89,6 +89,7 @@ def test_empty_run_renders_in_every_format(tmp_path: Path) -> None:
         "run_id": view.id,
         "status": "running",
         "started_at": view.started_at,
+        "time_bases": {str(base): note for base, note in TIME_BASE_NOTES.items()},
         "results": [],
     }
     assert "No results are stored" in get_renderer("markdown").render(view)

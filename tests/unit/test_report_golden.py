@@ -215,7 +215,7 @@ def test_report_matches_golden(golden_view: RunView, fmt: str, golden: str) -> N
 
 def test_golden_json_follows_schema(golden_view: RunView) -> None:
     doc = json.loads(get_renderer("json").render(golden_view))
-    assert list(doc) == ["schema", "run_id", "status", "started_at", "results"]
+    assert list(doc) == ["schema", "run_id", "status", "started_at", "time_bases", "results"]
     assert doc["schema"] == "rtoslab.run/1"
     assert doc["status"] == "complete"
     assert doc["started_at"] == "2026-11-22T04:00:00Z"
@@ -227,6 +227,8 @@ def test_golden_json_follows_schema(golden_view: RunView) -> None:
         "status",
         "reason",
         "metric",
+        "time_base",
+        "time_note",
         "unit",
         "n",
         "min",

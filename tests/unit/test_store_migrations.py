@@ -95,31 +95,33 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 
 def test_later_migrations_apply_in_order(tmp_path: Path) -> None:
-    """A v1 database meets code that knows v3: v2 and v3 run, in order, once."""
+    """A database at the latest version (n) meets code that knows n + 2: both run, in
+    order, once."""
     path = tmp_path / "r.sqlite"
     open_store(path).close()
     applied: list[int] = []
+    n = latest_version()
 
-    def v3(conn: sqlite3.Connection) -> None:
-        applied.append(3)
+    def data_fix(conn: sqlite3.Connection) -> None:
+        applied.append(n + 2)
         conn.execute("UPDATE runs SET experiment = 'migrated' WHERE experiment IS NULL")
 
     future = (
         *MIGRATIONS,
-        Migration(2, "index", ("CREATE INDEX runs_by_status ON runs (status)",)),
-        Migration(3, "data fix", v3),
+        Migration(n + 1, "index", ("CREATE INDEX runs_by_status ON runs (status)",)),
+        Migration(n + 2, "data fix", data_fix),
     )
     with open_store(path) as store:
         run_id = store.begin_run("c", "r", "h", {})
     conn = _connect(path)
     try:
-        assert migrate(conn, path, "2026-11-22T04:00:00Z", future) == 1
-        assert current_version(conn, path) == 3
-        assert migrate(conn, path, "2026-11-22T04:00:00Z", future) == 3  # nothing pending
+        assert migrate(conn, path, "2026-11-22T04:00:00Z", future) == n
+        assert current_version(conn, path) == n + 2
+        assert migrate(conn, path, "2026-11-22T04:00:00Z", future) == n + 2  # nothing pending
     finally:
         conn.close()
-    assert applied == [3]
-    assert versions(path) == [1, 2, 3]
+    assert applied == [n + 2]
+    assert versions(path) == list(range(1, n + 3))
     conn = _connect(path)
     try:
         row = conn.execute("SELECT experiment FROM runs WHERE id = ?", (run_id,)).fetchone()
@@ -138,7 +140,7 @@ def test_failed_migration_leaves_db_unchanged(tmp_path: Path) -> None:
     conn = _connect(path)
     try:
         with pytest.raises(RuntimeError, match="migration bug"):
-            migrate(conn, path, "now", (*MIGRATIONS, Migration(2, "broken", broken)))
+            migrate(conn, path, "now", (*MIGRATIONS, Migration(latest_version() + 1, "broken", broken)))
         assert not conn.in_transaction
     finally:
         conn.close()
@@ -149,6 +151,6 @@ def test_gap_in_migration_numbers_is_a_bug(tmp_path: Path) -> None:
     conn = _connect(tmp_path / "r.sqlite")
     try:
         with pytest.raises(ValueError, match="without gaps"):
-            migrate(conn, tmp_path, "now", (*MIGRATIONS, Migration(3, "skip", ())))
+            migrate(conn, tmp_path, "now", (*MIGRATIONS, Migration(latest_version() + 2, "skip", ())))
     finally:
         conn.close()

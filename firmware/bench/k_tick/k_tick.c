@@ -23,9 +23,12 @@
  * The ticks wake no task but W: FreeRTOS's tick runs with time slicing on, but no other
  * task shares a priority with the running one (the idle task runs alone at priority 0).
  *
- * TICK_SAMPLES samples of each. Each wake sample costs two whole ticks (2,000,000
- * instructions at 1 kHz under QEMU's icount), so the run is about 2e9 instructions:
- * bench.toml raises insn_limit and timeout_s accordingly.
+ * TICK_SAMPLES samples of each. Each wake sample takes two ticks; between ticks only the
+ * idle task runs, and it sleeps (WFI in the port's idle hook), so under QEMU's
+ * `-icount sleep=off` a tick period costs the emulator only the instructions the tick
+ * and the wake-up execute (a few hundred), not 1,000,000 instructions of virtual time.
+ * Every metric here is an interval of executed code inside one tick's processing: its
+ * time base is "modelled" (nothing in it waits for a timer).
  *
  * Self-check: every tick the enter hook labelled "wake" was followed by exactly one wake-up
  * of W (its count matches), W woke at exactly the tick it published, and both kinds of

@@ -17,6 +17,16 @@
  *   LAB_PERIOD(metric, id, "description")
  *                   Declares a metric whose samples are the distances between successive
  *                   hits of `id`.
+ *   LAB_SINCE(metric, start, end, "description")
+ *                   Declares a metric with one sample per hit of `end`: the distance from
+ *                   the most recent hit of `start` (e.g. "since the last tick interrupt").
+ *                   `start` may hit any number of times between ends; an end before any
+ *                   start fails the run.
+ *   LAB_INTERVAL_VIRTUAL / LAB_PERIOD_VIRTUAL (same arguments)
+ *                   As LAB_INTERVAL / LAB_PERIOD, for a metric whose length is paced by the
+ *                   emulator's instruction clock (it spans waiting for a timer): the host
+ *                   reports its instruction count only, with time base "virtual", never
+ *                   modelled cycles or microseconds (docs/formats.md section 3).
  *                   Both are file-scope declarations that put one record in the ELF section
  *                   .lab_meta, which is not loaded: they cost no flash, RAM or time.
  *                   `metric` is a C identifier in [a-z0-9_] of at most 31 characters; the
@@ -35,8 +45,10 @@
 #define LAB_META_VERSION 1u
 #define LAB_META_KIND_INTERVAL 0u
 #define LAB_META_KIND_PERIOD 1u
+#define LAB_META_KIND_SINCE 2u
 #define LAB_META_FLAG_CALIBRATION 1u
 #define LAB_META_FLAG_NO_CALIBRATION 2u
+#define LAB_META_FLAG_VIRTUAL 4u
 
 /* One metadata record; layout fixed by docs/formats.md section 3 (160 bytes). */
 struct lab_meta_rec {
@@ -61,6 +73,12 @@ struct lab_meta_rec {
 #define LAB_INTERVAL(metric, start, end, desc) \
     LAB_META_REC_(metric, LAB_META_KIND_INTERVAL, start, end, 0u, desc)
 #define LAB_PERIOD(metric, id, desc) LAB_META_REC_(metric, LAB_META_KIND_PERIOD, id, id, 0u, desc)
+#define LAB_SINCE(metric, start, end, desc) \
+    LAB_META_REC_(metric, LAB_META_KIND_SINCE, start, end, 0u, desc)
+#define LAB_INTERVAL_VIRTUAL(metric, start, end, desc) \
+    LAB_META_REC_(metric, LAB_META_KIND_INTERVAL, start, end, LAB_META_FLAG_VIRTUAL, desc)
+#define LAB_PERIOD_VIRTUAL(metric, id, desc) \
+    LAB_META_REC_(metric, LAB_META_KIND_PERIOD, id, id, LAB_META_FLAG_VIRTUAL, desc)
 /* For the harness only: the calibration pair. */
 #define LAB_CALIBRATION(metric, start, end, desc) \
     LAB_META_REC_(metric, LAB_META_KIND_INTERVAL, start, end, LAB_META_FLAG_CALIBRATION, desc)

@@ -4,8 +4,9 @@
  * one load of the kernel handle (a few instructions, the same for every port).
  *
  * Also here: the kernel's hook functions (assert, stack overflow, malloc failed), which
- * end the run with the matching exit status, and SysTick_Handler, which brackets the
- * kernel's tick handler with the tick hooks (LAB_HAS_TICK_HOOKS).
+ * end the run with the matching exit status; the idle hook, which sleeps until the next
+ * interrupt (WFI); and SysTick_Handler, which brackets the kernel's tick handler with the
+ * tick hooks (LAB_HAS_TICK_HOOKS).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -75,6 +76,19 @@ void vApplicationMallocFailedHook(void)
 {
     lab_fail_status(LAB_EXIT_OUT_OF_MEMORY, "FreeRTOS: pvPortMalloc failed (raise configTOTAL_HEAP_SIZE)");
 }
+
+/* ------------------------------------------------------------------ idle */
+
+void vApplicationIdleHook(void);
+
+/* configUSE_IDLE_HOOK = 1. The idle task calls this on every pass of its loop, with
+ * interrupts enabled (PRIMASK and BASEPRI 0), so WFI returns at the next interrupt of any
+ * priority: nothing is delayed by it. What it guarantees is that idle time executes no
+ * instructions, as on a board whose idle loop sleeps: under QEMU with
+ * `-icount sleep=off` the virtual clock jumps to the next timer deadline, so waiting
+ * costs no emulation time and the idle task adds no instructions between two events.
+ * WFI is an ARMv6-M/ARMv7-M instruction, not a target's: every Cortex-M has it. */
+void vApplicationIdleHook(void) { __asm__ volatile("wfi" ::: "memory"); }
 
 /* ------------------------------------------------------------------ tick */
 

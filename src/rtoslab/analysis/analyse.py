@@ -18,6 +18,7 @@ from rtoslab.records import (
     RtoslabError,
     Sample,
     Summary,
+    TimeBase,
     Trace,
     Unit,
 )
@@ -31,7 +32,8 @@ def analyse(
     Returns the probe cost and one result per pair, in metadata order, except the
     calibration pair: its cost is returned instead (the `calib` benchmark's own empty
     pair is the metric that shows 0 after calibration). Units: always "insn"; "cycle" and
-    "us" only when the trace has a cycle model and ``clock_hz`` is given.
+    "us" only when the trace has a cycle model and ``clock_hz`` is given, and never for a
+    metric whose time base is virtual (flag bit 2: paced by the instruction clock).
 
     A trace that was cut short or dropped hits (see :func:`is_complete`) may leave its
     last interval open; every other pairing violation is an error.
@@ -53,12 +55,14 @@ def analyse(
             raise RtoslabError(_no_samples_message(trace.hits, meta))
         if not meta.flags & FLAG_NO_CALIBRATION:
             samples = subtract(samples, cost, metric=meta.name)
+        timed = with_time and meta.time_base is TimeBase.MODELLED
         results.append(
             MetricResult(
                 name=meta.name,
                 description=meta.description,
                 samples=tuple(samples),
-                summaries=_summaries(samples, clock_hz if with_time else None),
+                summaries=_summaries(samples, clock_hz if timed else None),
+                time_base=meta.time_base,
             )
         )
     return cost, results

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rtoslab.records import KIND_INTERVAL, KIND_PERIOD, Hit, PairMeta, RtoslabError, Sample
+from rtoslab.records import KIND_INTERVAL, KIND_PERIOD, KIND_SINCE, Hit, PairMeta, RtoslabError, Sample
 
 
 def pair_samples(hits: Sequence[Hit], pair: PairMeta, *, complete: bool = True) -> list[Sample]:
@@ -17,6 +17,9 @@ def pair_samples(hits: Sequence[Hit], pair: PairMeta, *, complete: bool = True) 
     interval: one sample ``end - start`` per start hit followed by its end hit; the two
     ids must alternate start, end, start, end.
     period: one sample per pair of successive start hits.
+    since: one sample ``end - start`` per end hit, from the most recent start hit (any
+    number of start hits may come between ends; an end before the first start is an
+    error).
 
     ``complete``: the trace ran to its natural end. When False (the trace was cut short or
     dropped later hits) an interval left open by the last start hit is not an error; its
@@ -26,6 +29,8 @@ def pair_samples(hits: Sequence[Hit], pair: PairMeta, *, complete: bool = True) 
         return _interval(hits, pair, complete)
     if pair.kind == KIND_PERIOD:
         return _period(hits, pair)
+    if pair.kind == KIND_SINCE:
+        return _since(hits, pair)
     raise RtoslabError(f"metric '{pair.name}': unknown pair kind {pair.kind}")
 
 
@@ -60,6 +65,28 @@ def _interval(hits: Sequence[Hit], pair: PairMeta, complete: bool) -> list[Sampl
             f"metric '{pair.name}': start probe {pair.start_id} hit at trace index "
             f"{open_index} never reached end probe {pair.end_id} before the trace ended"
         )
+    return samples
+
+
+def _since(hits: Sequence[Hit], pair: PairMeta) -> list[Sample]:
+    if pair.start_id == pair.end_id:
+        raise RtoslabError(
+            f"metric '{pair.name}': a since-metric needs two different probe ids, "
+            f"got {pair.start_id} twice"
+        )
+    samples: list[Sample] = []
+    last: Hit | None = None
+    last_index = -1
+    for index, hit in enumerate(hits):
+        if hit.probe_id == pair.start_id:
+            last, last_index = hit, index
+        elif hit.probe_id == pair.end_id:
+            if last is None:
+                raise RtoslabError(
+                    f"metric '{pair.name}': end probe {pair.end_id} hit at trace index "
+                    f"{index} before any start (probe {pair.start_id})"
+                )
+            samples.append(_difference(pair, last, last_index, hit, index))
     return samples
 
 

@@ -28,7 +28,7 @@ from rtoslab.report.comparison.table import Baselines, Column
 from rtoslab.report.labels import timing_footer
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
 from rtoslab.report.pivot import Pivot, PivotSpec, build_pivot, pivot_grid
-from rtoslab.report.rows import Row, config_title, run_rows, warning_lines
+from rtoslab.report.rows import Row, config_title, run_rows, time_base_lines, warning_lines
 from rtoslab.report.svg import (
     BoxRow,
     BoxStats,
@@ -411,6 +411,10 @@ class _Page:
                 items = "".join(f"<li>{_e(w.row.benchmark)} / {_e(w.row.metric or '')} ({_e(w.row.unit)}): "
                                 f"{_e(w.text)}</li>" for w in warnings)
                 out.append(f'<ul class="warnings">{items}</ul>')
+        bases = time_base_lines(self.rows)
+        if bases:
+            items = "".join(f"<li>{_e(line)}</li>" for line in bases)
+            out.append(f'<h4>Time bases</h4><ul class="timebases">{items}</ul>')
         return "\n".join(out)
 
     def _summary_row(self, row: Row) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from rtoslab.records import TIME_BASE_NOTES
 from rtoslab.report.numbers import json_exact, json_float
 from rtoslab.report.rows import Row, run_rows
 from rtoslab.views import RunView
@@ -21,6 +22,8 @@ def _entry(row: Row) -> dict[str, object]:
         "status": row.status,
         "reason": row.reason,
         "metric": row.metric,
+        "time_base": None if row.time_base is None else str(row.time_base),
+        "time_note": row.time_note or None,
         "unit": row.unit,
         "n": None if s is None else s.n,
         "min": None if s is None else json_exact(s.min),
@@ -41,6 +44,8 @@ def run_document(view: RunView) -> dict[str, object]:
         "run_id": view.id,
         "status": view.status,
         "started_at": view.started_at,
+        # What each time base means, and so why a metric lacks a unit (docs/formats.md §5).
+        "time_bases": {str(base): note for base, note in TIME_BASE_NOTES.items()},
         "results": [_entry(row) for row in run_rows(view)],
     }
 

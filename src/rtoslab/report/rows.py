@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rtoslab.records import Summary, Unit
+from rtoslab.records import TIME_BASE_NOTES, Summary, TimeBase, Unit
 from rtoslab.views import ConfigView, ResultView, RunView
 
 
@@ -20,6 +20,8 @@ class Row:
     metric: str | None
     unit: Unit | None
     summary: Summary | None
+    time_base: TimeBase | None = None  # the metric's; None: no metric, or never recorded
+    time_note: str = ""
 
     @property
     def benchmark(self) -> str:
@@ -50,9 +52,9 @@ def result_rows(result: ResultView) -> Iterator[Row]:
         return
     for metric in result.metrics:
         if not metric.summaries:
-            yield Row(result, metric.name, None, None)
+            yield Row(result, metric.name, None, None, metric.time_base, metric.time_note)
         for unit, summary in metric.summaries.items():
-            yield Row(result, metric.name, unit, summary)
+            yield Row(result, metric.name, unit, summary, metric.time_base, metric.time_note)
 
 
 def run_rows(view: RunView) -> list[Row]:
@@ -68,6 +70,36 @@ def warning_lines(rows: list[Row]) -> list[WarningLine]:
     return [
         WarningLine(row, text) for row in rows if row.summary is not None for text in row.summary.warnings
     ]
+
+
+def time_base_lines(rows: list[Row]) -> list[str]:
+    """The footer every report prints about time bases: one line per benchmark/metric whose
+    figures are not modelled probe intervals (virtual, derived or never recorded), each
+    once, then what the other metrics stand on. Empty when there are no metrics."""
+    lines: list[str] = []
+    seen: set[str] = set()
+    any_metric = False
+    for row in rows:
+        if row.metric is None:
+            continue
+        any_metric = True
+        if row.time_base is TimeBase.MODELLED:
+            continue
+        if row.time_base is None:
+            text = (f"{row.benchmark}/{row.metric}: time base unstated "
+                    "(stored before time bases were recorded)")
+        else:
+            text = f"{row.benchmark}/{row.metric}: {row.time_base}: {TIME_BASE_NOTES[row.time_base]}"
+            if row.time_note:
+                text += f"; {row.time_note}"
+        if text not in seen:
+            seen.add(text)
+            lines.append(text)
+    if any_metric:
+        which = "every other metric" if lines else "every metric"
+        lines.append(f"{which}: {TimeBase.MODELLED}: {TIME_BASE_NOTES[TimeBase.MODELLED]}; "
+                     "us = cycles at the configured clock")
+    return lines
 
 
 def config_title(config: ConfigView) -> str:

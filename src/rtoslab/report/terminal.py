@@ -15,7 +15,7 @@ from rtoslab.records import Summary, Unit
 from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.labels import axes_label, timing_footer, varying_keys
 from rtoslab.report.numbers import fmt_num
-from rtoslab.report.rows import Row, config_title, run_rows, warning_lines
+from rtoslab.report.rows import Row, config_title, run_rows, time_base_lines, warning_lines
 from rtoslab.views import ConfigView, RunView
 
 _STATUS_STYLE = {"running": "yellow", "complete": "green", "incomplete": "yellow", "failed": "red"}
@@ -133,6 +133,9 @@ def run_renderables(view: RunView, configs: bool = True, header: bool = True) ->
                 f"\n  {w.row.benchmark}/{w.row.metric} ({w.row.unit}) on {w.row.config.hash}: {w.text}"
             )
         parts.append(text)
+    bases = time_base_lines(rows)
+    if bases:
+        parts.append(Text("\ntime bases:" + "".join(f"\n  {line}" for line in bases)))
     return parts
 
 

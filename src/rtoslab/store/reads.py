@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from rtoslab.records import SAMPLE_UNITS, RtoslabError, Sample, Summary, Unit, parse_extra
+from rtoslab.records import SAMPLE_UNITS, RtoslabError, Sample, Summary, TimeBase, Unit, parse_extra
 from rtoslab.store.codec import json_dict, json_str_list, real_or_nan
 from rtoslab.store.owner import Owner
 from rtoslab.views import ConfigView, MetricView, ResultView, RunInfo, RunView
@@ -111,7 +111,7 @@ def _load_metrics(conn: sqlite3.Connection, run_id: int) -> dict[int, list[Metri
     summaries = _load_summaries(conn, run_id)
     rows = conn.execute(
         """
-        SELECT m.id, m.bench_run_id, m.name, m.description,
+        SELECT m.id, m.bench_run_id, m.name, m.description, m.time_base, m.time_note,
                (SELECT COUNT(*) FROM samples s WHERE s.metric_id = m.id) AS n_samples
         FROM metrics m JOIN bench_runs b ON b.id = m.bench_run_id
         WHERE b.run_id = ?
@@ -128,6 +128,8 @@ def _load_metrics(conn: sqlite3.Connection, run_id: int) -> dict[int, list[Metri
                 description=str(r["description"]),
                 n_samples=int(r["n_samples"]),
                 summaries=summaries.get(int(r["id"]), {}),
+                time_base=None if r["time_base"] is None else TimeBase(str(r["time_base"])),
+                time_note=str(r["time_note"] or ""),
             )
         )
     return by_bench

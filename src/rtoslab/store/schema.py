@@ -136,8 +136,18 @@ _V1_STATEMENTS: tuple[str, ...] = (
     """,
 )
 
+# v2: every metric states its time base (rtoslab.records.TimeBase). Metrics stored before
+# keep NULL: their time base was never recorded (a timer-driven one may be virtual), and
+# readers show it as unstated rather than guess.
+_V2_STATEMENTS: tuple[str, ...] = (
+    "ALTER TABLE metrics ADD COLUMN time_base TEXT "
+    "CHECK (time_base IS NULL OR time_base IN ('modelled', 'virtual', 'derived'))",
+    "ALTER TABLE metrics ADD COLUMN time_note TEXT NOT NULL DEFAULT ''",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "runs, configs, bench_runs, metrics, samples, summaries", _V1_STATEMENTS),
+    Migration(2, "metrics: time_base, time_note", _V2_STATEMENTS),
 )
 
 

@@ -156,8 +156,8 @@ def insert_bench_result(
 
 def insert_metric(conn: sqlite3.Connection, bench_run_id: int, metric: MetricResult) -> int:
     cur = conn.execute(
-        "INSERT INTO metrics (bench_run_id, name, description) VALUES (?, ?, ?)",
-        (bench_run_id, metric.name, metric.description),
+        "INSERT INTO metrics (bench_run_id, name, description, time_base, time_note) VALUES (?, ?, ?, ?, ?)",
+        (bench_run_id, metric.name, metric.description, str(metric.time_base), metric.time_note),
     )
     assert cur.lastrowid is not None
     metric_id = cur.lastrowid

@@ -13,8 +13,10 @@ from pathlib import Path
 from rtoslab.records import (
     FLAG_CALIBRATION,
     FLAG_NO_CALIBRATION,
+    FLAG_VIRTUAL,
     KIND_INTERVAL,
     KIND_PERIOD,
+    KIND_SINCE,
     PairMeta,
     RtoslabError,
 )
@@ -26,7 +28,7 @@ VERSION = 1
 RECORD_SIZE = 160
 NAME_SIZE = 32
 DESCRIPTION_SIZE = 112
-KNOWN_FLAGS = FLAG_CALIBRATION | FLAG_NO_CALIBRATION
+KNOWN_FLAGS = FLAG_CALIBRATION | FLAG_NO_CALIBRATION | FLAG_VIRTUAL
 CALIBRATION_START_ID = 0
 CALIBRATION_END_ID = 1
 
@@ -84,14 +86,14 @@ def _parse_record(
     name = _decode_name(raw_name, where)
     where = f"{source}: metric '{name}'"
     description = _decode_padded(raw_description, f"{where}: description")
-    if kind not in (KIND_INTERVAL, KIND_PERIOD):
-        raise RtoslabError(f"{where} has unknown kind {kind} (0 = interval, 1 = period)")
+    if kind not in (KIND_INTERVAL, KIND_PERIOD, KIND_SINCE):
+        raise RtoslabError(f"{where} has unknown kind {kind} (0 = interval, 1 = period, 2 = since)")
     if kind == KIND_PERIOD and start_id != end_id:
         raise RtoslabError(
             f"{where} is a period but its start probe {start_id} and end probe {end_id} "
             "differ: a period uses one probe id"
         )
-    if kind == KIND_INTERVAL and start_id == end_id:
+    if kind in (KIND_INTERVAL, KIND_SINCE) and start_id == end_id:
         raise RtoslabError(
             f"{where} is an interval with the same start and end probe {start_id}: "
             "use two probe ids, or declare it a period"
