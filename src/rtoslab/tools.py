@@ -68,13 +68,19 @@ def plugin_identity(plugin: Path) -> str:
 
 @cache
 def plugin_crate_version() -> str:
-    """``version`` of plugin/Cargo.toml (the version the plugin reports), or "?"."""
+    """``version`` of plugin/Cargo.toml's package (the version the plugin reports; taken
+    from ``[workspace.package]`` when the package inherits it), or "?"."""
     try:
         with (repo_root() / "plugin" / "Cargo.toml").open("rb") as f:
-            package = tomllib.load(f).get("package", {})
+            manifest = tomllib.load(f)
     except (OSError, tomllib.TOMLDecodeError):
         return "?"
+    package = manifest.get("package", {})
     version = package.get("version") if isinstance(package, dict) else None
+    if isinstance(version, dict) and version.get("workspace") is True:
+        workspace = manifest.get("workspace", {})
+        shared = workspace.get("package", {}) if isinstance(workspace, dict) else {}
+        version = shared.get("version") if isinstance(shared, dict) else None
     return str(version) if isinstance(version, str) else "?"
 
 

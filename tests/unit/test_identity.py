@@ -89,3 +89,15 @@ def test_a_database_with_old_identities_opens_and_new_ones_join_it(tmp_path: Pat
     assert new.hash == config_identity(BuildConfig(defines=(("TOGGLE_TASKS", 3),)))["identity_hash"]
     assert axes_of(old)["defines.TOGGLE_TASKS"] == axes_of(new)["defines.TOGGLE_TASKS"] == 3
     assert axes_of(old)["opt"] == axes_of(new)["opt"] == "-O2"
+
+
+def test_plugin_version_is_read_through_workspace_inheritance() -> None:
+    import tomllib
+
+    from rtoslab.tools import plugin_crate_version
+
+    manifest = tomllib.loads((repo_root() / "plugin" / "Cargo.toml").read_text())
+    package_version = manifest["package"]["version"]
+    expected = (manifest["workspace"]["package"]["version"] if isinstance(package_version, dict)
+                else package_version)
+    assert plugin_crate_version() == expected != "?"

@@ -14,7 +14,8 @@ from rtoslab.report.base import get_renderer
 from rtoslab.report.comparison import experiment_tables
 from rtoslab.report.labels import timing_footer
 from rtoslab.report.pivot import build_pivot, render_pivot
-from rtoslab.report.terminal import TerminalRenderer
+from rtoslab.report.rows import run_rows, time_base_lines
+from rtoslab.report.terminal import TerminalRenderer, time_base_text
 from rtoslab.views import RunView
 
 
@@ -55,6 +56,9 @@ def print_run_text(view: RunView, exp: Experiment | None, *, width: int, per_con
     else:
         out.write(f"\n{len(view.configs)} configurations: --per-config prints a table for each "
                   "(all statistics, in every unit)\n")
+        bases = time_base_lines(run_rows(view))
+        if bases:
+            out.write(time_base_text(bases) + "\n")
 
 
 def markdown_report(view: RunView, exp: Experiment | None) -> str:

@@ -133,10 +133,15 @@ def run_renderables(view: RunView, configs: bool = True, header: bool = True) ->
                 f"\n  {w.row.benchmark}/{w.row.metric} ({w.row.unit}) on {w.row.config.hash}: {w.text}"
             )
         parts.append(text)
-    bases = time_base_lines(rows)
+    bases = time_base_lines(rows) if configs else []
     if bases:
-        parts.append(Text("\ntime bases:" + "".join(f"\n  {line}" for line in bases)))
+        parts.append(Text(time_base_text(bases)))
     return parts
+
+
+def time_base_text(bases: list[str]) -> str:
+    """The time-base footer: which clock every metric's figures are on."""
+    return "\ntime bases:" + "".join(f"\n  {line}" for line in bases)
 
 
 class TerminalRenderer:
