@@ -1,23 +1,27 @@
 //! QEMU-facing part: registration, translation-time instrumentation, callbacks.
 //!
 //! Threading: `mps2-an385` has one vCPU and the plugin refuses to load with more, so
-//! all execution-time callbacks run on the one vCPU thread. The counters are plain
-//! memory words that TCG-generated inline adds update (API v1 inline ops are not atomic
-//! and not per-vCPU). The trace writer sits behind a `Mutex` because the exit callback
-//! may run on another thread (QEMU's main thread on a normal shutdown); the mutex is
-//! only taken on a probe hit, never on the per-store fast path.
+//! all execution-time callbacks run on the one vCPU thread. The two counters live in a
+//! per-vCPU scoreboard (plugin API v2 and later): TCG-generated inline adds update the
+//! vCPU's entry, and the callbacks read and write the same entry through a pointer taken
+//! once (see `Counters`). The trace writer sits behind a `Mutex` because the exit
+//! callback may run on another thread (QEMU's main thread on a normal shutdown); the
+//! mutex is only taken on a probe hit, never on the per-store fast path.
 
 use std::cell::UnsafeCell;
-use std::ffi::c_void;
 use std::fs::File;
 use std::io::BufWriter;
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use qemu_plugin::install::{Args, Info};
 use qemu_plugin::plugin::{HasCallbacks, Register};
+use qemu_plugin::sys::{
+    qemu_plugin_scoreboard, qemu_plugin_scoreboard_find, qemu_plugin_scoreboard_new,
+};
 use qemu_plugin::{
-    CallbackFlags, MemRW, MemoryInfo, PluginId, PluginOp, TranslationBlock, VCPUIndex,
-    qemu_plugin_register_atexit_cb, qemu_plugin_register_vcpu_insn_exec_inline, register,
+    CallbackFlags, MemRW, MemoryInfo, PluginId, PluginOp, PluginU64, TranslationBlock, VCPUIndex,
+    qemu_plugin_register_atexit_cb, qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu, register,
 };
 
 use rtoslab_plugin_config::args::{Config, parse_args};
@@ -33,32 +37,70 @@ use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, Tr
 /// Exit code when the instruction limit stops the guest (like timeout(1)).
 const EXIT_INSN_LIMIT: i32 = 124;
 
-/// The two counters the inline adds advance. Cache-line aligned, never moved.
-#[repr(C, align(64))]
-struct Counters {
-    insns: UnsafeCell<u64>,
-    cycles: UnsafeCell<u64>,
+/// One vCPU's scoreboard entry: the two counters the inline adds advance.
+#[repr(C)]
+struct Entry {
+    insns: u64,
+    cycles: u64,
 }
 
-// SAFETY: written only by TCG code and read by callbacks on the single vCPU thread (or
-// after the vCPU stopped, at exit).
-unsafe impl Sync for Counters {}
+/// The counters: a QEMU scoreboard with one `Entry` per vCPU, and the address of vCPU
+/// 0's entry for the callbacks, taken when the vCPU starts (`on_vcpu_init`: QEMU hands
+/// out entries only for vCPUs that exist). QEMU allocates scoreboards for at least 16
+/// vCPUs and moves them only when a vCPU beyond the allocation appears; the plugin
+/// refuses machines with more than one vCPU, so the address never changes after that.
+struct Counters {
+    score: *mut qemu_plugin_scoreboard,
+    entry: AtomicPtr<Entry>,
+}
 
-static COUNTERS: Counters = Counters {
-    insns: UnsafeCell::new(0),
-    cycles: UnsafeCell::new(0),
-};
+// SAFETY: the entry is written only by TCG code and by callbacks on the single vCPU
+// thread (or read after the vCPU stopped, at exit); the pointers never change.
+unsafe impl Sync for Counters {}
+unsafe impl Send for Counters {}
+
+static COUNTERS: OnceLock<Counters> = OnceLock::new();
+
+fn counters() -> &'static Counters {
+    // Set in `install`, before any callback is registered.
+    COUNTERS.get().expect("counters set at install")
+}
+
+impl Counters {
+    fn new() -> Counters {
+        // SAFETY: plain QEMU API calls; the scoreboard lives as long as the plugin.
+        let score = unsafe { qemu_plugin_scoreboard_new(std::mem::size_of::<Entry>()) };
+        Counters {
+            score,
+            entry: AtomicPtr::new(std::ptr::null_mut()),
+        }
+    }
+
+    /// vCPU 0's entry (set before the vCPU runs any code).
+    #[inline(always)]
+    fn entry(&self) -> *mut Entry {
+        self.entry.load(Ordering::Relaxed)
+    }
+
+    /// The scoreboard field at `offset` bytes of `Entry`, for an inline add.
+    fn field(&self, offset: usize) -> PluginU64 {
+        PluginU64 {
+            score: self.score,
+            offset,
+        }
+    }
+}
 
 #[inline(always)]
 fn insns_now() -> u64 {
-    // SAFETY: aligned u64 owned by this module; see `Counters`.
-    unsafe { std::ptr::read_volatile(COUNTERS.insns.get()) }
+    // SAFETY: aligned u64 in the scoreboard; see `Counters`.
+    unsafe { std::ptr::read_volatile(&raw const (*counters().entry()).insns) }
 }
 
 #[inline(always)]
 fn cycles_now() -> u64 {
     // SAFETY: as above.
-    unsafe { std::ptr::read_volatile(COUNTERS.cycles.get()) }
+    unsafe { std::ptr::read_volatile(&raw const (*counters().entry()).cycles) }
 }
 
 type Writer = TraceWriter<BufWriter<File>>;
@@ -102,7 +144,7 @@ fn add_cycles(n: u64) {
     // SAFETY: as for the inline adds; callbacks run on the vCPU thread. Wrapping: a
     // negative correction is added as two's complement.
     unsafe {
-        let c = COUNTERS.cycles.get();
+        let c = &raw mut (*counters().entry()).cycles;
         *c = (*c).wrapping_add(n);
     }
 }
@@ -288,12 +330,27 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
         tracker: UnsafeCell::new(Tracker::default()),
         entry_charge: UnsafeCell::new(Charge::default()),
     };
-    if RUNTIME.set(rt).is_err() {
+    if COUNTERS.set(Counters::new()).is_err() || RUNTIME.set(rt).is_err() {
         return Err("plugin installed twice".to_string());
     }
     let rt: &'static Runtime = RUNTIME.get().expect("just set");
     qemu_plugin_register_atexit_cb(id, move |_| on_exit(rt)).map_err(|e| e.to_string())?;
+    // SAFETY: registering a plain C callback.
+    unsafe { qemu_plugin::sys::qemu_plugin_register_vcpu_init_cb(id, Some(on_vcpu_init)) };
     Ok(())
+}
+
+/// A vCPU starts: take the address of its scoreboard entry for the callbacks.
+extern "C" fn on_vcpu_init(_id: PluginId, vcpu: VCPUIndex) {
+    let c = counters();
+    // SAFETY: plain QEMU API call on a live scoreboard.
+    if vcpu != 0 || !c.entry().is_null() {
+        fatal(&format!(
+            "vCPU {vcpu}: only single-vCPU machines are supported (exact counts)"
+        ));
+    }
+    let entry = unsafe { qemu_plugin_scoreboard_find(c.score, vcpu) } as *mut Entry;
+    c.entry.store(entry, Ordering::Relaxed);
 }
 
 /// Classify an instruction from its bytes; also returns its halfwords as
@@ -366,20 +423,21 @@ impl HasCallbacks for RtosLab {
         }
         let plan = plan_tb(&decoded, rt.model.as_ref(), &rt.handlers);
 
-        let insns_ptr = COUNTERS.insns.get() as *mut c_void;
-        let cycles_ptr = COUNTERS.cycles.get() as *mut c_void;
+        let c = counters();
+        let insns_field = c.field(std::mem::offset_of!(Entry, insns));
+        let cycles_field = c.field(std::mem::offset_of!(Entry, cycles));
         for seg in &plan.segments {
-            qemu_plugin_register_vcpu_insn_exec_inline(
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
                 tb.instruction(seg.first)?,
                 PluginOp::QEMU_PLUGIN_INLINE_ADD_U64,
-                insns_ptr,
+                insns_field,
                 u64::from(seg.insns),
             );
             if seg.cycles != 0 {
-                qemu_plugin_register_vcpu_insn_exec_inline(
+                qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
                     tb.instruction(seg.first)?,
                     PluginOp::QEMU_PLUGIN_INLINE_ADD_U64,
-                    cycles_ptr,
+                    cycles_field,
                     seg.cycles,
                 );
             }
