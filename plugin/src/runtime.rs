@@ -17,10 +17,12 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use qemu_plugin::install::{Args, Info};
 use qemu_plugin::plugin::{HasCallbacks, Register};
 use qemu_plugin::sys::{
-    qemu_plugin_scoreboard, qemu_plugin_scoreboard_find, qemu_plugin_scoreboard_new,
+    GByteArray, qemu_plugin_read_memory_vaddr, qemu_plugin_scoreboard, qemu_plugin_scoreboard_find,
+    qemu_plugin_scoreboard_new,
 };
 use qemu_plugin::{
-    CallbackFlags, MemRW, MemoryInfo, PluginId, PluginOp, PluginU64, TranslationBlock, VCPUIndex,
+    CallbackFlags, MemRW, MemoryInfo, PluginCondition, PluginId, PluginOp, PluginU64,
+    RegisterDescriptor, TranslationBlock, VCPUIndex, qemu_plugin_get_registers,
     qemu_plugin_register_atexit_cb, qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu, register,
 };
 
@@ -28,7 +30,7 @@ use rtoslab_plugin_config::args::{Config, parse_args};
 
 use crate::cost::{Charge, CostModel, ZeroModel};
 use crate::decoded::DecodedInsn;
-use crate::flow::{Event, TbShape, Tracker};
+use crate::flow::{Event, Exit, Seen, TargetSrc, TbShape, Tracker, exc_ret_source};
 use crate::instrument::plan_tb;
 use crate::thumb::{self, Class, Flow, Insn, Mem};
 use crate::timing::CycleModel;
@@ -37,11 +39,14 @@ use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, Tr
 /// Exit code when the instruction limit stops the guest (like timeout(1)).
 const EXIT_INSN_LIMIT: i32 = 124;
 
-/// One vCPU's scoreboard entry: the two counters the inline adds advance.
+/// One vCPU's scoreboard entry: the two counters the inline adds advance, and the flag
+/// that enables the PC-value reads (`on_exc_ret_branch`, a conditional callback).
 #[repr(C)]
 struct Entry {
     insns: u64,
     cycles: u64,
+    /// 1 while the tracker has an exception active (set at every block entry).
+    in_handler: u64,
 }
 
 /// The counters: a QEMU scoreboard with one `Entry` per vCPU, and the address of vCPU
@@ -122,6 +127,24 @@ struct Runtime {
     /// What the current block's entry charged (vCPU thread only): a probe store in the
     /// block must not count the part that belongs to it or to later instructions.
     entry_charge: UnsafeCell<Charge>,
+    /// The PC value the last exception-return-capable branch loaded, read just before it
+    /// ran (vCPU thread only; taken by the next block entry).
+    seen_target: UnsafeCell<Option<u32>>,
+    /// The live vector table (vCPU thread only; see `live_vector`).
+    vectors: UnsafeCell<LiveVectors>,
+}
+
+/// The exception vectors' targets as the guest's memory holds them now, re-read after a
+/// store into the table or into VTOR (`on_store` bumps `generation`).
+struct LiveVectors {
+    generation: u64,
+    /// `generation` when `targets` were read; `u64::MAX`: never.
+    read_at: u64,
+    /// Handler entry addresses (Thumb bit clear), sorted.
+    targets: Vec<u32>,
+    /// The table's address range, [lo, lo + len).
+    lo: u64,
+    len: u64,
 }
 
 // SAFETY: `tracker` and `entry_charge` are only touched from callbacks on the single
@@ -160,6 +183,13 @@ fn on_store(rt: &'static Runtime, vaddr: u64, cost: u32, idx: usize) {
     if rt.data_ws {
         // After the probe check: a probe's value excludes its own store's cost.
         add_cycles(rt.model.data_ws(vaddr));
+    }
+    if rt.dynamic {
+        // SAFETY: vCPU thread only (see `Runtime`).
+        let v = unsafe { &mut *rt.vectors.get() };
+        if vaddr.wrapping_sub(v.lo) < v.len || vaddr == u64::from(VTOR) {
+            v.generation += 1;
+        }
     }
 }
 
@@ -212,7 +242,13 @@ fn on_tb_enter(rt: &'static Runtime, shape: &'static TbShape) {
     {
         // SAFETY: vCPU thread only (see `Runtime`).
         let tr = unsafe { &mut *rt.tracker.get() };
-        let ev = tr.enter(shape, now);
+        // SAFETY: vCPU thread only (see `Runtime`).
+        let seen = Seen {
+            target: unsafe { (*rt.seen_target.get()).take() },
+        };
+        let ev = tr.enter_seen(shape, now, seen, |addr| live_vector(rt, addr));
+        // SAFETY: the vCPU's own entry (see `Counters`).
+        unsafe { (*counters().entry()).in_handler = u64::from(tr.in_handler()) };
         let charge = if ev == Event::None {
             Charge::default()
         } else {
@@ -253,6 +289,96 @@ fn debug_event(now: u64, shape: &TbShape, ev: Event, c: u64, frames: &[u32]) {
             c as i64
         );
     }
+}
+
+// Reading the machine (plugin API v4), only where it decides an event: the PC value of an
+// exception-return-capable branch while an exception is active, and the vector table
+// after an indirect branch (docs/timing-model.md, "Exceptions").
+
+/// Vector Table Offset Register and Interrupt Controller Type Register (ARMv7-M ARM
+/// B3.2.2 and B3.4.3; the same addresses on ARMv6-M, whose VTOR is optional).
+const VTOR: u32 = 0xE000_ED08;
+const ICTR: u32 = 0xE000_E004;
+
+unsafe extern "C" {
+    // glib, provided by the QEMU process the plugin is loaded into.
+    fn g_byte_array_new() -> *mut GByteArray;
+    fn g_byte_array_free(array: *mut GByteArray, free_segment: bool) -> *mut u8;
+}
+
+/// `n` little-endian words of guest memory at `addr` (None when not readable).
+fn read_words(addr: u32, n: usize) -> Option<Vec<u32>> {
+    // SAFETY: a glib byte array owned here, filled by QEMU, freed before returning.
+    unsafe {
+        let buf = g_byte_array_new();
+        let ok = qemu_plugin_read_memory_vaddr(u64::from(addr), buf, 4 * n)
+            && (*buf).len as usize >= 4 * n;
+        let out = ok.then(|| {
+            std::slice::from_raw_parts((*buf).data, 4 * n)
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                .collect()
+        });
+        g_byte_array_free(buf, true);
+        out
+    }
+}
+
+/// Is `addr` the target of an entry of the live vector table? Re-reads the table (at
+/// VTOR, 16 + the implemented external interrupts from ICTR, at most 256 entries) when
+/// a store may have changed it.
+fn live_vector(rt: &'static Runtime, addr: u64) -> bool {
+    // SAFETY: vCPU thread only (see `Runtime`).
+    let v = unsafe { &mut *rt.vectors.get() };
+    if v.read_at != v.generation {
+        let vtor = read_words(VTOR, 1).map_or(0, |w| w[0] & !0x7F);
+        let irqs = read_words(ICTR, 1).map_or(32, |w| 32 * ((w[0] as usize & 0xF) + 1));
+        let n = (16 + irqs).min(256);
+        let mut targets: Vec<u32> = read_words(vtor, n)
+            .unwrap_or_default()
+            .iter()
+            .skip(1) // the initial stack pointer
+            .filter(|&&w| w != 0)
+            .map(|&w| w & !1)
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        v.targets = targets;
+        v.lo = u64::from(vtor);
+        v.len = 4 * n as u64;
+        v.read_at = v.generation;
+    }
+    u32::try_from(addr).is_ok_and(|a| v.targets.binary_search(&a).is_ok())
+}
+
+/// The core registers r0-r12, SP, LR (index = register number), from `on_vcpu_init`.
+static REGS: OnceLock<Vec<Option<RegisterDescriptor<'static>>>> = OnceLock::new();
+
+fn read_reg(r: u8) -> Option<u32> {
+    let d = REGS.get()?.get(usize::from(r))?.as_ref()?;
+    let b = d.read().ok()?;
+    Some(u32::from_le_bytes(b.get(..4)?.try_into().ok()?))
+}
+
+/// Conditional callback (only while an exception is active) on an exception-return-capable
+/// branch, just before it runs: the value it is about to load into the PC.
+fn on_exc_ret_branch(rt: &'static Runtime, src: TargetSrc) {
+    let v = match src {
+        TargetSrc::Reg(r) => read_reg(r),
+        TargetSrc::Mem {
+            base,
+            offset,
+            index,
+        } => (|| {
+            let mut addr = read_reg(base)?.wrapping_add(offset as u32);
+            if let Some((rm, shift)) = index {
+                addr = addr.wrapping_add(read_reg(rm)? << shift);
+            }
+            read_words(addr, 1).map(|w| w[0])
+        })(),
+    };
+    // SAFETY: vCPU thread only (see `Runtime`).
+    unsafe { *rt.seen_target.get() = v };
 }
 
 #[cold]
@@ -329,6 +455,14 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
         writer: Mutex::new(writer),
         tracker: UnsafeCell::new(Tracker::default()),
         entry_charge: UnsafeCell::new(Charge::default()),
+        seen_target: UnsafeCell::new(None),
+        vectors: UnsafeCell::new(LiveVectors {
+            generation: 0,
+            read_at: u64::MAX,
+            targets: Vec::new(),
+            lo: 0,
+            len: 0,
+        }),
     };
     if COUNTERS.set(Counters::new()).is_err() || RUNTIME.set(rt).is_err() {
         return Err("plugin installed twice".to_string());
@@ -351,6 +485,16 @@ extern "C" fn on_vcpu_init(_id: PluginId, vcpu: VCPUIndex) {
     }
     let entry = unsafe { qemu_plugin_scoreboard_find(c.score, vcpu) } as *mut Entry;
     c.entry.store(entry, Ordering::Relaxed);
+    // The register handles (only valid from here on, QEMU's plugin API documentation).
+    let all = qemu_plugin_get_registers().unwrap_or_default();
+    let names = [
+        "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "sp", "lr",
+    ];
+    let regs = names
+        .iter()
+        .map(|n| all.iter().find(|d| d.name == *n).cloned())
+        .collect();
+    let _ = REGS.set(regs);
 }
 
 /// Classify an instruction from its bytes; also returns its halfwords as
@@ -462,6 +606,22 @@ impl HasCallbacks for RtosLab {
                 MemRW::QEMU_PLUGIN_MEM_RW,
                 CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
             );
+        }
+        if rt.dynamic
+            && let Exit::Indirect(ind) = plan.shape.exit
+            && ind.exc_ret
+            && let Some(src) = exc_ret_source(&decoded[n - 1])
+        {
+            // Read only while an exception is active: the Entry flag is the condition.
+            let flag = counters().field(std::mem::offset_of!(Entry, in_handler));
+            tb.instruction(n - 1)?
+                .register_conditional_execute_callback_flags(
+                    move |_vcpu: VCPUIndex| on_exc_ret_branch(rt, src),
+                    CallbackFlags::QEMU_PLUGIN_CB_R_REGS,
+                    PluginCondition::QEMU_PLUGIN_COND_NE,
+                    flag,
+                    0,
+                );
         }
         if rt.dynamic {
             // One per translation, kept for the block's lifetime (QEMU never tells us

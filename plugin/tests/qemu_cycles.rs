@@ -488,36 +488,18 @@ fn sram_wait_states() {
     );
 }
 
-/// Without the handler list a tail-chain cannot be told from a return to the handler's
-/// address, and the PendSV handler's return is then taken for a plain BX LR.
+/// The handler list is no longer needed (it was: without it a tail-chain read as a return
+/// and the PendSV handler's return as a plain BX LR).
 #[test]
-fn handler_list_makes_tail_chains_visible() {
-    let Some(fx) = cycles_fixture("handler_list_makes_tail_chains_visible") else {
+fn exceptions_need_no_handler_list() {
+    // Without `handlers=` the plugin reads the machine where it decides something (the
+    // PC value an exception-return-capable branch loads while an exception is active, and
+    // the live vector table), so every exception case prices exactly as with the list.
+    let Some(fx) = cycles_fixture("exceptions_need_no_handler_list") else {
         return;
     };
     let r = run(&fx, "core=cortex-m3");
-    // Entries after SVC and after an I/O store are found without the list.
-    check_pairs(
-        &r,
-        "no handlers=",
-        &[
-            (54, 100, 25, "SVC entry"),
-            (100, 55, 15, "return"),
-            (
-                102,
-                104,
-                2 + 1 + 10 + 2,
-                "a tail-chain read as a return (10, not 6)",
-            ),
-            (
-                104,
-                59,
-                2 + 1 + 2 + 1 + 2,
-                "PendSV's BX LR read as a plain branch: P 2, + 1 as the target (after the \
-                 16-bit SVC) is a 32-bit MOVW at a halfword offset",
-            ),
-        ],
-    );
+    check_pairs(&r, "no handlers=", &m3_exceptions(12, 10, 6));
 }
 
 #[test]

@@ -53,7 +53,10 @@ fn same_cycles_at_every_offset_across_a_page_boundary() {
                 })
                 .collect()
         };
-        assert!(n.iter().all(|&x| x == 10), "{core}: instruction counts {n:?}");
+        assert!(
+            n.iter().all(|&x| x == 10),
+            "{core}: instruction counts {n:?}"
+        );
         let mut bad = Vec::new();
         for s in 0..2 {
             let c = per_copy(&t.hits, s);
@@ -68,7 +71,11 @@ fn same_cycles_at_every_offset_across_a_page_boundary() {
                 }
             }
         }
-        assert!(bad.is_empty(), "placement changes cycles:\n{}", bad.join("\n"));
+        assert!(
+            bad.is_empty(),
+            "placement changes cycles:\n{}",
+            bad.join("\n")
+        );
         if core == "cortex-m3" {
             assert_eq!(
                 per_copy(&t.hits, 0)[0],
