@@ -544,3 +544,37 @@ fn no_model_and_bad_model_arguments() {
         fx.refuses(args, 1, msg);
     }
 }
+
+/// A handler installed at run time into a RAM vector table, never declared: priced like
+/// the declared one (tests/fixtures/runtime_vector_test.S). `handlers=` lists what the
+/// host finds in the image (the handlers of its own table), as `rtoslab run` passes it.
+#[test]
+fn runtime_installed_handlers() {
+    let Some(fx) = fixture("runtime_installed_handlers", "runtime_vector_test", &[]) else {
+        return;
+    };
+    let declared = format!(
+        "handlers={:#x};{:#x}",
+        symbol(&fx.elf, "svc_handler"),
+        symbol(&fx.elf, "pendsv_handler")
+    );
+    for args in [format!("core=cortex-m3,{declared}"), "core=cortex-m3".to_string()] {
+        let r = run(&fx, &args);
+        let first = intervals(&r, &[(0, 1), (1, 2), (2, 3)]);
+        let late = intervals(&r, &[(10, 11), (11, 12), (12, 13)]);
+        assert_eq!(
+            late, first,
+            "{args}: the installed handlers (probes 10..13) against the image's (0..3)"
+        );
+        assert_eq!(
+            first[1],
+            2 + 1 + 6 + 2,
+            "{args}: probe STR 2, BX LR 1, tail-chain 6, MOVW+MOVT 2"
+        );
+        assert_eq!(
+            first[2],
+            2 + 1 + 10 + 2,
+            "{args}: probe STR 2, BX LR 1, return 10, MOVW+MOVT 2"
+        );
+    }
+}
