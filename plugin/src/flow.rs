@@ -549,7 +549,10 @@ impl<'a> Tracker<'a> {
                 if to == ft && (ind.cond || !ind.exc_ret) {
                     return next_seq; // conditional, not executed
                 }
-                let is_handler = next.is_handler || vector(to);
+                // Asked only where it decides (a lookup in the live vector table).
+                let mut vector = Some(vector);
+                let mut is_handler =
+                    move || next.is_handler || vector.take().is_some_and(|f| f(to));
                 let exc_ret = match seen.target {
                     // The machine's own answer: the value the branch loaded.
                     Some(v) => ind.exc_ret && is_exc_return(v),
@@ -561,7 +564,7 @@ impl<'a> Tracker<'a> {
                 };
                 if exc_ret {
                     self.frames.pop();
-                    return if is_handler {
+                    return if is_handler() {
                         self.frames.push(0);
                         Event::TailChain
                     } else {
@@ -578,7 +581,7 @@ impl<'a> Tracker<'a> {
                     // conditional): an interrupt was taken right after it.
                     Some(v) => u64::from(v & !1) != to && !(ind.cond && to == ft),
                     // A return never lands on a handler's first instruction.
-                    None => ind.ret && is_handler,
+                    None => ind.ret && is_handler(),
                 };
                 if landed_elsewhere {
                     return self.entry();
