@@ -1,8 +1,9 @@
-//! Control flow between translation blocks, as seen from block entries only.
+//! Control flow between translation blocks, as seen from block entries.
 //!
-//! Plugin API v1 cannot read registers or guest memory, so the plugin never sees a branch
-//! target, a PC value or the IPSR. What it does see, at every block entry, is which block
-//! ran before and how many of its instructions were counted. From the previous block's
+//! Reading registers or guest memory at every block would cost 6-7x in speed, so the
+//! tracker works from what every block entry gives for free: which block ran before and
+//! how many of its instructions were counted; the runtime reads the machine only where
+//! that cannot decide the event (`Seen`). From the previous block's
 //! last instruction (decoded at translation time) and the address of the block being
 //! entered, [`Tracker::enter`] infers one [`Event`]:
 //!

@@ -598,7 +598,7 @@ impl HasCallbacks for RtosLab {
                 );
         }
         for &idx in &plan.data_ws_sites {
-            // QEMU 7.2 never calls a callback registered for QEMU_PLUGIN_MEM_R alone
+            // QEMU 7.2 never called a callback registered for QEMU_PLUGIN_MEM_R alone
             // (measured: loads do reach one registered for MEM_RW). These instructions
             // only load, so MEM_RW sees exactly their loads.
             tb.instruction(idx)?.register_memory_access_callback_flags(

@@ -558,7 +558,10 @@ fn runtime_installed_handlers() {
         symbol(&fx.elf, "svc_handler"),
         symbol(&fx.elf, "pendsv_handler")
     );
-    for args in [format!("core=cortex-m3,{declared}"), "core=cortex-m3".to_string()] {
+    for args in [
+        format!("core=cortex-m3,{declared}"),
+        "core=cortex-m3".to_string(),
+    ] {
         let r = run(&fx, &args);
         let first = intervals(&r, &[(0, 1), (1, 2), (2, 3)]);
         let late = intervals(&r, &[(10, 11), (11, 12), (12, 13)]);
