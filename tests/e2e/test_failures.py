@@ -84,7 +84,7 @@ def test_missing_qemu_names_the_fix(run_cli: RunCli, tmp_path: Path) -> None:
 
 def test_too_old_qemu_is_refused_with_the_fix(run_cli: RunCli, tmp_path: Path) -> None:
     # A qemu-system-arm that reports Debian 12's own version (7.2: plugin API v1 only),
-    # first on PATH: the run stops before building or storing anything.
+    # first on PATH: the run stops before building or running anything.
     bindir = tmp_path / "bin"
     bindir.mkdir()
     fake = bindir / "qemu-system-arm"
@@ -98,7 +98,6 @@ def test_too_old_qemu_is_refused_with_the_fix(run_cli: RunCli, tmp_path: Path) -
     assert lines[-1] == ("rtoslab: error: qemu-system-arm 7.2.22 is too old: the rtoslab plugin "
                          "needs QEMU >= 9.2 (plugin API v4); run `make setup` (installs "
                          "qemu-system-arm from bookworm-backports)")
-    assert not db.exists() or "calib" not in db.read_bytes().decode(errors="ignore")
 
 
 @pytest.mark.parametrize(("args", "message"), [
