@@ -51,9 +51,9 @@ struct Entry {
 
 /// The counters: a QEMU scoreboard with one `Entry` per vCPU, and the address of vCPU
 /// 0's entry for the callbacks, taken when the vCPU starts (`on_vcpu_init`: QEMU hands
-/// out entries only for vCPUs that exist). QEMU allocates scoreboards for at least 16
-/// vCPUs and moves them only when a vCPU beyond the allocation appears; the plugin
-/// refuses machines with more than one vCPU, so the address never changes after that.
+/// out entries only for vCPUs that exist). QEMU moves a scoreboard's storage only when it
+/// grows it for another vCPU; the plugin refuses machines with more than one vCPU (at
+/// install and again in `on_vcpu_init`), so the address never changes after that.
 struct Counters {
     score: *mut qemu_plugin_scoreboard,
     entry: AtomicPtr<Entry>,
@@ -401,7 +401,13 @@ fn stop_on_limit(rt: &'static Runtime, insns: u64) -> ! {
 
 fn on_exit(rt: &'static Runtime) {
     let mut w = lock(rt);
-    if let Err(e) = w.finish(0, insns_now(), cycles_now()) {
+    // QEMU may stop before the vCPU started (no counters yet): nothing ran.
+    let (insns, cycles) = if counters().entry().is_null() {
+        (0, 0)
+    } else {
+        (insns_now(), cycles_now())
+    };
+    if let Err(e) = w.finish(0, insns, cycles) {
         eprintln!("rtoslab-plugin: writing the trace end record failed: {e}");
     }
 }
