@@ -6,19 +6,55 @@ cd "$(dirname "$0")/.."
 
 say() { printf 'setup: %s\n' "$*"; }
 
-# 1. Debian packages (toolchain, emulator, build tools).
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+
+# 1. Debian packages (toolchain, build tools).
 # chromium: the HTML report is tested in a real headless browser.
-APT_PKGS=(gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm cmake ninja-build python3-venv chromium)
+APT_PKGS=(gcc-arm-none-eabi libnewlib-arm-none-eabi cmake ninja-build python3-venv chromium)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   say "installing Debian packages: ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# 1b. The emulator: QEMU >= 9.2 (the plugin uses plugin API v4; src/rtoslab/tools.py
+# QEMU_MIN_VERSION). Debian 12 ships 7.2; bookworm-backports has 10.0, installed as an
+# upgrade of the qemu-system-arm package (so one QEMU and one module directory).
+QEMU_MIN=(9 2)
+qemu_ok() {
+  local v
+  v=$(qemu-system-arm --version 2>/dev/null | sed -n 's/^QEMU emulator version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+  [ -n "$v" ] || return 1
+  set -- $v
+  (( $1 > QEMU_MIN[0] || ($1 == QEMU_MIN[0] && $2 >= QEMU_MIN[1]) ))
+}
+if ! qemu_ok; then
+  codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+  if [ "$codename" = bookworm ]; then
+    if ! grep -rqs '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+      say "adding the bookworm-backports source (/etc/apt/sources.list.d/bookworm-backports.sources)"
+      printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm-backports' \
+        'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+        $SUDO tee /etc/apt/sources.list.d/bookworm-backports.sources >/dev/null
+    fi
+    say "installing qemu-system-arm from bookworm-backports (QEMU >= ${QEMU_MIN[0]}.${QEMU_MIN[1]})"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq -t bookworm-backports \
+      qemu-system-arm >/dev/null
+  elif [ -n "$codename" ] && ! dpkg-query -W -f='${Status}' qemu-system-arm 2>/dev/null | grep -q "install ok installed"; then
+    say "installing qemu-system-arm"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq qemu-system-arm >/dev/null
+  fi
+  if ! qemu_ok; then
+    echo "setup: error: qemu-system-arm $(qemu-system-arm --version 2>/dev/null | head -1 | sed 's/^QEMU emulator version //') is missing or older than ${QEMU_MIN[0]}.${QEMU_MIN[1]}: install QEMU >= ${QEMU_MIN[0]}.${QEMU_MIN[1]} (on Debian 12: apt-get install -t bookworm-backports qemu-system-arm) and run make setup again" >&2
+    exit 1
+  fi
 fi
 
 # 2. Rust (for the plugin and for fetching pinned sources).

@@ -1,8 +1,9 @@
-//! Control flow between translation blocks, as seen from block entries only.
+//! Control flow between translation blocks, as seen from block entries.
 //!
-//! Plugin API v1 cannot read registers or guest memory, so the plugin never sees a branch
-//! target, a PC value or the IPSR. What it does see, at every block entry, is which block
-//! ran before and how many of its instructions were counted. From the previous block's
+//! Reading registers or guest memory at every block would cost 6-7x in speed, so the
+//! tracker works from what every block entry gives for free: which block ran before and
+//! how many of its instructions were counted; the runtime reads the machine only where
+//! that cannot decide the event (`Seen`). From the previous block's
 //! last instruction (decoded at translation time) and the address of the block being
 //! entered, [`Tracker::enter`] infers one [`Event`]:
 //!
@@ -20,21 +21,30 @@
 //!   addresses come from the host (`handlers=`: the vector table and the ISRs the
 //!   firmware lists in `.lab_isr`);
 //! * **exception return**: inside an exception, an instruction that can return from one
-//!   (`bx`, `pop`/`ldm`/`ldr` loading the PC) executed at call depth 0 of the handler.
-//!   The tracker keeps a stack of active exceptions, each with the depth of calls made
-//!   inside it (BL/BLX increment, function returns decrement), so a handler's own calls
-//!   and returns are not mistaken for the exception return. `bx rN` with N other than LR
-//!   counts only when rN holds a value copied from LR or popped from the stack (tracked
-//!   per block: `reg_summary`); otherwise it is a jump, e.g. a tail call through a
-//!   function pointer (`ldr r3, [r3]; bx r3`);
+//!   (`bx`, `pop`/`ldm`/`ldr` loading the PC) loads an EXC_RETURN value (bits 31:28 all
+//!   ones, ARMv7-M ARM B1.5.8). The machine decides this, not a guess: where it matters
+//!   (such an instruction executing while an exception is active) the runtime reads the
+//!   value the instruction is about to load into the PC, from the registers and memory
+//!   just before it executes ([`exc_ret_source`], passed in as [`Seen::target`]). A
+//!   plain value is a function return or jump; if the next block is not at that value,
+//!   an interrupt was taken right after the branch. Where the value was not read (an
+//!   encoding `exc_ret_source` does not cover), the tracker falls back to its call-depth
+//!   count: a stack of active exceptions, each with the depth of calls made inside it
+//!   (BL/BLX increment, function returns decrement), an exception return being such an
+//!   instruction at depth 0, and `bx rN` (N not LR) counting only when rN holds a value
+//!   copied from LR or popped from the stack (`reg_summary`);
 //! * **tail-chain**: an exception return followed directly by a block at a handler entry.
 //!
-//! Limits (also in docs/timing-model.md): an ISR missing from `handlers=` is still seen
-//! entering after a non-branching block, but not after a function return, and a tail-chain
-//! into it reads as an ordinary exception return; a handler that leaves through a path the
-//! depth count cannot follow (longjmp, a stack switch by hand) shifts where the return is
-//! charged; late arrival and pop preemption are not distinguished (they look like entry
-//! and tail-chain).
+//! Handler entries: a block is one when its start is in `handlers=` (the host's list:
+//! the image's vector table and the ISRs it lists in `.lab_isr`) or, read at run time
+//! where it decides something, is the target of an entry of the live vector table (at
+//! VTOR, in guest memory: [`Seen::vector`]), so a handler installed at run time and never
+//! declared is still recognised.
+//!
+//! Limits (also in docs/timing-model.md): a handler that leaves through a path the
+//! PC-value read does not cover and the depth count cannot follow (longjmp, a stack
+//! switch by hand) shifts where the return is charged; late arrival and pop preemption
+//! are not distinguished (they look like entry and tail-chain).
 
 use crate::decoded::{DecodedInsn, ops};
 use crate::thumb::{Class, Flow, Mem};
@@ -151,6 +161,119 @@ pub struct Indirect {
     pub bx_reg: Option<u8>,
     /// Inside an IT block: may not execute.
     pub cond: bool,
+}
+
+/// Where an exception-return-capable branch (the last instruction of a block) takes the
+/// value it loads into the PC from, so the runtime can read it just before the branch
+/// executes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetSrc {
+    /// A register (BX Rm).
+    Reg(u8),
+    /// The word at `base + offset` (+ `index` register shifted left by `shift`, if any):
+    /// POP/LDM/LDR loading the PC.
+    Mem {
+        base: u8,
+        offset: i32,
+        index: Option<(u8, u8)>,
+    },
+}
+
+/// The source of the PC value of `d` if it is an exception-return-capable indirect
+/// branch whose encoding is covered: BX Rm, POP {..,PC}, LDM/LDMDB {..,PC} (IA with or
+/// without writeback), LDR.W PC with an immediate offset (pre-, post-indexed or plain)
+/// or a register offset. None otherwise.
+pub fn exc_ret_source(d: &DecodedInsn) -> Option<TargetSrc> {
+    if !matches!(d.insn.flow, Flow::Indirect { link: false }) {
+        return None;
+    }
+    let (h1, h2) = (d.hw1(), d.hw2());
+    if d.insn.len == 2 {
+        if h1 & 0xFF87 == 0x4700 {
+            return Some(TargetSrc::Reg(((h1 >> 3) & 0xF) as u8)); // BX Rm
+        }
+        if h1 & 0xFF00 == 0xBD00 {
+            // POP {list, PC}: the PC is the highest address, after the listed registers.
+            let n = (h1 & 0xFF).count_ones() as i32;
+            return Some(TargetSrc::Mem {
+                base: 13,
+                offset: 4 * n,
+                index: None,
+            });
+        }
+        return None;
+    }
+    let rn = (h1 & 0xF) as u8;
+    if h1 & 0xFFD0 == 0xE890 && h2 & 0x8000 != 0 {
+        // LDM(IA).W Rn{!}, {list, PC}
+        let n = h2.count_ones() as i32;
+        return Some(TargetSrc::Mem {
+            base: rn,
+            offset: 4 * (n - 1),
+            index: None,
+        });
+    }
+    if h1 & 0xFFD0 == 0xE910 && h2 & 0x8000 != 0 {
+        // LDMDB Rn{!}, {list, PC}: the PC is the word just below Rn.
+        return Some(TargetSrc::Mem {
+            base: rn,
+            offset: -4,
+            index: None,
+        });
+    }
+    if rn == 15 || h2 >> 12 != 0xF {
+        return None; // literal loads and non-PC destinations
+    }
+    if h1 & 0xFFF0 == 0xF8D0 {
+        // LDR.W PC, [Rn, #imm12]
+        return Some(TargetSrc::Mem {
+            base: rn,
+            offset: i32::from(h2 & 0xFFF),
+            index: None,
+        });
+    }
+    if h1 & 0xFFF0 == 0xF850 {
+        if h2 & 0x0800 != 0 {
+            // LDR PC, [Rn, #+/-imm8]{!} or [Rn], #+/-imm8: the word at the offset
+            // address when indexing first (P), else at Rn.
+            let imm = i32::from(h2 & 0xFF);
+            let offset = match (h2 & 0x0400 != 0, h2 & 0x0200 != 0) {
+                (false, _) => 0,
+                (true, true) => imm,
+                (true, false) => -imm,
+            };
+            return Some(TargetSrc::Mem {
+                base: rn,
+                offset,
+                index: None,
+            });
+        }
+        if h2 & 0x0FC0 == 0 {
+            // LDR.W PC, [Rn, Rm, LSL #imm2]
+            return Some(TargetSrc::Mem {
+                base: rn,
+                offset: 0,
+                index: Some(((h2 & 0xF) as u8, ((h2 >> 4) & 3) as u8)),
+            });
+        }
+    }
+    None
+}
+
+/// A value loaded into the PC in Handler mode is an exception return when its bits 31:28
+/// are all ones (EXC_RETURN, ARMv7-M ARM B1.5.8; ARMv6-M B1.5.8 likewise).
+pub fn is_exc_return(v: u32) -> bool {
+    v >> 28 == 0xF
+}
+
+/// What the machine showed about a block entry, read only where it decides something
+/// (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Seen {
+    /// The value the previous block's last instruction (an exception-return-capable
+    /// branch) was about to load into the PC, read just before it executed; None when
+    /// it was not read.
+    pub target: Option<u32>,
 }
 
 /// How control leaves a block (its last instruction).
@@ -359,8 +482,28 @@ impl<'a> Tracker<'a> {
     }
 
     /// Block `next` is entered with the instruction counter at `insns_now` (the block's
-    /// own counting has not happened yet).
+    /// own counting has not happened yet), with nothing read from the machine and no
+    /// live vector table.
     pub fn enter(&mut self, next: &'a TbShape, insns_now: u64) -> Event {
+        self.enter_seen(next, insns_now, Seen::default(), |_| false)
+    }
+
+    /// Whether an exception is active (as far as the tracker knows): the runtime reads
+    /// the PC value of exception-return-capable branches only then.
+    pub fn in_handler(&self) -> bool {
+        !self.frames.is_empty()
+    }
+
+    /// As `enter`, with what the machine showed (`seen`) and `vector(addr)`: is `addr`
+    /// the target of an entry of the live vector table (asked only where it decides the
+    /// event, after an indirect branch).
+    pub fn enter_seen(
+        &mut self,
+        next: &'a TbShape,
+        insns_now: u64,
+        seen: Seen,
+        vector: impl FnOnce(u64) -> bool,
+    ) -> Event {
         let Some((prev, entered_at)) = self.prev.replace((next, insns_now)) else {
             return Event::None;
         };
@@ -407,11 +550,22 @@ impl<'a> Tracker<'a> {
                 if to == ft && (ind.cond || !ind.exc_ret) {
                     return next_seq; // conditional, not executed
                 }
-                let exc_ret =
-                    ind.exc_ret && ind.bx_reg.is_none_or(|r| self.lr_like & (1 << r) != 0);
-                if exc_ret && self.frames.last() == Some(&0) {
+                // Asked only where it decides (a lookup in the live vector table).
+                let mut vector = Some(vector);
+                let mut is_handler =
+                    move || next.is_handler || vector.take().is_some_and(|f| f(to));
+                let exc_ret = match seen.target {
+                    // The machine's own answer: the value the branch loaded.
+                    Some(v) => ind.exc_ret && is_exc_return(v),
+                    None => {
+                        ind.exc_ret
+                            && ind.bx_reg.is_none_or(|r| self.lr_like & (1 << r) != 0)
+                            && self.frames.last() == Some(&0)
+                    }
+                };
+                if exc_ret {
                     self.frames.pop();
-                    return if next.is_handler {
+                    return if is_handler() {
                         self.frames.push(0);
                         Event::TailChain
                     } else {
@@ -423,9 +577,14 @@ impl<'a> Tracker<'a> {
                 } else if ind.ret {
                     self.ret();
                 }
-                if ind.ret && next.is_handler {
-                    // A return never lands on a handler's first instruction: an
-                    // interrupt was taken right after it.
+                let landed_elsewhere = match seen.target {
+                    // Not where the branch went (nor its fall-through, when it was
+                    // conditional): an interrupt was taken right after it.
+                    Some(v) => u64::from(v & !1) != to && !(ind.cond && to == ft),
+                    // A return never lands on a handler's first instruction.
+                    None => ind.ret && is_handler(),
+                };
+                if landed_elsewhere {
                     return self.entry();
                 }
                 Event::Taken(ind.refill)
@@ -788,5 +947,161 @@ mod tests {
             "bx r3 with a popped value"
         );
         assert!(t.frames().is_empty());
+    }
+
+    fn insn(h1: u16, h2: u16) -> DecodedInsn {
+        DecodedInsn::new(0x100, h1, h2)
+    }
+
+    #[test]
+    fn where_exception_return_values_come_from() {
+        let mem = |base, offset| {
+            Some(TargetSrc::Mem {
+                base,
+                offset,
+                index: None,
+            })
+        };
+        assert_eq!(
+            exc_ret_source(&insn(0x4770, 0)),
+            Some(TargetSrc::Reg(14)),
+            "bx lr"
+        );
+        assert_eq!(
+            exc_ret_source(&insn(0x4718, 0)),
+            Some(TargetSrc::Reg(3)),
+            "bx r3"
+        );
+        assert_eq!(exc_ret_source(&insn(0x4798, 0)), None, "blx r3 is a call");
+        assert_eq!(exc_ret_source(&insn(0xbd00, 0)), mem(13, 0), "pop {{pc}}");
+        assert_eq!(
+            exc_ret_source(&insn(0xbd10, 0)),
+            mem(13, 4),
+            "pop {{r4, pc}}"
+        );
+        assert_eq!(
+            exc_ret_source(&insn(0xbdf0, 0)),
+            mem(13, 16),
+            "pop {{r4-r7, pc}}"
+        );
+        assert_eq!(
+            exc_ret_source(&insn(0xe8bd, 0x8ff0)),
+            mem(13, 32),
+            "ldmia.w sp!, {{r4-r11, pc}}"
+        );
+        assert_eq!(
+            exc_ret_source(&insn(0xe890, 0x8010)),
+            mem(0, 4),
+            "ldmia.w r0, {{r4, pc}}"
+        );
+        assert_eq!(
+            exc_ret_source(&insn(0xe931, 0x8010)),
+            mem(1, -4),
+            "ldmdb r1!, {{r4, pc}}"
+        );
+        assert_eq!(
+            exc_ret_source(&insn(0xf85d, 0xfb04)),
+            mem(13, 0),
+            "ldr.w pc, [sp], #4"
+        );
+        assert_eq!(
+            exc_ret_source(&insn(0xf8d1, 0xf004)),
+            mem(1, 4),
+            "ldr.w pc, [r1, #4]"
+        );
+        assert_eq!(
+            exc_ret_source(&insn(0xf851, 0xfc08)),
+            mem(1, -8),
+            "ldr pc, [r1, #-8]"
+        );
+        assert_eq!(
+            exc_ret_source(&insn(0xf851, 0xf022)),
+            Some(TargetSrc::Mem {
+                base: 1,
+                offset: 0,
+                index: Some((2, 2))
+            }),
+            "ldr.w pc, [r1, r2, lsl #2]"
+        );
+        assert_eq!(
+            exc_ret_source(&insn(0x46f7, 0)),
+            None,
+            "mov pc, lr never returns from one"
+        );
+        assert_eq!(exc_ret_source(&insn(0xe8d1, 0xf002)), None, "tbb");
+        assert!(is_exc_return(0xFFFF_FFF9) && is_exc_return(0xFFFF_FFE1));
+        assert!(!is_exc_return(0x0000_0401) && !is_exc_return(0x2000_0001));
+    }
+
+    #[test]
+    fn the_machine_decides_exception_returns() {
+        let h = [0x400u32];
+        let svc = block(0x100, &[(0xdf00, 0)], &h);
+        // a handler that calls a function through a pointer and returns with bx r3 after
+        // loading r3 from memory (the depth count and register provenance would miss it)
+        let isr = block(0x400, &[(0x681b, 0), (0x4718, 0)], &h); // ldr r3, [r3]; bx r3
+        let resume = block(0x102, &[NOP], &h);
+        let mut t = Tracker::default();
+        t.enter(svc, 0);
+        assert_eq!(t.enter(isr, 1), Event::Entry);
+        assert!(t.in_handler());
+        let seen = Seen {
+            target: Some(0xFFFF_FFF9),
+        };
+        assert_eq!(t.enter_seen(resume, 3, seen, |_| false), Event::Return);
+        assert!(!t.in_handler());
+        // the same branch loading a plain address is a jump, not a return
+        let callee = block(0x600, &[BX_LR], &h);
+        let mut t = Tracker::default();
+        t.enter(svc, 0);
+        t.enter(isr, 1);
+        let seen = Seen {
+            target: Some(0x601),
+        };
+        assert_eq!(
+            t.enter_seen(callee, 3, seen, |_| false),
+            Event::Taken(Refill::Register)
+        );
+        assert!(t.in_handler());
+        // ... and landing somewhere else than the value means an interrupt came in
+        let other = block(0x500, &[BX_LR], &h);
+        let mut t = Tracker::default();
+        t.enter(svc, 0);
+        t.enter(isr, 1);
+        assert_eq!(
+            t.enter_seen(
+                other,
+                3,
+                Seen {
+                    target: Some(0x601)
+                },
+                |_| false
+            ),
+            Event::Entry
+        );
+        assert_eq!(t.frames(), &[0, 0]);
+    }
+
+    #[test]
+    fn live_vector_table_handlers() {
+        // no handlers= at all: the live vector table says 0x500 is a handler
+        let svc = block(0x100, &[(0xdf00, 0)], &[]);
+        let h1 = block(0x400, &[BX_LR], &[]);
+        let h2 = block(0x500, &[BX_LR], &[]);
+        let resume = block(0x102, &[NOP], &[]);
+        let vec = |a: u64| a == 0x500;
+        let mut t = Tracker::default();
+        t.enter(svc, 0);
+        assert_eq!(t.enter(h1, 1), Event::Entry);
+        let ret = Seen {
+            target: Some(0xFFFF_FFF9),
+        };
+        assert_eq!(t.enter_seen(h2, 2, ret, vec), Event::TailChain);
+        assert_eq!(t.enter_seen(resume, 3, ret, vec), Event::Return);
+        // a thread-mode function return followed at once by an interrupt
+        let caller = block(0x104, &[NOP, BX_LR], &[]);
+        t.enter(caller, 4);
+        assert_eq!(t.enter_seen(h2, 6, Seen::default(), vec), Event::Entry);
+        assert_eq!(t.frames(), &[0]);
     }
 }

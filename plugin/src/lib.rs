@@ -1,4 +1,4 @@
-//! rtoslab QEMU TCG plugin (QEMU 7.2, plugin API v1).
+//! rtoslab QEMU TCG plugin (QEMU >= 9.2, plugin API v4).
 //!
 //! Watches stores into the probe region and writes, for each one, the number of guest
 //! instructions completed before it and, with a timing model, the modelled cycles

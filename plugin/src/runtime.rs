@@ -1,30 +1,36 @@
 //! QEMU-facing part: registration, translation-time instrumentation, callbacks.
 //!
 //! Threading: `mps2-an385` has one vCPU and the plugin refuses to load with more, so
-//! all execution-time callbacks run on the one vCPU thread. The counters are plain
-//! memory words that TCG-generated inline adds update (API v1 inline ops are not atomic
-//! and not per-vCPU). The trace writer sits behind a `Mutex` because the exit callback
-//! may run on another thread (QEMU's main thread on a normal shutdown); the mutex is
-//! only taken on a probe hit, never on the per-store fast path.
+//! all execution-time callbacks run on the one vCPU thread. The two counters live in a
+//! per-vCPU scoreboard (plugin API v2 and later): TCG-generated inline adds update the
+//! vCPU's entry, and the callbacks read and write the same entry through a pointer taken
+//! once (see `Counters`). The trace writer sits behind a `Mutex` because the exit
+//! callback may run on another thread (QEMU's main thread on a normal shutdown); the
+//! mutex is only taken on a probe hit, never on the per-store fast path.
 
 use std::cell::UnsafeCell;
-use std::ffi::c_void;
 use std::fs::File;
 use std::io::BufWriter;
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use qemu_plugin::install::{Args, Info};
 use qemu_plugin::plugin::{HasCallbacks, Register};
+use qemu_plugin::sys::{
+    GByteArray, qemu_plugin_read_memory_vaddr, qemu_plugin_scoreboard, qemu_plugin_scoreboard_find,
+    qemu_plugin_scoreboard_new,
+};
 use qemu_plugin::{
-    CallbackFlags, MemRW, MemoryInfo, PluginId, PluginOp, TranslationBlock, VCPUIndex,
-    qemu_plugin_register_atexit_cb, qemu_plugin_register_vcpu_insn_exec_inline, register,
+    CallbackFlags, MemRW, MemoryInfo, PluginCondition, PluginId, PluginOp, PluginU64,
+    RegisterDescriptor, TranslationBlock, VCPUIndex, qemu_plugin_get_registers,
+    qemu_plugin_register_atexit_cb, qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu, register,
 };
 
 use rtoslab_plugin_config::args::{Config, parse_args};
 
 use crate::cost::{Charge, CostModel, ZeroModel};
 use crate::decoded::DecodedInsn;
-use crate::flow::{Event, TbShape, Tracker};
+use crate::flow::{Event, Exit, Seen, TargetSrc, TbShape, Tracker, exc_ret_source};
 use crate::instrument::plan_tb;
 use crate::thumb::{self, Class, Flow, Insn, Mem};
 use crate::timing::CycleModel;
@@ -33,32 +39,73 @@ use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, Tr
 /// Exit code when the instruction limit stops the guest (like timeout(1)).
 const EXIT_INSN_LIMIT: i32 = 124;
 
-/// The two counters the inline adds advance. Cache-line aligned, never moved.
-#[repr(C, align(64))]
-struct Counters {
-    insns: UnsafeCell<u64>,
-    cycles: UnsafeCell<u64>,
+/// One vCPU's scoreboard entry: the two counters the inline adds advance, and the flag
+/// that enables the PC-value reads (`on_exc_ret_branch`, a conditional callback).
+#[repr(C)]
+struct Entry {
+    insns: u64,
+    cycles: u64,
+    /// 1 while the tracker has an exception active (set at every block entry).
+    in_handler: u64,
 }
 
-// SAFETY: written only by TCG code and read by callbacks on the single vCPU thread (or
-// after the vCPU stopped, at exit).
-unsafe impl Sync for Counters {}
+/// The counters: a QEMU scoreboard with one `Entry` per vCPU, and the address of vCPU
+/// 0's entry for the callbacks, taken when the vCPU starts (`on_vcpu_init`: QEMU hands
+/// out entries only for vCPUs that exist). QEMU moves a scoreboard's storage only when it
+/// grows it for another vCPU; the plugin refuses machines with more than one vCPU (at
+/// install and again in `on_vcpu_init`), so the address never changes after that.
+struct Counters {
+    score: *mut qemu_plugin_scoreboard,
+    entry: AtomicPtr<Entry>,
+}
 
-static COUNTERS: Counters = Counters {
-    insns: UnsafeCell::new(0),
-    cycles: UnsafeCell::new(0),
-};
+// SAFETY: the entry is written only by TCG code and by callbacks on the single vCPU
+// thread (or read after the vCPU stopped, at exit); the pointers never change.
+unsafe impl Sync for Counters {}
+unsafe impl Send for Counters {}
+
+static COUNTERS: OnceLock<Counters> = OnceLock::new();
+
+fn counters() -> &'static Counters {
+    // Set in `install`, before any callback is registered.
+    COUNTERS.get().expect("counters set at install")
+}
+
+impl Counters {
+    fn new() -> Counters {
+        // SAFETY: plain QEMU API calls; the scoreboard lives as long as the plugin.
+        let score = unsafe { qemu_plugin_scoreboard_new(std::mem::size_of::<Entry>()) };
+        Counters {
+            score,
+            entry: AtomicPtr::new(std::ptr::null_mut()),
+        }
+    }
+
+    /// vCPU 0's entry (set before the vCPU runs any code).
+    #[inline(always)]
+    fn entry(&self) -> *mut Entry {
+        self.entry.load(Ordering::Relaxed)
+    }
+
+    /// The scoreboard field at `offset` bytes of `Entry`, for an inline add.
+    fn field(&self, offset: usize) -> PluginU64 {
+        PluginU64 {
+            score: self.score,
+            offset,
+        }
+    }
+}
 
 #[inline(always)]
 fn insns_now() -> u64 {
-    // SAFETY: aligned u64 owned by this module; see `Counters`.
-    unsafe { std::ptr::read_volatile(COUNTERS.insns.get()) }
+    // SAFETY: aligned u64 in the scoreboard; see `Counters`.
+    unsafe { std::ptr::read_volatile(&raw const (*counters().entry()).insns) }
 }
 
 #[inline(always)]
 fn cycles_now() -> u64 {
     // SAFETY: as above.
-    unsafe { std::ptr::read_volatile(COUNTERS.cycles.get()) }
+    unsafe { std::ptr::read_volatile(&raw const (*counters().entry()).cycles) }
 }
 
 type Writer = TraceWriter<BufWriter<File>>;
@@ -80,6 +127,24 @@ struct Runtime {
     /// What the current block's entry charged (vCPU thread only): a probe store in the
     /// block must not count the part that belongs to it or to later instructions.
     entry_charge: UnsafeCell<Charge>,
+    /// The PC value the last exception-return-capable branch loaded, read just before it
+    /// ran (vCPU thread only; taken by the next block entry).
+    seen_target: UnsafeCell<Option<u32>>,
+    /// The live vector table (vCPU thread only; see `live_vector`).
+    vectors: UnsafeCell<LiveVectors>,
+}
+
+/// The exception vectors' targets as the guest's memory holds them now, re-read after a
+/// store into the table or into VTOR (`on_store` bumps `generation`).
+struct LiveVectors {
+    generation: u64,
+    /// `generation` when `targets` were read; `u64::MAX`: never.
+    read_at: u64,
+    /// Handler entry addresses (Thumb bit clear), sorted.
+    targets: Vec<u32>,
+    /// The table's address range, [lo, lo + len).
+    lo: u64,
+    len: u64,
 }
 
 // SAFETY: `tracker` and `entry_charge` are only touched from callbacks on the single
@@ -102,7 +167,7 @@ fn add_cycles(n: u64) {
     // SAFETY: as for the inline adds; callbacks run on the vCPU thread. Wrapping: a
     // negative correction is added as two's complement.
     unsafe {
-        let c = COUNTERS.cycles.get();
+        let c = &raw mut (*counters().entry()).cycles;
         *c = (*c).wrapping_add(n);
     }
 }
@@ -118,6 +183,13 @@ fn on_store(rt: &'static Runtime, vaddr: u64, cost: u32, idx: usize) {
     if rt.data_ws {
         // After the probe check: a probe's value excludes its own store's cost.
         add_cycles(rt.model.data_ws(vaddr));
+    }
+    if rt.dynamic {
+        // SAFETY: vCPU thread only (see `Runtime`).
+        let v = unsafe { &mut *rt.vectors.get() };
+        if vaddr.wrapping_sub(v.lo) < v.len || vaddr == u64::from(VTOR) {
+            v.generation += 1;
+        }
     }
 }
 
@@ -170,7 +242,13 @@ fn on_tb_enter(rt: &'static Runtime, shape: &'static TbShape) {
     {
         // SAFETY: vCPU thread only (see `Runtime`).
         let tr = unsafe { &mut *rt.tracker.get() };
-        let ev = tr.enter(shape, now);
+        // SAFETY: vCPU thread only (see `Runtime`).
+        let seen = Seen {
+            target: unsafe { (*rt.seen_target.get()).take() },
+        };
+        let ev = tr.enter_seen(shape, now, seen, |addr| live_vector(rt, addr));
+        // SAFETY: the vCPU's own entry (see `Counters`).
+        unsafe { (*counters().entry()).in_handler = u64::from(tr.in_handler()) };
         let charge = if ev == Event::None {
             Charge::default()
         } else {
@@ -213,6 +291,96 @@ fn debug_event(now: u64, shape: &TbShape, ev: Event, c: u64, frames: &[u32]) {
     }
 }
 
+// Reading the machine (plugin API v4), only where it decides an event: the PC value of an
+// exception-return-capable branch while an exception is active, and the vector table
+// after an indirect branch (docs/timing-model.md, "Exceptions").
+
+/// Vector Table Offset Register and Interrupt Controller Type Register (ARMv7-M ARM
+/// B3.2.2 and B3.4.3; the same addresses on ARMv6-M, whose VTOR is optional).
+const VTOR: u32 = 0xE000_ED08;
+const ICTR: u32 = 0xE000_E004;
+
+unsafe extern "C" {
+    // glib, provided by the QEMU process the plugin is loaded into.
+    fn g_byte_array_new() -> *mut GByteArray;
+    fn g_byte_array_free(array: *mut GByteArray, free_segment: bool) -> *mut u8;
+}
+
+/// `n` little-endian words of guest memory at `addr` (None when not readable).
+fn read_words(addr: u32, n: usize) -> Option<Vec<u32>> {
+    // SAFETY: a glib byte array owned here, filled by QEMU, freed before returning.
+    unsafe {
+        let buf = g_byte_array_new();
+        let ok = qemu_plugin_read_memory_vaddr(u64::from(addr), buf, 4 * n)
+            && (*buf).len as usize >= 4 * n;
+        let out = ok.then(|| {
+            std::slice::from_raw_parts((*buf).data, 4 * n)
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                .collect()
+        });
+        g_byte_array_free(buf, true);
+        out
+    }
+}
+
+/// Is `addr` the target of an entry of the live vector table? Re-reads the table (at
+/// VTOR, 16 + the implemented external interrupts from ICTR, at most 256 entries) when
+/// a store may have changed it.
+fn live_vector(rt: &'static Runtime, addr: u64) -> bool {
+    // SAFETY: vCPU thread only (see `Runtime`).
+    let v = unsafe { &mut *rt.vectors.get() };
+    if v.read_at != v.generation {
+        let vtor = read_words(VTOR, 1).map_or(0, |w| w[0] & !0x7F);
+        let irqs = read_words(ICTR, 1).map_or(32, |w| 32 * ((w[0] as usize & 0xF) + 1));
+        let n = (16 + irqs).min(256);
+        let mut targets: Vec<u32> = read_words(vtor, n)
+            .unwrap_or_default()
+            .iter()
+            .skip(1) // the initial stack pointer
+            .filter(|&&w| w != 0)
+            .map(|&w| w & !1)
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        v.targets = targets;
+        v.lo = u64::from(vtor);
+        v.len = 4 * n as u64;
+        v.read_at = v.generation;
+    }
+    u32::try_from(addr).is_ok_and(|a| v.targets.binary_search(&a).is_ok())
+}
+
+/// The core registers r0-r12, SP, LR (index = register number), from `on_vcpu_init`.
+static REGS: OnceLock<Vec<Option<RegisterDescriptor<'static>>>> = OnceLock::new();
+
+fn read_reg(r: u8) -> Option<u32> {
+    let d = REGS.get()?.get(usize::from(r))?.as_ref()?;
+    let b = d.read().ok()?;
+    Some(u32::from_le_bytes(b.get(..4)?.try_into().ok()?))
+}
+
+/// Conditional callback (only while an exception is active) on an exception-return-capable
+/// branch, just before it runs: the value it is about to load into the PC.
+fn on_exc_ret_branch(rt: &'static Runtime, src: TargetSrc) {
+    let v = match src {
+        TargetSrc::Reg(r) => read_reg(r),
+        TargetSrc::Mem {
+            base,
+            offset,
+            index,
+        } => (|| {
+            let mut addr = read_reg(base)?.wrapping_add(offset as u32);
+            if let Some((rm, shift)) = index {
+                addr = addr.wrapping_add(read_reg(rm)? << shift);
+            }
+            read_words(addr, 1).map(|w| w[0])
+        })(),
+    };
+    // SAFETY: vCPU thread only (see `Runtime`).
+    unsafe { *rt.seen_target.get() = v };
+}
+
 #[cold]
 #[inline(never)]
 fn stop_on_limit(rt: &'static Runtime, insns: u64) -> ! {
@@ -233,7 +401,13 @@ fn stop_on_limit(rt: &'static Runtime, insns: u64) -> ! {
 
 fn on_exit(rt: &'static Runtime) {
     let mut w = lock(rt);
-    if let Err(e) = w.finish(0, insns_now(), cycles_now()) {
+    // QEMU may stop before the vCPU started (no counters yet): nothing ran.
+    let (insns, cycles) = if counters().entry().is_null() {
+        (0, 0)
+    } else {
+        (insns_now(), cycles_now())
+    };
+    if let Err(e) = w.finish(0, insns, cycles) {
         eprintln!("rtoslab-plugin: writing the trace end record failed: {e}");
     }
 }
@@ -287,13 +461,46 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
         writer: Mutex::new(writer),
         tracker: UnsafeCell::new(Tracker::default()),
         entry_charge: UnsafeCell::new(Charge::default()),
+        seen_target: UnsafeCell::new(None),
+        vectors: UnsafeCell::new(LiveVectors {
+            generation: 0,
+            read_at: u64::MAX,
+            targets: Vec::new(),
+            lo: 0,
+            len: 0,
+        }),
     };
-    if RUNTIME.set(rt).is_err() {
+    if COUNTERS.set(Counters::new()).is_err() || RUNTIME.set(rt).is_err() {
         return Err("plugin installed twice".to_string());
     }
     let rt: &'static Runtime = RUNTIME.get().expect("just set");
     qemu_plugin_register_atexit_cb(id, move |_| on_exit(rt)).map_err(|e| e.to_string())?;
+    // SAFETY: registering a plain C callback.
+    unsafe { qemu_plugin::sys::qemu_plugin_register_vcpu_init_cb(id, Some(on_vcpu_init)) };
     Ok(())
+}
+
+/// A vCPU starts: take the address of its scoreboard entry for the callbacks.
+extern "C" fn on_vcpu_init(_id: PluginId, vcpu: VCPUIndex) {
+    let c = counters();
+    // SAFETY: plain QEMU API call on a live scoreboard.
+    if vcpu != 0 || !c.entry().is_null() {
+        fatal(&format!(
+            "vCPU {vcpu}: only single-vCPU machines are supported (exact counts)"
+        ));
+    }
+    let entry = unsafe { qemu_plugin_scoreboard_find(c.score, vcpu) } as *mut Entry;
+    c.entry.store(entry, Ordering::Relaxed);
+    // The register handles (only valid from here on, QEMU's plugin API documentation).
+    let all = qemu_plugin_get_registers().unwrap_or_default();
+    let names = [
+        "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "sp", "lr",
+    ];
+    let regs = names
+        .iter()
+        .map(|n| all.iter().find(|d| d.name == *n).cloned())
+        .collect();
+    let _ = REGS.set(regs);
 }
 
 /// Classify an instruction from its bytes; also returns its halfwords as
@@ -366,20 +573,21 @@ impl HasCallbacks for RtosLab {
         }
         let plan = plan_tb(&decoded, rt.model.as_ref(), &rt.handlers);
 
-        let insns_ptr = COUNTERS.insns.get() as *mut c_void;
-        let cycles_ptr = COUNTERS.cycles.get() as *mut c_void;
+        let c = counters();
+        let insns_field = c.field(std::mem::offset_of!(Entry, insns));
+        let cycles_field = c.field(std::mem::offset_of!(Entry, cycles));
         for seg in &plan.segments {
-            qemu_plugin_register_vcpu_insn_exec_inline(
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
                 tb.instruction(seg.first)?,
                 PluginOp::QEMU_PLUGIN_INLINE_ADD_U64,
-                insns_ptr,
+                insns_field,
                 u64::from(seg.insns),
             );
             if seg.cycles != 0 {
-                qemu_plugin_register_vcpu_insn_exec_inline(
+                qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
                     tb.instruction(seg.first)?,
                     PluginOp::QEMU_PLUGIN_INLINE_ADD_U64,
-                    cycles_ptr,
+                    cycles_field,
                     seg.cycles,
                 );
             }
@@ -396,7 +604,7 @@ impl HasCallbacks for RtosLab {
                 );
         }
         for &idx in &plan.data_ws_sites {
-            // QEMU 7.2 never calls a callback registered for QEMU_PLUGIN_MEM_R alone
+            // QEMU 7.2 never called a callback registered for QEMU_PLUGIN_MEM_R alone
             // (measured: loads do reach one registered for MEM_RW). These instructions
             // only load, so MEM_RW sees exactly their loads.
             tb.instruction(idx)?.register_memory_access_callback_flags(
@@ -404,6 +612,22 @@ impl HasCallbacks for RtosLab {
                 MemRW::QEMU_PLUGIN_MEM_RW,
                 CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
             );
+        }
+        if rt.dynamic
+            && let Exit::Indirect(ind) = plan.shape.exit
+            && ind.exc_ret
+            && let Some(src) = exc_ret_source(&decoded[n - 1])
+        {
+            // Read only while an exception is active: the Entry flag is the condition.
+            let flag = counters().field(std::mem::offset_of!(Entry, in_handler));
+            tb.instruction(n - 1)?
+                .register_conditional_execute_callback_flags(
+                    move |_vcpu: VCPUIndex| on_exc_ret_branch(rt, src),
+                    CallbackFlags::QEMU_PLUGIN_CB_R_REGS,
+                    PluginCondition::QEMU_PLUGIN_COND_NE,
+                    flag,
+                    0,
+                );
         }
         if rt.dynamic {
             // One per translation, kept for the block's lifetime (QEMU never tells us

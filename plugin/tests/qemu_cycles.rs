@@ -503,36 +503,18 @@ fn sram_wait_states() {
     );
 }
 
-/// Without the handler list a tail-chain cannot be told from a return to the handler's
-/// address, and the PendSV handler's return is then taken for a plain BX LR.
+/// The handler list is no longer needed (it was: without it a tail-chain read as a return
+/// and the PendSV handler's return as a plain BX LR).
 #[test]
-fn handler_list_makes_tail_chains_visible() {
-    let Some(fx) = cycles_fixture("handler_list_makes_tail_chains_visible") else {
+fn exceptions_need_no_handler_list() {
+    // Without `handlers=` the plugin reads the machine where it decides something (the
+    // PC value an exception-return-capable branch loads while an exception is active, and
+    // the live vector table), so every exception case prices exactly as with the list.
+    let Some(fx) = cycles_fixture("exceptions_need_no_handler_list") else {
         return;
     };
     let r = run(&fx, "core=cortex-m3");
-    // Entries after SVC and after an I/O store are found without the list.
-    check_pairs(
-        &r,
-        "no handlers=",
-        &[
-            (54, 100, 24, "SVC entry"),
-            (100, 55, 14, "return"),
-            (
-                102,
-                104,
-                2 + 10 + 2,
-                "a tail-chain read as a return (10, not 6; the BX LR's cycle the first)",
-            ),
-            (
-                104,
-                59,
-                2 + 1 + 2 + 1 + 2,
-                "PendSV's BX LR read as a plain branch: P 2, + 1 as the target (after the \
-                 16-bit SVC) is a 32-bit MOVW at a halfword offset",
-            ),
-        ],
-    );
+    check_pairs(&r, "no handlers=", &m3_exceptions(12, 10, 6));
 }
 
 #[test]
@@ -575,5 +557,42 @@ fn no_model_and_bad_model_arguments() {
         ),
     ] {
         fx.refuses(args, 1, msg);
+    }
+}
+
+/// A handler installed at run time into a RAM vector table, never declared: priced like
+/// the declared one (tests/fixtures/runtime_vector_test.S). `handlers=` lists what the
+/// host finds in the image (the handlers of its own table), as `rtoslab run` passes it.
+#[test]
+fn runtime_installed_handlers() {
+    let Some(fx) = fixture("runtime_installed_handlers", "runtime_vector_test", &[]) else {
+        return;
+    };
+    let declared = format!(
+        "handlers={:#x};{:#x}",
+        symbol(&fx.elf, "svc_handler"),
+        symbol(&fx.elf, "pendsv_handler")
+    );
+    for args in [
+        format!("core=cortex-m3,{declared}"),
+        "core=cortex-m3".to_string(),
+    ] {
+        let r = run(&fx, &args);
+        let first = intervals(&r, &[(0, 1), (1, 2), (2, 3)]);
+        let late = intervals(&r, &[(10, 11), (11, 12), (12, 13)]);
+        assert_eq!(
+            late, first,
+            "{args}: the installed handlers (probes 10..13) against the image's (0..3)"
+        );
+        assert_eq!(
+            first[1],
+            2 + 1 + 6 + 2,
+            "{args}: probe STR 2, BX LR 1, tail-chain 6, MOVW+MOVT 2"
+        );
+        assert_eq!(
+            first[2],
+            2 + 1 + 10 + 2,
+            "{args}: probe STR 2, BX LR 1, return 10, MOVW+MOVT 2"
+        );
     }
 }

@@ -204,6 +204,8 @@ fn bad_arguments_fail_plugin_install() {
             "mps2-an385",
             "-display",
             "none",
+            "-audio",
+            "none",
             "-monitor",
             "none",
             "-serial",

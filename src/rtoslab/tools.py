@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import platform
+import re
 import shutil
 import subprocess
 import tomllib
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from rtoslab import __version__
 from rtoslab.paths import plugin_path, repo_root
+from rtoslab.records import RtoslabError
 
 
 @dataclass(frozen=True)
@@ -25,10 +27,18 @@ class ToolStatus:
 
 
 _APT = "sudo apt-get install -y"
+
+# The plugin is built against QEMU plugin API version 4 (plugin/Cargo.toml), which QEMU
+# 9.2 introduced (qemu-plugin.h version history: "version 4: added
+# qemu_plugin_read_memory_vaddr"); older QEMUs refuse to load it. Debian 12 ships 7.2;
+# bookworm-backports has 10.0, which `make setup` installs.
+QEMU_MIN_VERSION = (9, 2)
+QEMU_FIX = "run `make setup` (installs qemu-system-arm from bookworm-backports)"
+_QEMU_VERSION_RE = re.compile(r"QEMU emulator version (\d+)\.(\d+)(?:\.(\d+))?")
 TOOLS: tuple[tuple[str, list[str], str], ...] = (
     ("arm-none-eabi-gcc", ["arm-none-eabi-gcc", "--version"],
      f"{_APT} gcc-arm-none-eabi libnewlib-arm-none-eabi"),
-    ("qemu-system-arm", ["qemu-system-arm", "--version"], f"{_APT} qemu-system-arm"),
+    ("qemu-system-arm", ["qemu-system-arm", "--version"], QEMU_FIX),
     ("cmake", ["cmake", "--version"], f"{_APT} cmake"),
     ("ninja", ["ninja", "--version"], f"{_APT} ninja-build"),
     ("cargo", ["cargo", "--version"], "install Rust (rustup) or: sudo apt-get install -y cargo"),
@@ -43,6 +53,39 @@ def _first_line(cmd: list[str]) -> str:
         return ""
     out = (proc.stdout or proc.stderr).strip().splitlines()
     return out[0].strip() if out else ""
+
+
+def parse_qemu_version(line: str) -> tuple[int, int, int] | None:
+    """(major, minor, micro) from the first line of `qemu-system-arm --version`."""
+    m = _QEMU_VERSION_RE.search(line)
+    if m is None:
+        return None
+    return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+
+
+def qemu_problem(line: str) -> str | None:
+    """Why the QEMU whose version line is `line` cannot run the plugin, or None."""
+    version = parse_qemu_version(line)
+    floor = ".".join(map(str, QEMU_MIN_VERSION))
+    if version is None:
+        return (f"qemu-system-arm: cannot read its version from {line!r}: "
+                f"rtoslab needs QEMU >= {floor}; {QEMU_FIX}")
+    if version[:2] < QEMU_MIN_VERSION:
+        have = ".".join(map(str, version))
+        return (f"qemu-system-arm {have} is too old: the rtoslab plugin needs QEMU >= {floor} "
+                f"(plugin API v4); {QEMU_FIX}")
+    return None
+
+
+@cache
+def check_qemu() -> None:
+    """Raise one line, with the fix, when qemu-system-arm is missing or cannot load the
+    plugin (older than QEMU_MIN_VERSION)."""
+    if shutil.which("qemu-system-arm") is None:
+        raise RtoslabError(f"qemu-system-arm not found: {QEMU_FIX}")
+    problem = qemu_problem(_first_line(["qemu-system-arm", "--version"]))
+    if problem:
+        raise RtoslabError(problem)
 
 
 @cache

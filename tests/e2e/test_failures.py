@@ -83,7 +83,25 @@ def test_missing_qemu_names_the_fix(run_cli: RunCli, tmp_path: Path) -> None:
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert lines[-1] == ("rtoslab: error: qemu-system-arm not found: run `make setup` "
-                         "(or: sudo apt-get install -y qemu-system-arm)")
+                         "(installs qemu-system-arm from bookworm-backports)")
+
+
+def test_too_old_qemu_is_refused_with_the_fix(run_cli: RunCli, tmp_path: Path) -> None:
+    # A qemu-system-arm that reports Debian 12's own version (7.2: plugin API v1 only),
+    # first on PATH: the run stops before building or running anything.
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    fake = bindir / "qemu-system-arm"
+    fake.write_text("#!/bin/sh\necho 'QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7)'\n")
+    fake.chmod(0o755)
+    db = tmp_path / "r.sqlite"
+    proc = run_cli("run", "--bench", "calib", "--db", str(db),
+                   env={"PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"})
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert lines[-1] == ("rtoslab: error: qemu-system-arm 7.2.22 is too old: the rtoslab plugin "
+                         "needs QEMU >= 9.2 (plugin API v4); run `make setup` (installs "
+                         "qemu-system-arm from bookworm-backports)")
 
 
 @pytest.mark.parametrize(("args", "message"), [

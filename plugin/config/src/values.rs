@@ -52,7 +52,9 @@ pub fn parse_u32(key: &str, value: &str) -> Result<u32, ArgError> {
 /// Argument `key` may be given once: fill `slot` or fail.
 pub(crate) fn once<T>(slot: &mut Option<T>, key: &str, v: T) -> Result<(), ArgError> {
     if slot.is_some() {
-        return err(format!("argument '{key}' given more than once: give it once"));
+        return err(format!(
+            "argument '{key}' given more than once: give it once"
+        ));
     }
     *slot = Some(v);
     Ok(())

@@ -263,6 +263,10 @@ pub fn run_qemu(elf: &Path, trace: &Path, plugin_args: &str, icount: bool) -> Ou
         "mps2-an385",
         "-display",
         "none",
+        // No audio backend (the board has none; probing the defaults can load another
+        // installed QEMU's modules).
+        "-audio",
+        "none",
         "-monitor",
         "none",
         "-serial",

@@ -11,7 +11,7 @@ from rtoslab.builder.deps import dep_path
 from rtoslab.catalog import kernels
 from rtoslab.records import RtoslabError
 from rtoslab.timing import description
-from rtoslab.tools import tool_status
+from rtoslab.tools import qemu_problem, tool_status
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,7 +26,11 @@ def cmd(args: argparse.Namespace) -> int:
     table.add_column("version / path, or how to fix")
     missing = 0
     for t in tool_status():
-        if t.found:
+        problem = qemu_problem(t.version) if t.found and t.name == "qemu-system-arm" else None
+        if problem:
+            missing += 1
+            table.add_row(t.name, "[red]unusable[/red]", problem)
+        elif t.found:
             table.add_row(t.name, "ok", t.version)
         else:
             missing += 1
@@ -48,7 +52,7 @@ def cmd(args: argparse.Namespace) -> int:
             table.add_row(f"source: {crate}", "[red]missing[/red]", str(e))
     Console().print(table)
     if missing:
-        print(f"{missing} item(s) missing: `make setup` installs all of them")
+        print(f"{missing} item(s) missing or unusable: `make setup` installs all of them")
         return 1
     print("everything rtoslab needs is installed")
     return 0

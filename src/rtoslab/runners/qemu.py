@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import shutil
 import signal
 import struct
 import subprocess
@@ -18,6 +17,7 @@ from rtoslab.paths import plugin_path
 from rtoslab.records import EndStatus, RtoslabError, Trace
 from rtoslab.runners.base import RunOutput, RunRequest
 from rtoslab.runners.fault import describe_fault
+from rtoslab.tools import check_qemu
 from rtoslab.trace.elf import check_arm_elf, read_elf_section
 from rtoslab.trace.reader import read_trace
 
@@ -86,6 +86,9 @@ def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
         "qemu-system-arm",
         "-M", req.target.qemu_machine,
         "-display", "none",
+        # No audio backend: the boards have no audio device, and probing the default
+        # backends can load another QEMU's modules where two versions are installed.
+        "-audio", "none",
         "-monitor", "none",
         "-serial", "stdio",
         "-semihosting-config", "enable=on,target=native",
@@ -141,10 +144,9 @@ class QemuRunner:
                 proc.kill()
 
     def preflight(self) -> None:
-        """Fail early, with the fix, when QEMU or the plugin is missing."""
-        if shutil.which("qemu-system-arm") is None:
-            raise RtoslabError("qemu-system-arm not found: run `make setup` "
-                               "(or: sudo apt-get install -y qemu-system-arm)")
+        """Fail early, with the fix, when QEMU (or a usable version of it) or the plugin is
+        missing."""
+        check_qemu()
         plugin = plugin_path()
         if not plugin.is_file():
             raise RtoslabError(f"rtoslab plugin not built ({plugin}): run `make setup`")
