@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-import resource
+import shlex
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -105,29 +106,40 @@ def test_kill_9_of_rtoslab_kills_qemu(run_cli: RunCli, tmp_path: Path) -> None:
 
 def test_disk_full_while_storing_is_one_line_and_the_run_incomplete(run_cli: RunCli,
                                                                      tmp_path: Path) -> None:
-    """A full file system, made real for this process alone: RLIMIT_FSIZE caps the size of
-    every file it writes (no mount or root needed); SQLite's write then fails as on a full
-    disk. The limit lets the run start and its first results go in, then stops the
-    database's write-ahead log from growing."""
-    db = tmp_path / "r.sqlite"
-    warm = run_cli("run", "--suite", "smoke", "--db", str(db))  # builds, and a database to grow
-    assert warm.returncode == 0, warm.stderr
-    limit = 100_000  # bytes: the WAL holds the run row and about two results (4 KiB pages)
-
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
-    proc = subprocess.run([*CLI, "run", "--suite", "smoke", "-j", "1", "--db", str(db)], cwd=REPO,
-                          capture_output=True, text=True, preexec_fn=cap, timeout=600, check=False)
+    """A really full file system: the database lives on a small tmpfs mounted in a private
+    mount namespace (root, as on the machines this project runs on), with room for the
+    database, the new run's row and about one result. Only the database is on it: the
+    build cache and QEMU's own files are not, so what fails is the database's write, as
+    when its disk fills up during a run. The database is copied out before the namespace
+    (and with it the mount) goes away."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.fail("needs root and unshare (util-linux) to mount a small tmpfs: run as root")
+    warm = tmp_path / "warm.sqlite"
+    first = run_cli("run", "--suite", "smoke", "--db", str(warm))  # builds, and a database to grow
+    assert first.returncode == 0, first.stderr
+    small, out = tmp_path / "small", tmp_path / "out"
+    small.mkdir()
+    out.mkdir()
+    # room for the database as it is and 128 KiB more: the run starts, stores at most a
+    # result or two (each holds 1000 samples), then the disk is full
+    size_kib = -(-warm.stat().st_size // 4096) * 4 + 128
+    db = small / "r.sqlite"
+    cli = " ".join(shlex.quote(a) for a in CLI)
+    script = (f"mount -t tmpfs -o size={size_kib}k tmpfs {small} && cp {warm} {db} && "
+              f"{cli} run --suite smoke -j 1 --db {db}; rc=$?; cp {db}* {out}/; exit $rc")
+    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], cwd=REPO, capture_output=True,
+                          text=True, timeout=600, check=False)
     assert proc.returncode == 1, (proc.stdout, proc.stderr)
     assert "Traceback" not in proc.stderr, proc.stderr
     last = proc.stderr.strip().splitlines()[-1]
     assert last.startswith(f"rtoslab: error: cannot write to database {db} ("), last
     assert "free space on its disk" in last
-    (run_id, status) = _runs(db)[-1]
-    assert run_id == 2 and status == "incomplete"
-    stored = _results(db, run_id)
-    assert 0 < len(stored) < 4, stored  # what was stored before the disk filled stays
+    kept = out / "r.sqlite"
+    (run_id, _status) = _runs(kept)[-1]
+    assert run_id == 2
+    runs = run_cli("runs", "--db", str(kept))  # a run whose process is gone reads incomplete
+    assert runs.returncode == 0 and "incomplete" in runs.stdout, runs.stdout
+    assert len(_results(kept, run_id)) < 4  # the disk filled before the run could finish
 
 
 def test_closed_output_pipe_keeps_the_results(tmp_path: Path) -> None:

@@ -285,15 +285,18 @@ def print_run(store: Store, run_id: int, args: argparse.Namespace, exp: Experime
     report: Path | None = args.report
     path = report if report is not None else store.path.parent / f"run-{run_id}{md.file_suffix}"
     html_path = path.with_suffix(".html")
+    writing = path
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(markdown_report(view, exp))
+        writing = html_path
         html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines,
                                          tables=exp.tables if exp is not None else (),
                                          rows=exp.rows if exp is not None else "benchmark"))
     except OSError as err:
-        raise RtoslabError(f"run {run_id} is stored, but its report {err.filename} could not be "
-                           f"written ({err.strerror}): `rtoslab show {run_id} --format html` "
+        # (a failed write, e.g. a full disk, carries no file name: name the one being written)
+        raise RtoslabError(f"run {run_id} is stored, but its report {err.filename or writing} could "
+                           f"not be written ({err.strerror}): `rtoslab show {run_id} --format html` "
                            "prints it again") from err
     with contextlib.suppress(OSError):
         print(f"run {run_id}: reports written to {path} and {html_path}", file=sys.stderr)
