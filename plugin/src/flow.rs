@@ -76,6 +76,10 @@ pub struct TbShape {
     /// as a successor (`CostModel::block_costs`).
     pub tail_ctx: Box<[u64]>,
     pub head_ctx: u64,
+    /// The last instruction's context (`tail_ctx_after(n_insns)`), kept beside the other
+    /// fields every block entry reads: the common case needs no second load through
+    /// `tail_ctx`.
+    pub last_ctx: u64,
 }
 
 impl TbShape {
@@ -95,6 +99,7 @@ impl TbShape {
         let last = insns[insns.len() - 1];
         let start32 = (first.pc & 0xFFFF_FFFF) as u32;
         let (reg_lr_like, reg_other) = reg_summary(insns);
+        let last_ctx = tail_ctx.get(insns.len() - 1).copied().unwrap_or(0);
         TbShape {
             start: first.pc,
             n_insns: insns.len() as u32,
@@ -108,6 +113,7 @@ impl TbShape {
             reg_other,
             tail_ctx: tail_ctx.into_boxed_slice(),
             head_ctx,
+            last_ctx,
         }
     }
 
@@ -520,7 +526,8 @@ impl<'a> Tracker<'a> {
         }
         self.lr_like = (self.lr_like & !prev.reg_other) | prev.reg_lr_like;
         let ft = prev.fallthrough;
-        let next_seq = Event::Next(prev.tail_ctx_after(ran));
+        // (ran == n_insns here: `last_ctx` is `tail_ctx_after(ran)`)
+        let next_seq = Event::Next(prev.last_ctx);
         match prev.exit {
             Exit::Seq | Exit::Wait | Exit::Exception => {
                 if to == ft {

@@ -584,6 +584,7 @@ impl CostModel for CycleModel {
     /// of the entry. An interrupt taken between two instructions, or pended by a store,
     /// overlaps nothing. The M0/M0+ return counts are ours, counted after the return
     /// instruction (see the core tables): no overlap there.
+    #[inline]
     fn event_charge(&self, ev: Event, next: &TbShape) -> Charge {
         match &self.icache {
             None => self.core_event_charge(ev, next),
