@@ -8,7 +8,7 @@
 //! callback may run on another thread (QEMU's main thread on a normal shutdown); the
 //! mutex is only taken on a probe hit, never on the per-store fast path.
 
-use std::cell::UnsafeCell;
+use std::cell::{Cell, UnsafeCell};
 use std::fs::File;
 use std::io::BufWriter;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -120,6 +120,9 @@ struct Runtime {
     cycle: Option<&'static CycleModel>,
     /// The model charges block-entry events (taken branches, exceptions).
     dynamic: bool,
+    /// Block-entry charges may be remembered per pair of blocks (`Block`): the model's
+    /// charge has no run-time state (not the ART cache) and no debug output is wanted.
+    memo: bool,
     /// The model charges data wait states by address (memory callbacks).
     data_ws: bool,
     /// Exception handler entry addresses, sorted (`handlers=`).
@@ -237,11 +240,27 @@ fn on_tb_limit(rt: &'static Runtime) {
     }
 }
 
+/// A translated block as its entry callback sees it: its shape, and the charge of the
+/// last `Next` or `Taken` entry into it from a block with a pure exit (`memo_prev`, null
+/// when none), which every later entry from that block run whole repeats
+/// (`Tracker::enter_again`). Kept for the block's lifetime; touched on the vCPU thread
+/// only.
+struct Block {
+    shape: TbShape,
+    memo_prev: Cell<*const TbShape>,
+    memo_charge: Cell<Charge>,
+}
+
+// SAFETY: the cells are only touched from callbacks on the single vCPU thread.
+unsafe impl Sync for Block {}
+unsafe impl Send for Block {}
+
 /// Per-block callback with a dynamic model (every block): its block-entry charge, and the
 /// instruction limit.
 #[inline(always)]
-fn on_tb_enter(rt: &'static Runtime, shape: &'static TbShape) {
+fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
     let now = insns_now();
+    let shape = &blk.shape;
     {
         // SAFETY: vCPU thread only (see `Runtime`).
         let tr = unsafe { &mut *rt.tracker.get() };
@@ -249,16 +268,28 @@ fn on_tb_enter(rt: &'static Runtime, shape: &'static TbShape) {
         let seen = Seen {
             target: unsafe { (*rt.seen_target.get()).take() },
         };
-        let ev = tr.enter_seen(shape, now, seen, |addr| live_vector(rt, addr));
+        let charge = if rt.memo && tr.enter_again(shape, now, blk.memo_prev.get()) {
+            // The same event as the remembered entry: a pure function of the two blocks
+            // and a model without run-time state (`Runtime::memo`).
+            blk.memo_charge.get()
+        } else {
+            let key = tr.pure_prev(now);
+            let ev = tr.enter_seen(shape, now, seen, |addr| live_vector(rt, addr));
+            let charge = match (ev, rt.cycle) {
+                (Event::None, _) => Charge::default(),
+                (_, Some(m)) => m.event_charge(ev, shape),
+                (_, None) => rt.model.event_charge(ev, shape),
+            };
+            if let (Some(k), Event::Next(_) | Event::Taken(_)) = (key, ev) {
+                blk.memo_prev.set(k);
+                blk.memo_charge.set(charge);
+            }
+            #[cfg(feature = "debug-events")]
+            debug_event(now, shape, ev, charge.total(), tr.frames());
+            charge
+        };
         // SAFETY: the vCPU's own entry (see `Counters`).
         unsafe { (*entry()).in_handler = u64::from(tr.in_handler()) };
-        let charge = match (ev, rt.cycle) {
-            (Event::None, _) => Charge::default(),
-            (_, Some(m)) => m.event_charge(ev, shape),
-            (_, None) => rt.model.event_charge(ev, shape),
-        };
-        #[cfg(feature = "debug-events")]
-        debug_event(now, shape, ev, charge.total(), tr.frames());
         add_cycles(charge.total());
         // SAFETY: vCPU thread only (see `Runtime`).
         unsafe { *rt.entry_charge.get() = charge };
@@ -455,6 +486,7 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
     )
     .map_err(|e| format!("cannot write trace file {}: {e}", cfg.trace))?;
     let dynamic = model.is_dynamic();
+    let memo = cycle.is_some_and(CycleModel::stateless) && !cfg!(feature = "debug-events");
     let data_ws = model.has_data_ws();
     let rt = Runtime {
         base: u64::from(cfg.base),
@@ -463,6 +495,7 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
         model,
         cycle,
         dynamic,
+        memo,
         data_ws,
         handlers,
         writer: Mutex::new(writer),
@@ -639,9 +672,13 @@ impl HasCallbacks for RtosLab {
         if rt.dynamic {
             // One per translation, kept for the block's lifetime (QEMU never tells us
             // when a block dies; the crate leaks its callback boxes the same way).
-            let shape: &'static TbShape = Box::leak(Box::new(plan.shape));
+            let blk: &'static Block = Box::leak(Box::new(Block {
+                shape: plan.shape,
+                memo_prev: Cell::new(std::ptr::null()),
+                memo_charge: Cell::new(Charge::default()),
+            }));
             tb.register_execute_callback_flags(
-                move |_vcpu: VCPUIndex| on_tb_enter(rt, shape),
+                move |_vcpu: VCPUIndex| on_tb_enter(rt, blk),
                 CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
             );
         } else if rt.insn_limit != 0 && plan.may_loop {

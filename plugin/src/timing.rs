@@ -252,6 +252,12 @@ impl CycleModel {
         extra
     }
 
+    /// The block-entry charge is a function of the event and the block alone (no ART
+    /// instruction cache, whose state changes as the guest runs).
+    pub fn stateless(&self) -> bool {
+        self.icache.is_none()
+    }
+
     pub fn config(&self) -> &ModelConfig {
         &self.cfg
     }
