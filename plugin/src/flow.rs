@@ -76,6 +76,15 @@ pub struct TbShape {
     /// as a successor (`CostModel::block_costs`).
     pub tail_ctx: Box<[u64]>,
     pub head_ctx: u64,
+    /// The last instruction's context (`tail_ctx_after(n_insns)`), kept beside the other
+    /// fields every block entry reads: the common case needs no second load through
+    /// `tail_ctx`.
+    pub last_ctx: u64,
+    /// What a block entry after this block (run whole) means is decided by this block
+    /// and the next one's address alone, and when it is `Next` or `Taken` nothing but the
+    /// previous block and `lr_like` changes: no branch (`Seq`, `Wait`, `Exception`) or a
+    /// PC-relative branch that is not a call (see `Tracker::enter_again`).
+    pub pure_exit: bool,
 }
 
 impl TbShape {
@@ -95,11 +104,18 @@ impl TbShape {
         let last = insns[insns.len() - 1];
         let start32 = (first.pc & 0xFFFF_FFFF) as u32;
         let (reg_lr_like, reg_other) = reg_summary(insns);
+        let last_ctx = tail_ctx.get(insns.len() - 1).copied().unwrap_or(0);
+        let exit = exit_of(insns);
+        let pure_exit = match exit {
+            Exit::Seq | Exit::Wait | Exit::Exception => true,
+            Exit::Direct { link, .. } => !link,
+            Exit::Indirect(_) => false,
+        };
         TbShape {
             start: first.pc,
             n_insns: insns.len() as u32,
             fallthrough: (last.pc + u64::from(last.insn.len)) & 0xFFFF_FFFF,
-            exit: exit_of(insns),
+            exit,
             pcs: insns.iter().map(|d| d.pc as u32).collect(),
             is_handler: handlers.binary_search(&start32).is_ok(),
             head_refill: head.0,
@@ -108,6 +124,8 @@ impl TbShape {
             reg_other,
             tail_ctx: tail_ctx.into_boxed_slice(),
             head_ctx,
+            last_ctx,
+            pure_exit,
         }
     }
 
@@ -488,6 +506,38 @@ impl<'a> Tracker<'a> {
         self.enter_seen(next, insns_now, Seen::default(), |_| false)
     }
 
+    /// The previous block, when it has a pure exit (`TbShape::pure_exit`) and ran whole
+    /// by `insns_now`: entering any block now, the event is a function of that block and
+    /// the new block's address. A key for remembering the charge of a `Next` or `Taken`
+    /// entry (see `enter_again`).
+    pub fn pure_prev(&self, insns_now: u64) -> Option<*const TbShape> {
+        let (prev, at) = self.prev?;
+        (prev.pure_exit && insns_now.wrapping_sub(at) == u64::from(prev.n_insns))
+            .then_some(prev as *const TbShape)
+    }
+
+    /// Fast path of `enter`: when the previous block is `key`, a block `pure_prev` returned
+    /// at an earlier entry into `next` that `enter` found to be `Next` or `Taken`, and it
+    /// ran whole again, this entry is the same event (a function of the two blocks, see
+    /// `TbShape::pure_exit`): records it exactly as `enter` would and returns true.
+    /// Otherwise changes nothing and returns false. Blocks are never freed, so a block's
+    /// address names it for the plugin's lifetime.
+    #[inline(always)]
+    pub fn enter_again(&mut self, next: &'a TbShape, insns_now: u64, key: *const TbShape) -> bool {
+        match self.prev {
+            Some((prev, at))
+                if std::ptr::eq(prev, key)
+                    && prev.pure_exit
+                    && insns_now.wrapping_sub(at) == u64::from(prev.n_insns) =>
+            {
+                self.lr_like = (self.lr_like & !prev.reg_other) | prev.reg_lr_like;
+                self.prev = Some((next, insns_now));
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Whether an exception is active (as far as the tracker knows): the runtime reads
     /// the PC value of exception-return-capable branches only then.
     pub fn in_handler(&self) -> bool {
@@ -520,7 +570,8 @@ impl<'a> Tracker<'a> {
         }
         self.lr_like = (self.lr_like & !prev.reg_other) | prev.reg_lr_like;
         let ft = prev.fallthrough;
-        let next_seq = Event::Next(prev.tail_ctx_after(ran));
+        // (ran == n_insns here: `last_ctx` is `tail_ctx_after(ran)`)
+        let next_seq = Event::Next(prev.last_ctx);
         match prev.exit {
             Exit::Seq | Exit::Wait | Exit::Exception => {
                 if to == ft {
@@ -1103,5 +1154,71 @@ mod tests {
         t.enter(caller, 4);
         assert_eq!(t.enter_seen(h2, 6, Seen::default(), vec), Event::Entry);
         assert_eq!(t.frames(), &[0]);
+    }
+
+    /// The runtime's fast path (`pure_prev` + `enter_again`, remembering the event of a
+    /// `Next` or `Taken` entry per pair of blocks) agrees with `enter` entry by entry, and
+    /// leaves the tracker in the same state, over a long pseudo-random walk through blocks
+    /// of every exit kind, run whole or left early.
+    #[test]
+    fn remembered_entries_repeat_enter() {
+        let h = [0x400u32];
+        let blocks = [
+            block(0x100, &[NOP, NOP], &h),                 // no branch
+            block(0x104, &[(0x3901, 0), (0xd1fd, 0)], &h), // subs; bne 0x104
+            block(0x108, &[NOP, (0xe7f9, 0)], &h),         // nop; b.n 0x100
+            block(0x10c, &[(0xf000, 0xf802)], &h),         // bl (a call: impure)
+            block(0x110, &[(0xbf08, 0), (0xe7f6, 0)], &h), // it eq; b.n
+            block(0x200, &[NOP, (0xdf00, 0)], &h),         // svc
+            block(0x204, &[(0xbf30, 0)], &h),              // wfi
+            block(0x400, &[NOP, BX_LR], &h),               // handler; bx lr
+            block(0x406, &[(0xbd10, 0)], &h),              // pop {r4, pc}
+            block(0x102, &[NOP], &h),                      // mid-block resumption
+            block(0x300, &[(0xbc08, 0), NOP], &h),         // pop {r3}: r3 may be EXC_RETURN
+            block(0x304, &[(0x4603, 0)], &h),              // mov r3, r0: not any more
+            block(0x306, &[(0x4718, 0)], &h),              // bx r3
+        ];
+        assert!(blocks[0].pure_exit && blocks[1].pure_exit && blocks[4].pure_exit);
+        assert!(!blocks[3].pure_exit && !blocks[7].pure_exit && !blocks[8].pure_exit);
+        let (mut plain, mut fast) = (Tracker::default(), Tracker::default());
+        let mut memo: std::collections::HashMap<*const TbShape, (*const TbShape, Event)> =
+            std::collections::HashMap::new();
+        let (mut seed, mut now, mut repeated) = (0x2545_f491_4f6c_dd1du64, 0u64, 0u32);
+        let mut prev_n = 0u64;
+        for _ in 0..50_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // mostly whole blocks, sometimes one left early; successors skewed so that
+            // pairs repeat
+            now += if seed % 5 == 0 {
+                (seed >> 8) % prev_n.max(1)
+            } else {
+                prev_n
+            };
+            let next = blocks[((seed >> 16) % 9 + (seed >> 24) % 5) as usize % blocks.len()];
+            let want = plain.enter(next, now);
+            let key = memo
+                .get(&(next as *const _))
+                .map_or(std::ptr::null(), |m| m.0);
+            let got = if fast.enter_again(next, now, key) {
+                repeated += 1;
+                memo[&(next as *const _)].1
+            } else {
+                let k = fast.pure_prev(now);
+                let ev = fast.enter(next, now);
+                if let (Some(k), Event::Next(_) | Event::Taken(_)) = (k, ev) {
+                    memo.insert(next, (k, ev));
+                }
+                ev
+            };
+            assert_eq!(got, want, "at {now} entering {:#x}", next.start);
+            assert_eq!(format!("{fast:?}"), format!("{plain:?}"));
+            prev_n = u64::from(next.n_insns);
+        }
+        assert!(
+            repeated > 1_000,
+            "the fast path was taken ({repeated} times)"
+        );
     }
 }

@@ -8,7 +8,7 @@
 //! callback may run on another thread (QEMU's main thread on a normal shutdown); the
 //! mutex is only taken on a probe hit, never on the per-store fast path.
 
-use std::cell::UnsafeCell;
+use std::cell::{Cell, UnsafeCell};
 use std::fs::File;
 use std::io::BufWriter;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -56,7 +56,6 @@ struct Entry {
 /// install and again in `on_vcpu_init`), so the address never changes after that.
 struct Counters {
     score: *mut qemu_plugin_scoreboard,
-    entry: AtomicPtr<Entry>,
 }
 
 // SAFETY: the entry is written only by TCG code and by callbacks on the single vCPU
@@ -65,6 +64,10 @@ unsafe impl Sync for Counters {}
 unsafe impl Send for Counters {}
 
 static COUNTERS: OnceLock<Counters> = OnceLock::new();
+
+/// vCPU 0's scoreboard entry (null until `on_vcpu_init`), in a plain static so the
+/// per-block and per-store paths read it with one load (no `OnceLock` state check).
+static ENTRY: AtomicPtr<Entry> = AtomicPtr::new(std::ptr::null_mut());
 
 fn counters() -> &'static Counters {
     // Set in `install`, before any callback is registered.
@@ -75,16 +78,7 @@ impl Counters {
     fn new() -> Counters {
         // SAFETY: plain QEMU API calls; the scoreboard lives as long as the plugin.
         let score = unsafe { qemu_plugin_scoreboard_new(std::mem::size_of::<Entry>()) };
-        Counters {
-            score,
-            entry: AtomicPtr::new(std::ptr::null_mut()),
-        }
-    }
-
-    /// vCPU 0's entry (set before the vCPU runs any code).
-    #[inline(always)]
-    fn entry(&self) -> *mut Entry {
-        self.entry.load(Ordering::Relaxed)
+        Counters { score }
     }
 
     /// The scoreboard field at `offset` bytes of `Entry`, for an inline add.
@@ -96,16 +90,22 @@ impl Counters {
     }
 }
 
+/// vCPU 0's entry (set before the vCPU runs any code).
+#[inline(always)]
+fn entry() -> *mut Entry {
+    ENTRY.load(Ordering::Relaxed)
+}
+
 #[inline(always)]
 fn insns_now() -> u64 {
     // SAFETY: aligned u64 in the scoreboard; see `Counters`.
-    unsafe { std::ptr::read_volatile(&raw const (*counters().entry()).insns) }
+    unsafe { std::ptr::read_volatile(&raw const (*entry()).insns) }
 }
 
 #[inline(always)]
 fn cycles_now() -> u64 {
     // SAFETY: as above.
-    unsafe { std::ptr::read_volatile(&raw const (*counters().entry()).cycles) }
+    unsafe { std::ptr::read_volatile(&raw const (*entry()).cycles) }
 }
 
 type Writer = TraceWriter<BufWriter<File>>;
@@ -114,9 +114,15 @@ struct Runtime {
     base: u64,
     size: u64,
     insn_limit: u64,
-    model: Box<dyn CostModel>,
+    model: &'static dyn CostModel,
+    /// The same model when it is a Cortex-M cycle model (the only dynamic one): the
+    /// block-entry path calls it directly, so its charge is inlined there.
+    cycle: Option<&'static CycleModel>,
     /// The model charges block-entry events (taken branches, exceptions).
     dynamic: bool,
+    /// Block-entry charges may be remembered per pair of blocks (`Block`): the model's
+    /// charge has no run-time state (not the ART cache) and no debug output is wanted.
+    memo: bool,
     /// The model charges data wait states by address (memory callbacks).
     data_ws: bool,
     /// Exception handler entry addresses, sorted (`handlers=`).
@@ -167,7 +173,7 @@ fn add_cycles(n: u64) {
     // SAFETY: as for the inline adds; callbacks run on the vCPU thread. Wrapping: a
     // negative correction is added as two's complement.
     unsafe {
-        let c = &raw mut (*counters().entry()).cycles;
+        let c = &raw mut (*entry()).cycles;
         *c = (*c).wrapping_add(n);
     }
 }
@@ -234,11 +240,27 @@ fn on_tb_limit(rt: &'static Runtime) {
     }
 }
 
+/// A translated block as its entry callback sees it: its shape, and the charge of the
+/// last `Next` or `Taken` entry into it from a block with a pure exit (`memo_prev`, null
+/// when none), which every later entry from that block run whole repeats
+/// (`Tracker::enter_again`). Kept for the block's lifetime; touched on the vCPU thread
+/// only.
+struct Block {
+    shape: TbShape,
+    memo_prev: Cell<*const TbShape>,
+    memo_charge: Cell<Charge>,
+}
+
+// SAFETY: the cells are only touched from callbacks on the single vCPU thread.
+unsafe impl Sync for Block {}
+unsafe impl Send for Block {}
+
 /// Per-block callback with a dynamic model (every block): its block-entry charge, and the
 /// instruction limit.
 #[inline(always)]
-fn on_tb_enter(rt: &'static Runtime, shape: &'static TbShape) {
+fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
     let now = insns_now();
+    let shape = &blk.shape;
     {
         // SAFETY: vCPU thread only (see `Runtime`).
         let tr = unsafe { &mut *rt.tracker.get() };
@@ -246,16 +268,28 @@ fn on_tb_enter(rt: &'static Runtime, shape: &'static TbShape) {
         let seen = Seen {
             target: unsafe { (*rt.seen_target.get()).take() },
         };
-        let ev = tr.enter_seen(shape, now, seen, |addr| live_vector(rt, addr));
-        // SAFETY: the vCPU's own entry (see `Counters`).
-        unsafe { (*counters().entry()).in_handler = u64::from(tr.in_handler()) };
-        let charge = if ev == Event::None {
-            Charge::default()
+        let charge = if rt.memo && tr.enter_again(shape, now, blk.memo_prev.get()) {
+            // The same event as the remembered entry: a pure function of the two blocks
+            // and a model without run-time state (`Runtime::memo`).
+            blk.memo_charge.get()
         } else {
-            rt.model.event_charge(ev, shape)
+            let key = tr.pure_prev(now);
+            let ev = tr.enter_seen(shape, now, seen, |addr| live_vector(rt, addr));
+            let charge = match (ev, rt.cycle) {
+                (Event::None, _) => Charge::default(),
+                (_, Some(m)) => m.event_charge(ev, shape),
+                (_, None) => rt.model.event_charge(ev, shape),
+            };
+            if let (Some(k), Event::Next(_) | Event::Taken(_)) = (key, ev) {
+                blk.memo_prev.set(k);
+                blk.memo_charge.set(charge);
+            }
+            #[cfg(feature = "debug-events")]
+            debug_event(now, shape, ev, charge.total(), tr.frames());
+            charge
         };
-        #[cfg(feature = "debug-events")]
-        debug_event(now, shape, ev, charge.total(), tr.frames());
+        // SAFETY: the vCPU's own entry (see `Counters`).
+        unsafe { (*entry()).in_handler = u64::from(tr.in_handler()) };
         add_cycles(charge.total());
         // SAFETY: vCPU thread only (see `Runtime`).
         unsafe { *rt.entry_charge.get() = charge };
@@ -402,7 +436,7 @@ fn stop_on_limit(rt: &'static Runtime, insns: u64) -> ! {
 fn on_exit(rt: &'static Runtime) {
     let mut w = lock(rt);
     // QEMU may stop before the vCPU started (no counters yet): nothing ran.
-    let (insns, cycles) = if counters().entry().is_null() {
+    let (insns, cycles) = if entry().is_null() {
         (0, 0)
     } else {
         (insns_now(), cycles_now())
@@ -429,9 +463,12 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
         ));
     }
     let handlers = cfg.model.handlers.clone();
-    let model: Box<dyn CostModel> = match CycleModel::new(cfg.model.clone()) {
-        Some(m) => Box::new(m),
-        None => Box::new(ZeroModel),
+    // Leaked: the model lives as long as the plugin (as `RUNTIME` does).
+    let cycle: Option<&'static CycleModel> =
+        CycleModel::new(cfg.model.clone()).map(|m| &*Box::leak(Box::new(m)));
+    let model: &'static dyn CostModel = match cycle {
+        Some(m) => m,
+        None => &ZeroModel,
     };
     let file = File::create(&cfg.trace)
         .map_err(|e| format!("cannot create trace file {}: {e}", cfg.trace))?;
@@ -449,13 +486,16 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
     )
     .map_err(|e| format!("cannot write trace file {}: {e}", cfg.trace))?;
     let dynamic = model.is_dynamic();
+    let memo = cycle.is_some_and(CycleModel::stateless) && !cfg!(feature = "debug-events");
     let data_ws = model.has_data_ws();
     let rt = Runtime {
         base: u64::from(cfg.base),
         size: u64::from(cfg.size),
         insn_limit: cfg.insn_limit,
         model,
+        cycle,
         dynamic,
+        memo,
         data_ws,
         handlers,
         writer: Mutex::new(writer),
@@ -484,13 +524,13 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
 extern "C" fn on_vcpu_init(_id: PluginId, vcpu: VCPUIndex) {
     let c = counters();
     // SAFETY: plain QEMU API call on a live scoreboard.
-    if vcpu != 0 || !c.entry().is_null() {
+    if vcpu != 0 || !entry().is_null() {
         fatal(&format!(
             "vCPU {vcpu}: only single-vCPU machines are supported (exact counts)"
         ));
     }
     let entry = unsafe { qemu_plugin_scoreboard_find(c.score, vcpu) } as *mut Entry;
-    c.entry.store(entry, Ordering::Relaxed);
+    ENTRY.store(entry, Ordering::Relaxed);
     // The register handles (only valid from here on, QEMU's plugin API documentation).
     let all = qemu_plugin_get_registers().unwrap_or_default();
     let names = [
@@ -571,7 +611,7 @@ impl HasCallbacks for RtosLab {
                 raw,
             });
         }
-        let plan = plan_tb(&decoded, rt.model.as_ref(), &rt.handlers);
+        let plan = plan_tb(&decoded, rt.model, &rt.handlers);
 
         let c = counters();
         let insns_field = c.field(std::mem::offset_of!(Entry, insns));
@@ -632,9 +672,13 @@ impl HasCallbacks for RtosLab {
         if rt.dynamic {
             // One per translation, kept for the block's lifetime (QEMU never tells us
             // when a block dies; the crate leaks its callback boxes the same way).
-            let shape: &'static TbShape = Box::leak(Box::new(plan.shape));
+            let blk: &'static Block = Box::leak(Box::new(Block {
+                shape: plan.shape,
+                memo_prev: Cell::new(std::ptr::null()),
+                memo_charge: Cell::new(Charge::default()),
+            }));
             tb.register_execute_callback_flags(
-                move |_vcpu: VCPUIndex| on_tb_enter(rt, shape),
+                move |_vcpu: VCPUIndex| on_tb_enter(rt, blk),
                 CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
             );
         } else if rt.insn_limit != 0 && plan.may_loop {

@@ -252,6 +252,12 @@ impl CycleModel {
         extra
     }
 
+    /// The block-entry charge is a function of the event and the block alone (no ART
+    /// instruction cache, whose state changes as the guest runs).
+    pub fn stateless(&self) -> bool {
+        self.icache.is_none()
+    }
+
     pub fn config(&self) -> &ModelConfig {
         &self.cfg
     }
@@ -584,6 +590,7 @@ impl CostModel for CycleModel {
     /// of the entry. An interrupt taken between two instructions, or pended by a store,
     /// overlaps nothing. The M0/M0+ return counts are ours, counted after the return
     /// instruction (see the core tables): no overlap there.
+    #[inline]
     fn event_charge(&self, ev: Event, next: &TbShape) -> Charge {
         match &self.icache {
             None => self.core_event_charge(ev, next),
