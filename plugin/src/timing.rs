@@ -1042,11 +1042,9 @@ mod tests {
         }
     }
 
-    /// `accel=art` (STM32F4 ART, RM0090 3.4.2): 128-bit lines, the instruction cache
-    /// decides fetch wait states at block entry; flash data reads are data-cache hits.
-    #[test]
-    fn art_accelerator() {
-        let cfg = |prefetch| ModelConfig {
+    /// A Cortex-M4 with 64 KiB of flash at 5 wait states behind the ART accelerator.
+    fn art_config(prefetch: bool) -> ModelConfig {
+        ModelConfig {
             core: table("cortex-m4"),
             flash: Some(Region {
                 base: 0,
@@ -1056,7 +1054,14 @@ mod tests {
             prefetch,
             accel: Accel::Art,
             ..ModelConfig::default()
-        };
+        }
+    }
+
+    /// `accel=art` (STM32F4 ART, RM0090 3.4.2): 128-bit lines, the instruction cache
+    /// decides fetch wait states at block entry; flash data reads are data-cache hits.
+    #[test]
+    fn art_accelerator() {
+        let cfg = art_config;
         let m = with(cfg(true));
         let movs8 = "f240 0004; f240 0004; f240 0004; f240 0004; \
                      f240 0004; f240 0004; f240 0004; f240 0004";
@@ -1101,17 +1106,7 @@ mod tests {
     /// With `accel=art`, cutting a cold straight run anywhere charges the same cycles.
     #[test]
     fn art_block_splits_do_not_change_cycles() {
-        let cfg = |prefetch| ModelConfig {
-            core: table("cortex-m4"),
-            flash: Some(Region {
-                base: 0,
-                size: 0x10000,
-            }),
-            flash_ws: 5,
-            prefetch,
-            accel: Accel::Art,
-            ..ModelConfig::default()
-        };
+        let cfg = art_config;
         let run = format!(
             "{NOP}; {MOV_W}; {LDR}; {NOP}; {LDR_R2_R3}; {MOV_W}; {ADDS}; {MOV_W}; {NOP}; \
              {MOV_W}; {MOV_W}; {ADDS}; {NOP}; {MOV_W}; {STR}; {MOV_W}; {NOP}; {NOP}"
