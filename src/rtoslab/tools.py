@@ -81,9 +81,10 @@ def qemu_problem(line: str) -> str | None:
 def check_qemu() -> None:
     """Raise one line, with the fix, when qemu-system-arm is missing or cannot load the
     plugin (older than QEMU_MIN_VERSION)."""
-    if shutil.which("qemu-system-arm") is None:
+    qemu = next(s for s in tool_status() if s.name == "qemu-system-arm")
+    if not qemu.found:
         raise RtoslabError(f"qemu-system-arm not found: {QEMU_FIX}")
-    problem = qemu_problem(_first_line(["qemu-system-arm", "--version"]))
+    problem = qemu_problem(qemu.version)
     if problem:
         raise RtoslabError(problem)
 
