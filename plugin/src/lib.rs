@@ -17,7 +17,8 @@
 //!   exception entry, return and tail-chaining inferred at block entry;
 //! * `decoded`    - a decoded instruction with its encoding, and its operands;
 //! * `thumb`      - Thumb/Thumb-2 classifier (length, loads/stores, control flow, class);
-//! * `trace`      - trace file v1 writer.
+//! * `trace`      - trace file v1 writer;
+//! * `events`     - exception event file writer (the timeline, off by default).
 //!
 //! The plugin's arguments, the timing-model settings and rules, and the core tables are
 //! the `rtoslab-plugin-config` crate (`config/`), which has no QEMU dependency, so the
@@ -25,6 +26,7 @@
 
 pub mod cost;
 pub mod decoded;
+pub mod events;
 pub mod flow;
 pub mod instrument;
 pub mod thumb;

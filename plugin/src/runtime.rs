@@ -30,6 +30,7 @@ use rtoslab_plugin_config::args::{Config, parse_args};
 
 use crate::cost::{Charge, CostModel, ZeroModel};
 use crate::decoded::DecodedInsn;
+use crate::events::{self, EventWriter};
 use crate::flow::{Event, Exit, Seen, TargetSrc, TbShape, Tracker, exc_ret_source};
 use crate::instrument::plan_tb;
 use crate::thumb::{self, Class, Flow, Insn, Mem};
@@ -109,6 +110,7 @@ fn cycles_now() -> u64 {
 }
 
 type Writer = TraceWriter<BufWriter<File>>;
+type Events = Mutex<EventWriter<BufWriter<File>>>;
 
 struct Runtime {
     base: u64,
@@ -128,6 +130,8 @@ struct Runtime {
     /// Exception handler entry addresses, sorted (`handlers=`).
     handlers: Vec<u32>,
     writer: Mutex<Writer>,
+    /// Exception event file (`events=`, the timeline); None: off.
+    events: Option<Events>,
     /// Previous block and active exceptions, for the dynamic part (vCPU thread only).
     tracker: UnsafeCell<Tracker<'static>>,
     /// What the current block's entry charged (vCPU thread only): a probe store in the
@@ -284,6 +288,9 @@ fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
                 blk.memo_prev.set(k);
                 blk.memo_charge.set(charge);
             }
+            if let Some(evw) = &rt.events {
+                exc_event(evw, ev, shape.start, now);
+            }
             #[cfg(feature = "debug-events")]
             debug_event(now, shape, ev, charge.total(), tr.frames());
             charge
@@ -296,6 +303,23 @@ fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
     }
     if rt.insn_limit != 0 && now >= rt.insn_limit {
         stop_on_limit(rt, now);
+    }
+}
+
+/// The timeline's exception events (only with `events=`): entry, return and tail-chain,
+/// at the block entry that the model charges for them, before that charge is added.
+#[cold]
+#[inline(never)]
+fn exc_event(evw: &Events, ev: Event, pc: u64, now: u64) {
+    let kind = match ev {
+        Event::Entry => events::KIND_ENTRY,
+        Event::Return => events::KIND_RETURN,
+        Event::TailChain => events::KIND_TAIL_CHAIN,
+        _ => return,
+    };
+    let mut w = evw.lock().unwrap_or_else(|e| e.into_inner());
+    if let Err(e) = w.event(kind, pc as u32, now, cycles_now()) {
+        fatal(&format!("writing the event file failed: {e}"));
     }
 }
 
@@ -444,6 +468,12 @@ fn on_exit(rt: &'static Runtime) {
     if let Err(e) = w.finish(0, insns, cycles) {
         eprintln!("rtoslab-plugin: writing the trace end record failed: {e}");
     }
+    if let Some(evw) = &rt.events {
+        let mut ew = evw.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = ew.finish(insns, cycles) {
+            eprintln!("rtoslab-plugin: writing the event file end record failed: {e}");
+        }
+    }
 }
 
 fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
@@ -486,6 +516,25 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
     )
     .map_err(|e| format!("cannot write trace file {}: {e}", cfg.trace))?;
     let dynamic = model.is_dynamic();
+    let events = match &cfg.events {
+        None => None,
+        Some(_) if !dynamic => {
+            return Err(
+                "events= needs a timing model (core=...): exceptions are its events".into(),
+            );
+        }
+        Some(path) => {
+            let f =
+                File::create(path).map_err(|e| format!("cannot create event file {path}: {e}"))?;
+            let w = EventWriter::new(
+                BufWriter::with_capacity(1 << 16, f),
+                flags,
+                events::MAX_EVENTS,
+            )
+            .map_err(|e| format!("cannot write event file {path}: {e}"))?;
+            Some(Mutex::new(w))
+        }
+    };
     let memo = cycle.is_some_and(CycleModel::stateless) && !cfg!(feature = "debug-events");
     let data_ws = model.has_data_ws();
     let rt = Runtime {
@@ -499,6 +548,7 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
         data_ws,
         handlers,
         writer: Mutex::new(writer),
+        events,
         tracker: UnsafeCell::new(Tracker::default()),
         entry_charge: UnsafeCell::new(Charge::default()),
         seen_target: UnsafeCell::new(None),

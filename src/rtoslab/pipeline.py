@@ -9,7 +9,7 @@ interrupted run keeps everything finished before the interruption.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from functools import cache
@@ -22,11 +22,23 @@ from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tre
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.catalog import Benchmark, na_reason
 from rtoslab.paths import cache_root, firmware_root
-from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, RtoslabError
+from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, PairMeta, RtoslabError
 from rtoslab.runners.base import Runner, RunRequest
+from rtoslab.runners.fault import symbolize
+from rtoslab.runners.qemu import exception_handlers
 from rtoslab.store.db import Store
 from rtoslab.tools import tool_versions
+from rtoslab.trace.events import ExcEvents, read_events
 from rtoslab.trace.meta import read_probe_meta
+from rtoslab.trace.timeline import (
+    Timeline,
+    build_timeline,
+    save_timeline,
+    split_task_hits,
+    task_first_id,
+    task_names,
+    timeline_dir,
+)
 
 
 @dataclass(frozen=True)
@@ -87,9 +99,36 @@ def source_hash(config: BuildConfig, bench: Benchmark) -> str:
     return _source_hash(bench.path, config.target_info().path, config.kernel_info().path)
 
 
+def traced(config: BuildConfig) -> bool:
+    """The configuration has the timeline hook on (LAB_TRACE=1; `rtoslab run --trace`)."""
+    return config.define_map().get("LAB_TRACE", "0") not in ("0", "")
+
+
 def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
                   runner: Runner) -> BenchResult:
     """Run one built benchmark and analyse it. Failures become a failed result."""
+    return run_benchmark_traced(config, bench, built, runner)[0]
+
+
+def _timeline(config: BuildConfig, bench: Benchmark, elf: Path, out_console: str,
+              probe_hits: tuple[Hit, ...], task_hits: tuple[Hit, ...], first: int,
+              events: ExcEvents, metas: Sequence[PairMeta], clock_hz: float | None,
+              end: tuple[int, int] | None) -> Timeline:
+    handlers = {a: symbolize(elf, a) or f"{a:#x}" for a in exception_handlers(elf)}
+    label = " ".join([config.kernel, *(f"{k}={v}" for k, v in config.axis_values().items()
+                                       if k not in ("target", "kernel"))])
+    tl = build_timeline(bench.name, label, probe_hits, task_hits, first, events.events,
+                        task_names(out_console), metas, handlers, clock_hz, end)
+    if events.capped:
+        tl = replace(tl, note=tl.note + "; the plugin's event cap was reached (later interrupts "
+                     "are missing)")
+    return tl
+
+
+def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResult,
+                         runner: Runner) -> tuple[BenchResult, Timeline | None]:
+    """Run one built benchmark and analyse it; with the timeline hook on (``traced``) also
+    arrange its timeline. Failures become a failed result (and no timeline)."""
     target = config.target_info()
     timing = config.timing_settings()
     clock_hz = float(timing.get("clock_hz", target.clock_hz))  # type: ignore[arg-type]
@@ -101,12 +140,13 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
         insn_limit=bench.insn_limit,
         timeout_s=bench.timeout_s,
         model={k: v for k, v in timing.items() if k != "clock_hz"},
+        events=traced(config),
     )
     try:
         out = runner.run(req)
     except RtoslabError as e:
         msg = str(e) if str(e).startswith(bench.name) else f"{bench.name}: {e}"
-        return BenchResult(bench.name, "failed", msg)
+        return BenchResult(bench.name, "failed", msg), None
     footprint: Footprint | None = None
     footprint_error: str | None = None
     try:
@@ -120,19 +160,31 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
                          counters=counters, footprint=footprint, footprint_error=footprint_error)
     if reserved:
         return replace(failed, reason=f"{bench.name}: LAB-KV name(s) {', '.join(reserved)} are "
-                       "reserved: rename the value in the benchmark")
+                       "reserved: rename the value in the benchmark"), None
     if not out.ok or out.trace is None:
-        return replace(failed, reason=out.failure)
+        return replace(failed, reason=out.failure), None
+    trace = out.trace
+    timeline: Timeline | None = None
     try:
         metas = read_probe_meta(built.elfs[bench.name])
-        calib, metrics = analyse(out.trace, metas, clock_hz)
-        metrics += derive(metrics, bench.derived, counters, clock_hz if out.trace.has_cycles else None)
+        if traced(config):
+            # The task-switch hook's hits belong to the timeline, not to any metric.
+            first = task_first_id(trace.probe_size)
+            probe_hits, task_hits = split_task_hits(trace.hits, first)
+            trace = replace(trace, hits=probe_hits)
+            events = read_events(out.events_path) if out.events_path else ExcEvents((), False)
+            end_at = (trace.end.total_insns, trace.end.total_cycles) if trace.end else None
+            timeline = _timeline(config, bench, built.elfs[bench.name], out.console, probe_hits,
+                                 task_hits, first, events, metas,
+                                 clock_hz if trace.has_cycles else None, end_at)
+        calib, metrics = analyse(trace, metas, clock_hz)
+        metrics += derive(metrics, bench.derived, counters, clock_hz if trace.has_cycles else None)
     except RtoslabError as e:
-        return replace(failed, reason=f"{bench.name}: {e}")
-    end = out.trace.end
+        return replace(failed, reason=f"{bench.name}: {e}"), None
+    end = trace.end
     return replace(failed, status="ok", metrics=tuple(metrics), calibration=calib,
                    total_insns=end.total_insns if end else 0,
-                   total_cycles=end.total_cycles if end else 0)
+                   total_cycles=end.total_cycles if end else 0), timeline
 
 
 def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
@@ -151,6 +203,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
         config_id = store.upsert_config(config_identity(config))
         items.extend((config, b, config_id) for b in benches)
     results: list[BenchResult | None] = [None] * len(items)
+    timelines: dict[int, Timeline] = {}
     stored = 0
 
     def report(p: Progress) -> None:
@@ -163,7 +216,9 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
             config, bench, config_id = items[stored]
             result = results[stored]
             assert result is not None
-            store.add_bench_result(run_id, config_id, source_hash(config, bench), result)
+            bench_run_id = store.add_bench_result(run_id, config_id, source_hash(config, bench), result)
+            if stored in timelines:
+                save_timeline(timeline_dir(store.path, run_id), bench_run_id, timelines.pop(stored))
             report(Progress(config, bench.name, "done", result))
             stored += 1
 
@@ -187,7 +242,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                 except RtoslabError as e:
                     built[h] = str(e)
                 report(Progress(to_build[h][0], "", "built"))
-            runs: dict[Future[BenchResult], int] = {}
+            runs: dict[Future[tuple[BenchResult, Timeline | None]], int] = {}
             for i, (config, bench, _) in enumerate(items):
                 if results[i] is not None:
                     continue
@@ -195,10 +250,13 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                 if isinstance(b, str):
                     results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b}")
                 else:
-                    runs[pool.submit(run_benchmark, config, bench, b, runner)] = i
+                    runs[pool.submit(run_benchmark_traced, config, bench, b, runner)] = i
             flush()
             for ran in as_completed(runs):
-                results[runs[ran]] = ran.result()
+                result, timeline = ran.result()
+                if timeline is not None:
+                    timelines[runs[ran]] = timeline
+                results[runs[ran]] = result
                 flush()
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)

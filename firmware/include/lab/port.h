@@ -253,4 +253,34 @@ uint32_t lab_port_irq_prio_unmanaged(void);
 void lab_port_isr_enter(void);
 void lab_port_isr_exit(bool woken);
 
+/* ------------------------------------------------------------------ trace hook (LAB_TRACE) */
+
+/* The timeline hook (docs/timeline.md). Off unless the build defines LAB_TRACE=1
+ * (`rtoslab run --trace`); with it off nothing below is compiled into any image.
+ *   lab_trace_task_in(task)  a port calls it each time the kernel switches a task in, with
+ *                            the task's trace number (1 .. LAB_TRACE_TASKS - 1 for tasks
+ *                            made by lab_task_create, in creation order; 0 for the kernel's
+ *                            own tasks such as idle). It is one probe-region store whose
+ *                            id is LAB_TRACE_TASK_FIRST_ID + (task mod LAB_TRACE_TASKS):
+ *                            those ids are reserved for it, benchmarks never use them. It
+ *                            never prints and never blocks; it costs guest cycles, which
+ *                            the timeline reports as the cost of tracing.
+ *   lab_trace_task_name(task, name)  what the port tells the host about a task's name,
+ *                            as one console line `LAB-TASK <task> <name>` (docs/formats.md
+ *                            section 7). Call it only off the measured path (before
+ *                            lab_port_start()). */
+#ifndef LAB_TRACE
+#define LAB_TRACE 0
+#endif
+#define LAB_TRACE_TASKS 64u
+#define LAB_TRACE_TASK_FIRST_ID (LAB_PROBE_REGION_SIZE / 4u - LAB_TRACE_TASKS)
+#if LAB_TRACE
+#include "lab/probe.h"
+static inline void lab_trace_task_in(uint32_t task)
+{
+    LAB_PROBE_VAR(LAB_TRACE_TASK_FIRST_ID + (task & (LAB_TRACE_TASKS - 1u)));
+}
+void lab_trace_task_name(uint32_t task, const char *name);
+#endif
+
 #endif /* LAB_PORT_H */

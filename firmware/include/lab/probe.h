@@ -41,6 +41,12 @@
 
 #define LAB_PROBE(id) LAB_PROBE_IMPL(id)
 
+/* LAB_PROBE_VAR(id): a probe whose id is computed at run time (the trace hook of
+ * lab/port.h uses it for task ids). Its cost depends on how the compiler computes the id,
+ * so it belongs to no calibrated pair. A target that has no run-time probe leaves
+ * LAB_PROBE_VAR_IMPL undefined; then only builds that use it fail. */
+#define LAB_PROBE_VAR(id) LAB_PROBE_VAR_IMPL(id)
+
 #define LAB_META_MAGIC 0x5042414Cu /* "LABP" */
 #define LAB_META_VERSION 1u
 #define LAB_META_KIND_INTERVAL 0u

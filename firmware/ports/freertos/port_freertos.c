@@ -123,8 +123,44 @@ void lab_task_delay_until(lab_tick_t *previous_wake, lab_tick_t period)
 
 void lab_port_init(void) {}
 
+/* ------------------------------------------------------------------ trace hook (LAB_TRACE) */
+
+#if LAB_TRACE
+#include "lab/console.h"
+
+/* Names of the tasks made by lab_task_create, by trace number (1 ..); printed by
+ * lab_port_start, before the scheduler runs (off the measured path). */
+static const char *lab_trace_names[LAB_TRACE_TASKS];
+static uint32_t lab_trace_count;
+
+void lab_freertos_trace_switched_in(unsigned long task) { lab_trace_task_in((uint32_t)task); }
+
+void lab_trace_task_name(uint32_t task, const char *name)
+{
+    lab_console_puts("LAB-TASK ");
+    lab_console_put_dec(task);
+    lab_console_puts(" ");
+    lab_console_puts(name != NULL ? name : "?");
+    lab_console_puts("\n");
+}
+
+static void lab_trace_created(TaskHandle_t handle, const char *name)
+{
+    if (handle != NULL && lab_trace_count + 1u < LAB_TRACE_TASKS) {
+        lab_trace_count++;
+        lab_trace_names[lab_trace_count] = name;
+        vTaskSetTaskNumber(handle, (UBaseType_t)lab_trace_count);
+    }
+}
+#endif
+
 void lab_port_start(void)
 {
+#if LAB_TRACE
+    for (uint32_t i = 1u; i <= lab_trace_count; i++) {
+        lab_trace_task_name(i, lab_trace_names[i]);
+    }
+#endif
     vTaskStartScheduler();
     lab_fail_status(LAB_EXIT_KERNEL_ASSERT, "FreeRTOS: vTaskStartScheduler returned");
 }
@@ -137,12 +173,19 @@ int lab_task_create(lab_task_t *task, const char *name, lab_task_fn entry, void 
     }
 #if LAB_FREERTOS_STATIC_ALLOCATION
     task->handle = xTaskCreateStatic(entry, name, stack_words, arg, (UBaseType_t)priority, stack, &task->tcb);
+#if LAB_TRACE
+    lab_trace_created(task->handle, name);
+#endif
     return task->handle != NULL ? LAB_OK : LAB_ERR_FAIL;
 #else
     (void)stack;
-    return xTaskCreate(entry, name, stack_words, arg, (UBaseType_t)priority, &task->handle) == pdPASS
-               ? LAB_OK
-               : LAB_ERR_FAIL;
+    int ok = xTaskCreate(entry, name, stack_words, arg, (UBaseType_t)priority, &task->handle) == pdPASS
+                 ? LAB_OK
+                 : LAB_ERR_FAIL;
+#if LAB_TRACE
+    lab_trace_created(ok == LAB_OK ? task->handle : NULL, name);
+#endif
+    return ok;
 #endif
 }
 

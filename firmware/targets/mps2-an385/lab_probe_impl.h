@@ -48,6 +48,12 @@
                          : "r12", "memory");                                            \
     } while (0)
 
+/* A probe with a run-time id (lab/probe.h LAB_PROBE_VAR): one word store at
+ * base + 4 * id; the value stored is the id (the plugin ignores it). */
+#define LAB_PROBE_VAR_IMPL(id)                                                          \
+    (*(volatile uint32_t *)(uintptr_t)(LAB_PROBE_REGION_BASE + 4u * (uint32_t)(id)) =   \
+         (uint32_t)(id))
+
 #endif /* __ASSEMBLER__ */
 
 #endif /* LAB_PROBE_IMPL_H */

@@ -11,6 +11,7 @@
 //! | `insn_limit` | `0` (none) | stop the guest with exit code 124 once this many instructions ran |
 //! | `max_records` | `4000000` | hit records kept; later hits are dropped (status bit 0) |
 //! | `handlers` | none | `ADDR[;ADDR...]`, exception handler entry addresses (the host reads them from the ELF) |
+//! | `events` | none (off) | exception event file to write (docs/timeline.md; needs a timing model) |
 //!
 //! Every other key is a timing-model setting (`model.rs`, docs/timing-model.md).
 //! Numbers are decimal or `0x` hexadecimal; `_` separators are allowed. Anything else
@@ -32,6 +33,7 @@ pub const HOST_KEYS: &[&str] = &[
     "insn_limit",
     "max_records",
     "handlers",
+    "events",
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +45,8 @@ pub struct Config {
     pub insn_limit: u64,
     pub max_records: u64,
     pub model: ModelConfig,
+    /// Exception event file (`events=`), None when the timeline is off.
+    pub events: Option<String>,
 }
 
 fn parse_handlers(value: &str) -> Result<Vec<u32>, ArgError> {
@@ -66,6 +70,7 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
     let mut insn_limit: Option<u64> = None;
     let mut max_records: Option<u64> = None;
     let mut handlers: Option<Vec<u32>> = None;
+    let mut events: Option<String> = None;
     let mut model = ModelArgs::default();
 
     for arg in args {
@@ -85,6 +90,12 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
             "insn_limit" => once(&mut insn_limit, key, parse_u64(key, value)?)?,
             "max_records" => once(&mut max_records, key, parse_u64(key, value)?)?,
             "handlers" => once(&mut handlers, key, parse_handlers(value)?)?,
+            "events" => {
+                if value.is_empty() {
+                    return err("events= needs a file path".to_string());
+                }
+                once(&mut events, key, value.to_string())?
+            }
             _ => {
                 if !model.take(key, value)? {
                     return err(format!(
@@ -124,6 +135,7 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
         insn_limit: insn_limit.unwrap_or(0),
         max_records,
         model: model.finish(handlers.unwrap_or_default())?,
+        events,
     })
 }
 
@@ -148,8 +160,12 @@ mod tests {
                 insn_limit: 0,
                 max_records: 4_000_000,
                 model: ModelConfig::default(),
+                events: None,
             }
         );
+        let c = parse_args(&["trace=/t", "events=/tmp/e.bin"]).unwrap();
+        assert_eq!(c.events.as_deref(), Some("/tmp/e.bin"));
+        assert!(e(&["trace=/t", "events="]).contains("events= needs a file path"));
         assert_eq!(c.model.core, None, "no core: no model (old command lines)");
     }
 
@@ -216,7 +232,7 @@ mod tests {
         assert_eq!(
             e(&["trace=/t", "bogus=1"]),
             "unknown argument 'bogus' (known: trace, base, size, insn_limit, max_records, \
-             handlers, core, flash, sram, flash_ws, sram_ws, prefetch, div, accel)"
+             handlers, events, core, flash, sram, flash_ws, sram_ws, prefetch, div, accel)"
         );
         assert!(e(&["trace=/t", "insn_limit"]).contains("not key=value"));
         assert!(e(&["trace=/t", "insn_limit=ten"]).contains("insn_limit=ten"));

@@ -8,9 +8,11 @@ from pathlib import Path
 
 from rtoslab.cli.common import add_db_option, open_db
 from rtoslab.records import RtoslabError
+from rtoslab.report.chrome_trace import chrome_trace_json
 from rtoslab.report.export import export_json, export_samples_csv, export_summaries_csv
+from rtoslab.trace.timeline import load_timelines, timeline_dir
 
-WHAT = ("summaries-csv", "samples-csv", "json")
+WHAT = ("summaries-csv", "samples-csv", "json", "trace")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,7 +20,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("run_id", type=int)
     p.add_argument("--what", default="summaries-csv", choices=WHAT,
                    help="summaries-csv (default), samples-csv, or json (summaries + raw samples, "
-                   "schema rtoslab.export/1)")
+                   "schema rtoslab.export/1), or trace (the timelines of a run made with --trace, "
+                   "Chrome trace event JSON for Perfetto; docs/timeline.md)")
     p.add_argument("-o", "--output", type=Path, default=None, help="file (default: stdout)")
     add_db_option(p)
     p.set_defaults(func=cmd)
@@ -35,6 +38,12 @@ def cmd(args: argparse.Namespace) -> int:
         text = export_summaries_csv(view)
     elif args.what == "samples-csv":
         text = export_samples_csv(view, store.load_run_samples(view))
+    elif args.what == "trace":
+        timelines = load_timelines(timeline_dir(store.path, args.run_id))
+        if not timelines:
+            raise RtoslabError(f"run {args.run_id} has no timeline: run with `rtoslab run --trace` "
+                               "(or an experiment with the define LAB_TRACE=1) to record one")
+        text = chrome_trace_json(timelines)
     else:
         text = export_json(view, store.load_run_samples(view))
     if args.output is None:

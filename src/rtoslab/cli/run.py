@@ -8,6 +8,7 @@ import os
 import shlex
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
@@ -30,6 +31,7 @@ from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store
 from rtoslab.timing import check_resolved, plugin_args
 from rtoslab.tools import host_name, rtoslab_revision, tool_versions
+from rtoslab.trace.timeline import load_timelines, timeline_dir
 
 DEFAULT_SUITE = "smoke"
 LARGE_PLAN_RUNS = 2000  # above this many benchmark runs, `run` asks for --yes first
@@ -56,6 +58,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    metavar="KEY=VALUE",
                    help="timing-model setting (repeatable; `rtoslab list` shows them, "
                    "docs/timing-model.md); --model is the old spelling")
+    p.add_argument("--trace", action="store_true",
+                   help="also run each benchmark with the timeline hook on (LAB_TRACE=1): "
+                   "figures with and without it side by side, and a timeline in the HTML report "
+                   "and `rtoslab export RUN --what trace` (docs/timeline.md)")
     p.add_argument("--json", action="store_true", help="print the rtoslab.run/1 JSON document")
     p.add_argument("--yes", action="store_true",
                    help=f"run a plan of more than {LARGE_PLAN_RUNS} benchmark runs without asking")
@@ -240,6 +246,10 @@ def cmd(args: argparse.Namespace) -> int:
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = [(config, benches)]
+    if args.trace:
+        twin = traced_twin(config)
+        plan = [(replace(config, axes=tuple({**config.axis_values(), "trace": "off"}.items())), benches),
+                (replace(twin, axes=tuple({**config.axis_values(), "trace": "on"}.items())), benches)]
     announce_plan(store, plan, args.jobs, args.yes, "run")
     run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs)
     print_run(store, run_id, args)
@@ -260,7 +270,17 @@ def config_from_args(args: argparse.Namespace) -> BuildConfig:
                        cflags=cflags, defines=defines, timing=timing)
 
 
+def traced_twin(config: BuildConfig) -> BuildConfig:
+    """The same configuration with the timeline hook on (define LAB_TRACE=1)."""
+    if any(k == "LAB_TRACE" for k, _ in config.defines):
+        raise RtoslabError("--trace sets LAB_TRACE itself: drop --define LAB_TRACE=...")
+    return replace(config, defines=tuple(sorted((*config.defines, ("LAB_TRACE", 1)))))
+
+
 def run_experiment(args: argparse.Namespace) -> int:
+    if args.trace:
+        raise RtoslabError("--trace is for a suite or --bench run: in an experiment file, add "
+                           "the define LAB_TRACE = [0, 1] as an axis instead")
     if args.suite or args.bench or args.option or args.timing or args.define:
         raise RtoslabError("an experiment file sets its own benchmarks and options: "
                            "drop --suite/--bench/--option/--timing/--define")
@@ -292,7 +312,8 @@ def print_run(store: Store, run_id: int, args: argparse.Namespace, exp: Experime
         writing = html_path
         html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines,
                                          tables=exp.tables if exp is not None else (),
-                                         rows=exp.rows if exp is not None else "benchmark"))
+                                         rows=exp.rows if exp is not None else "benchmark",
+                                         timelines=load_timelines(timeline_dir(store.path, run_id))))
     except OSError as err:
         # (a failed write, e.g. a full disk, carries no file name: name the one being written)
         raise RtoslabError(f"run {run_id} is stored, but its report {err.filename or writing} could "

@@ -42,6 +42,8 @@ from rtoslab.report.svg import (
     line_chart_svg,
     ratio_bars_svg,
 )
+from rtoslab.report.timeline_html import timeline_section
+from rtoslab.trace.timeline import Timeline
 from rtoslab.views import ConfigView, MetricView, ResultView, RunView
 
 # metric id -> that metric's raw samples in measurement order
@@ -242,6 +244,7 @@ class HtmlRenderer:
         self.stat = stat
         self.title = title
         self.tables = tuple(tables)
+        self.timelines: tuple[Timeline, ...] = ()
 
     def render(self, view: RunView) -> str:
         return _Page(view, self).html()
@@ -249,11 +252,14 @@ class HtmlRenderer:
 
 def render_html(view: RunView, samples: Samples | None, baselines: Baselines = (),
                 title: str | None = None, stat: str = "median",
-                tables: Sequence[PivotSpec] = (), rows: str = "benchmark") -> str:
+                tables: Sequence[PivotSpec] = (), rows: str = "benchmark",
+                timelines: Sequence[Timeline] = ()) -> str:
     """The HTML report of ``view`` with histograms and quartiles from ``samples``;
     ``tables``: the experiment's own tables ([[report.table]]), shown first; ``rows``: the
-    comparison's layout ([report] rows)."""
-    return HtmlRenderer(samples, baselines, stat, title, tables, rows).render(view)
+    comparison's layout ([report] rows); ``timelines``: traced runs' timelines, shown last."""
+    r = HtmlRenderer(samples, baselines, stat, title, tables, rows)
+    r.timelines = tuple(timelines)
+    return r.render(view)
 
 
 class _Page:
@@ -319,6 +325,8 @@ class _Page:
             sections.append(("boxplots", "Box plots across configurations", self.boxplots()))
         sections.append(("distributions", "Distributions of raw samples", self.distributions()))
         sections.append(("footprint", "Footprint", self.footprint()))
+        if self.r.timelines:
+            sections.append(("timeline", "Timeline", timeline_section(self.r.timelines)))
         if not v.results:
             sections = [("summary", "Results", "<p>No results are stored for this run.</p>")]
         nav = "".join(f'<a href="#{sid}">{_e(name)}</a>' for sid, name, _ in sections)

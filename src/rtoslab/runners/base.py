@@ -25,6 +25,7 @@ class RunRequest:
     insn_limit: int  # stop the guest after this many instructions (a hang)
     timeout_s: float  # wall-clock limit
     model: dict[str, object]  # timing-model settings for the plugin
+    events: bool = False  # also write the exception event file (the timeline; docs/timeline.md)
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class RunOutput:
     trace: Trace | None
     wall_s: float  # host wall-clock seconds of the emulator process
     console_report: ConsoleReport = field(default_factory=ConsoleReport)  # its protocol lines, parsed
+    events_path: Path | None = None  # the exception event file, when the request asked for it
 
 
 class Runner(Protocol):

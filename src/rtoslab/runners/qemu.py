@@ -68,6 +68,11 @@ def exception_handlers(elf: Path) -> list[int]:
     return sorted(addrs)
 
 
+def events_file(trace_path: Path) -> Path:
+    """The exception event file written beside a trace when the timeline is on."""
+    return trace_path.with_suffix(".events")
+
+
 def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
     """The exact QEMU command line for a request (also shown by `rtoslab run -v`)."""
     plugin_args = [
@@ -76,6 +81,8 @@ def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
         f"size={req.target.probe_size:#x}",
         f"insn_limit={req.insn_limit}",
     ]
+    if req.events and str(req.model.get("core", "none")) != "none":
+        plugin_args.append(f"events={events_file(trace_path)}")
     model = dict(req.model)
     if str(model.get("core", "none")) != "none" and "handlers" not in model:
         # The timing model recognises exception entries and returns by handler address.
@@ -160,6 +167,7 @@ class QemuRunner:
         req.work_dir.mkdir(parents=True, exist_ok=True)
         trace_path = req.work_dir / f"{req.benchmark}.trace"
         trace_path.unlink(missing_ok=True)
+        events_file(trace_path).unlink(missing_ok=True)
         cmd = qemu_command(req, trace_path, plugin)
         start = time.monotonic()
         timed_out = False
@@ -198,5 +206,6 @@ class QemuRunner:
             failure = f"{req.benchmark}: {trace_error}"
         if failure and exit_code not in (0, 10, 11, 124) and stderr and not timed_out:
             failure += f" [qemu: {stderr.splitlines()[-1][:200]}]"
+        events = events_file(trace_path)
         return RunOutput(req.benchmark, failure is None, failure, exit_code, console, trace, wall,
-                         console_report)
+                         console_report, events if events.is_file() else None)

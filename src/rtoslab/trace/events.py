@@ -1,0 +1,72 @@
+"""Read the plugin's exception event file (docs/timeline.md, "Event file", version 1).
+
+Written only for a traced run (`rtoslab run --trace`): the timing model's exception
+entries, returns and tail-chains, each with the guest instructions and modelled cycles
+completed before it. A file without its end record was cut short and is refused.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtoslab.records import RtoslabError
+
+MAGIC = b"RTLEVENT"
+VERSION = 1
+RECORD_SIZE = 24
+KIND_ENTRY = 1
+KIND_RETURN = 2
+KIND_TAIL_CHAIN = 3
+KIND_END = 0xFFFF
+STATUS_CAPPED = 1
+
+_HEADER = struct.Struct("<8sIII12x")
+_RECORD = struct.Struct("<HxxIQQ")
+
+
+@dataclass(frozen=True)
+class ExcEvent:
+    kind: int  # KIND_ENTRY | KIND_RETURN | KIND_TAIL_CHAIN
+    pc: int  # handler address (entry, tail-chain) or where the interrupted code resumes
+    insns: int
+    cycles: int
+
+
+@dataclass(frozen=True)
+class ExcEvents:
+    events: tuple[ExcEvent, ...]
+    capped: bool  # the plugin's cap was reached: later events were dropped
+
+
+def parse_events(data: bytes, source: str) -> ExcEvents:
+    """Parse an event file's bytes; ``source`` names it in errors."""
+    if len(data) < _HEADER.size:
+        raise RtoslabError(f"event file {source}: shorter than its header: the file is corrupt")
+    magic, version, rec_size, _flags = _HEADER.unpack_from(data)
+    if magic != MAGIC:
+        raise RtoslabError(f"event file {source}: not an rtoslab event file (magic {magic!r})")
+    if version != VERSION or rec_size != RECORD_SIZE:
+        raise RtoslabError(f"event file {source}: version {version} (record size {rec_size}) is "
+                           f"not {VERSION}: use the rtoslab that matches the plugin")
+    body = memoryview(data)[_HEADER.size:]
+    if len(body) % RECORD_SIZE:
+        raise RtoslabError(f"event file {source}: partial record at its end: the file is corrupt")
+    out: list[ExcEvent] = []
+    for kind, pc, insns, cycles in _RECORD.iter_unpack(body):
+        if kind == KIND_END:
+            return ExcEvents(tuple(out), bool(pc & STATUS_CAPPED))
+        if kind not in (KIND_ENTRY, KIND_RETURN, KIND_TAIL_CHAIN):
+            raise RtoslabError(f"event file {source}: unknown event kind {kind}: the file is corrupt")
+        out.append(ExcEvent(kind, pc, insns, cycles))
+    raise RtoslabError(f"event file {source}: no end record: QEMU stopped before the plugin "
+                       "finished writing it")
+
+
+def read_events(path: Path) -> ExcEvents:
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise RtoslabError(f"cannot read event file {path}: {err.strerror}") from err
+    return parse_events(data, str(path))

@@ -1,0 +1,230 @@
+"""A benchmark's timeline: which task ran, which interrupt preempted it, where the probe
+intervals lie (docs/timeline.md).
+
+Built from what a traced run recorded (`rtoslab run --trace`): the probe trace, whose
+hits include the port's task-switch hook (probe ids LAB_TRACE_TASK_FIRST_ID + task
+number, lab/port.h), the plugin's exception event file, the task names the port printed
+(``LAB-TASK n name``) and the probe metadata. Pure functions over plain values: the
+runner and the pipeline read files, this module only arranges what they read.
+
+A timeline keeps one window of the run, bounded by ``cap`` items (slices and marks):
+it starts at the first benchmark probe hit (after the harness's calibration), and the
+task and interrupt that were running then are shown from where they started. When the
+cap is reached, ``truncated`` is set and ``note`` says where the window ends.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from rtoslab.records import KIND_INTERVAL, Hit, PairMeta, RtoslabError
+from rtoslab.trace.events import KIND_ENTRY, KIND_RETURN, KIND_TAIL_CHAIN, ExcEvent
+
+FORMAT = "rtoslab.timeline/1"
+DEFAULT_CAP = 20_000
+TASK_IDS = 64  # LAB_TRACE_TASKS in lab/port.h
+CALIBRATION_IDS = (0, 1)
+
+_TASK_LINE = re.compile(r"^LAB-TASK (\d+) (.*?)\r?$", re.M)
+
+
+def task_first_id(probe_size: int) -> int:
+    """First probe id of the task-switch hook: LAB_TRACE_TASK_FIRST_ID in lab/port.h."""
+    return probe_size // 4 - TASK_IDS
+
+
+def task_names(console: str) -> dict[int, str]:
+    """The ``LAB-TASK <n> <name>`` lines a traced port prints before its scheduler starts."""
+    return {int(m.group(1)): m.group(2).strip() for m in _TASK_LINE.finditer(console)}
+
+
+def split_task_hits(hits: Sequence[Hit], first_id: int) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
+    """(benchmark and harness hits, task-switch hook hits): the analysis sees only the first."""
+    probes = tuple(h for h in hits if h.probe_id < first_id)
+    tasks = tuple(h for h in hits if h.probe_id >= first_id)
+    return probes, tasks
+
+
+@dataclass(frozen=True)
+class Slice:
+    """Something that lasted: a task being current, a handler running, a probe interval.
+    Times are guest instructions and modelled cycles completed (cycles 0 without a model)."""
+
+    kind: str  # "task" | "irq" | "interval"
+    lane: str
+    name: str
+    start_insns: int
+    start_cycles: int
+    end_insns: int
+    end_cycles: int
+    core: int = 0
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One probe hit."""
+
+    lane: str
+    name: str
+    insns: int
+    cycles: int
+    core: int = 0
+
+
+@dataclass(frozen=True)
+class Timeline:
+    benchmark: str
+    config: str  # the configuration, as its axes name it
+    clock_hz: float | None  # None: no cycle model (times are instructions only)
+    slices: tuple[Slice, ...]
+    marks: tuple[Mark, ...]
+    window_insns: tuple[int, int]
+    truncated: bool
+    note: str
+    lanes: tuple[str, ...] = field(default=())  # in display order
+
+    def to_json(self) -> str:
+        d = asdict(self)
+        d["format"] = FORMAT
+        d["slices"] = [list(asdict(s).values()) for s in self.slices]
+        d["marks"] = [list(asdict(m).values()) for m in self.marks]
+        return json.dumps(d, separators=(",", ":"))
+
+    @staticmethod
+    def from_json(text: str, source: str) -> Timeline:
+        try:
+            d = json.loads(text)
+            if d.get("format") != FORMAT:
+                raise RtoslabError(f"timeline {source}: format {d.get('format')!r} is not {FORMAT}: "
+                                   "run the benchmark again with this rtoslab")
+            return Timeline(
+                benchmark=str(d["benchmark"]), config=str(d["config"]),
+                clock_hz=None if d["clock_hz"] is None else float(d["clock_hz"]),
+                slices=tuple(Slice(*s) for s in d["slices"]),
+                marks=tuple(Mark(*m) for m in d["marks"]),
+                window_insns=(int(d["window_insns"][0]), int(d["window_insns"][1])),
+                truncated=bool(d["truncated"]), note=str(d["note"]),
+                lanes=tuple(str(x) for x in d["lanes"]))
+        except (ValueError, KeyError, TypeError) as err:
+            raise RtoslabError(f"timeline {source} is damaged ({err}): run the benchmark again") from err
+
+
+def task_lane(n: int, names: Mapping[int, str]) -> str:
+    if n in names:
+        return f"task {n} {names[n]}"
+    return "task 0 (kernel: idle)" if n == 0 else f"task {n}"
+
+
+def build_timeline(benchmark: str, config: str, probe_hits: Sequence[Hit],
+                   task_hits: Sequence[Hit], first_task_id: int, events: Iterable[ExcEvent],
+                   names: Mapping[int, str], metas: Sequence[PairMeta],
+                   handler_names: Mapping[int, str], clock_hz: float | None,
+                   end: tuple[int, int] | None, cap: int = DEFAULT_CAP) -> Timeline:
+    """Arrange one run's events into a timeline window (see the module docstring).
+
+    Order: by instructions completed; at equal counts an exception event comes before a
+    probe store (the event is at the start of the block that holds the store).
+    """
+    items: list[tuple[int, int, int, object]] = []
+    for i, ev in enumerate(events):
+        items.append((ev.insns, 0, i, ev))
+    for i, h in enumerate(sorted([*probe_hits, *task_hits], key=lambda h: h.insns)):
+        items.append((h.insns, 1, i, h))
+    items.sort(key=lambda t: (t[0], t[1], t[2]))
+    bench_hits = [h for h in probe_hits if h.probe_id not in CALIBRATION_IDS]
+    win_start = bench_hits[0].insns if bench_hits else 0
+    starts = {m.start_id: m for m in metas if m.kind == KIND_INTERVAL and not m.is_calibration}
+    ends = {m.end_id: m for m in metas if m.kind == KIND_INTERVAL and not m.is_calibration}
+    metric_of = {m.start_id: m.name for m in metas} | {m.end_id: m.name for m in metas}
+
+    slices: list[Slice] = []
+    marks: list[Mark] = []
+    lanes: list[str] = []
+    task: tuple[str, int, int] | None = None  # lane, start insns, start cycles
+    stack: list[tuple[str, int, int]] = []
+    open_iv: dict[str, tuple[int, int]] = {}
+    truncated = False
+    last = (win_start, 0)
+
+    def lane_seen(lane: str) -> None:
+        if lane not in lanes:
+            lanes.append(lane)
+
+    def emit(s: Slice) -> None:
+        if s.end_insns >= win_start:
+            lane_seen(s.lane)
+            slices.append(s)
+
+    def irq_lane(pc: int) -> str:
+        return "irq " + handler_names.get(pc & ~1, f"{pc:#x}")
+
+    for insns, _, _, item in items:
+        if len(slices) + len(marks) >= cap:
+            truncated = True
+            break
+        if isinstance(item, ExcEvent):
+            cycles = item.cycles
+            if item.kind in (KIND_RETURN, KIND_TAIL_CHAIN) and stack:
+                lane, si, sc = stack.pop()
+                emit(Slice("irq", lane, lane[4:], si, sc, insns, cycles))
+            if item.kind in (KIND_ENTRY, KIND_TAIL_CHAIN):
+                stack.append((irq_lane(item.pc), insns, cycles))
+        else:
+            assert isinstance(item, Hit)
+            cycles = item.cycles
+            if item.probe_id >= first_task_id:
+                lane = task_lane(item.probe_id - first_task_id, names)
+                if task is not None:
+                    emit(Slice("task", task[0], task[0], task[1], task[2], insns, cycles))
+                task = (lane, insns, cycles)
+            elif item.probe_id not in CALIBRATION_IDS:
+                name = metric_of.get(item.probe_id, "")
+                if insns >= win_start:
+                    lane_seen("probes")
+                    marks.append(Mark("probes", f"probe {item.probe_id} {name}".strip(), insns, cycles))
+                if item.probe_id in starts:
+                    open_iv[starts[item.probe_id].name] = (insns, cycles)
+                if item.probe_id in ends and ends[item.probe_id].name in open_iv:
+                    mname = ends[item.probe_id].name
+                    si, sc = open_iv.pop(mname)
+                    emit(Slice("interval", f"metric {mname}", mname, si, sc, insns, cycles))
+        last = (insns, cycles)
+    close = last if truncated or end is None else end
+    if task is not None:
+        emit(Slice("task", task[0], task[0], task[1], task[2], *close))
+    for lane, si, sc in reversed(stack):
+        emit(Slice("irq", lane, lane[4:], si, sc, *close))
+    if truncated:
+        note = (f"window: from the first benchmark probe (instruction {win_start}) for {cap} items, "
+                f"to instruction {close[0]}; the rest of the run is not shown")
+    else:
+        note = f"window: from the first benchmark probe (instruction {win_start}) to the end of the run"
+    order = {"task": 0, "irq": 1, "metric": 2, "probes": 3}
+    seen_at = {ln: i for i, ln in enumerate(lanes)}
+    lanes.sort(key=lambda ln: (order.get(ln.split(" ")[0], 4), seen_at[ln]))
+    return Timeline(benchmark, config, clock_hz, tuple(slices), tuple(marks), (win_start, close[0]),
+                    truncated, note, tuple(lanes))
+
+
+def timeline_dir(db_path: Path, run_id: int) -> Path:
+    """Where a run's timelines are stored: beside the database (docs/timeline.md)."""
+    return db_path.parent / "timelines" / f"run-{run_id}"
+
+
+def save_timeline(directory: Path, bench_run_id: int, timeline: Timeline) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"bench-{bench_run_id}.json"
+    path.write_text(timeline.to_json())
+    return path
+
+
+def load_timelines(directory: Path) -> list[Timeline]:
+    """Every timeline of a run, in the order the benchmark results were stored."""
+    if not directory.is_dir():
+        return []
+    files = sorted(directory.glob("bench-*.json"), key=lambda p: int(p.stem.split("-")[1]))
+    return [Timeline.from_json(p.read_text(), str(p)) for p in files]
