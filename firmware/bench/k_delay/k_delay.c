@@ -50,6 +50,7 @@
  */
 #include "lab/bench.h"
 #include "lab/console.h"
+#include "lab/log.h"
 #include "lab/port.h"
 #include "lab/target.h"
 
@@ -111,6 +112,7 @@ static void delay_d1_task(void *arg)
         LAB_PROBE(2);
         lab_task_delay(DELAY_TICKS);
         LAB_PROBE(3);
+        LAB_LOG("d1 woke, sample %lu\n", i); /* LAB_LOG_MODE=0: no code */
         lab_tick_t elapsed = lab_tick_count() - before;
         LAB_CHECK(elapsed == DELAY_TICKS || elapsed == DELAY_TICKS + 1u);
     }
@@ -131,5 +133,6 @@ void lab_bench_run(void)
     lab_port_init();
     LAB_CHECK(lab_task_create(&delay_d2, "d2", delay_d2_task, 0, 3u, delay_d2_stack, DELAY_STACK_WORDS) == LAB_OK);
     LAB_CHECK(lab_task_create(&delay_d1, "d1", delay_d1_task, 0, 4u, delay_d1_stack, DELAY_STACK_WORDS) == LAB_OK);
+    lab_log_start(); /* LAB_LOG_MODE=2: the drain task; otherwise no code */
     lab_port_start();
 }

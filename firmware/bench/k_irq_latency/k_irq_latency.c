@@ -76,6 +76,7 @@ void lab_bench_run(void)
     lab_port_init();
     LAB_CHECK(lab_task_create(&irq_waiter, "waiter", irq_waiter_task, 0, 1u, irq_waiter_stack, IRQ_STACK_WORDS) ==
               LAB_OK);
+    lab_log_start(); /* LAB_LOG_MODE=2: the drain task; otherwise no code */
     lab_port_start();
 }
 

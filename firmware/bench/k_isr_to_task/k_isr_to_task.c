@@ -20,6 +20,7 @@
  * exactly once more in the expected way; the notification count H receives is 1.
  */
 #include "lab/bench.h"
+#include "lab/log.h"
 #include "lab/port.h"
 #include "lab/target.h"
 
@@ -55,11 +56,13 @@ static void isr_handler(void)
     lab_port_isr_enter();
     if (isr_mode == ISR_MODE_SEM) {
         LAB_PROBE(2);
+        LAB_LOG("isr give %lu\n", isr_handled); /* LAB_LOG_MODE=0: no code */
         if (lab_sem_give_from_isr(&isr_sem, &woken) != LAB_OK) {
             isr_give_failed = isr_give_failed + 1u;
         }
     } else {
         LAB_PROBE(4);
+        LAB_LOG("isr notify %lu\n", isr_handled);
         lab_notify_from_isr(&isr_high, &woken);
     }
     if (!woken) {
@@ -113,5 +116,6 @@ void lab_bench_run(void)
     LAB_CHECK(lab_target_irq_install(isr_irq, isr_handler, lab_port_irq_prio_kernel()) == 0);
     LAB_CHECK(lab_task_create(&isr_high, "high", isr_high_task, 0, 3u, isr_high_stack, ISR_STACK_WORDS) == LAB_OK);
     LAB_CHECK(lab_task_create(&isr_low, "low", isr_low_task, 0, 2u, isr_low_stack, ISR_STACK_WORDS) == LAB_OK);
+    lab_log_start(); /* LAB_LOG_MODE=2: the drain task; otherwise no code */
     lab_port_start();
 }

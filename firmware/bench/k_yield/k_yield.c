@@ -20,6 +20,7 @@
  */
 #include "lab/bench.h"
 #include "lab/console.h"
+#include "lab/log.h"
 #include "lab/port.h"
 
 #if !LAB_HAS_SCHEDULER || !LAB_HAS_TICK
@@ -53,6 +54,7 @@ static void yield_task(void *arg)
     } else {
         yield_last_runner = me;
         LAB_PROBE(2);
+        LAB_LOG("yield from task %lu\n", me); /* LAB_LOG_MODE=0: no code */
         lab_task_yield();
     }
     for (;;) {
@@ -72,6 +74,7 @@ static void yield_task(void *arg)
         }
         yield_last_runner = me;
         LAB_PROBE(2);
+        LAB_LOG("yield from task %lu\n", me); /* LAB_LOG_MODE=0: no code */
         lab_task_yield();
     }
 }
@@ -83,5 +86,6 @@ void lab_bench_run(void)
                               YIELD_STACK_WORDS) == LAB_OK);
     LAB_CHECK(lab_task_create(&yield_tasks[1], "yieldB", yield_task, (void *)1, YIELD_PRIO, yield_stack1,
                               YIELD_STACK_WORDS) == LAB_OK);
+    lab_log_start(); /* LAB_LOG_MODE=2: the drain task; otherwise no code */
     lab_port_start();
 }

@@ -22,6 +22,7 @@
 
 #include <stdint.h>
 
+#include "lab/log.h"
 #include "lab/probe.h"
 #include "lab/target.h"
 
@@ -38,6 +39,7 @@ static volatile uint32_t irq_skipped;
 static void irq_measured_handler(void)
 {
     LAB_PROBE(3);
+    LAB_LOG("irq %lu\n", irq_handled); /* after the probe: LAB_LOG_MODE=0: no code */
     irq_handled = irq_handled + 1u;
 }
 
