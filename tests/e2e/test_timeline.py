@@ -1,0 +1,71 @@
+"""The timeline end to end (docs/timeline.md): a FreeRTOS benchmark with two tasks and an
+interrupt, run with `--trace` under the real QEMU and plugin, gives the exact sequence of
+task switches, handler entries and exits and probes; its figures come with and without
+the hook; the exported trace checks against the trace event format; the HTML report has
+the swimlanes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rtoslab.trace.timeline import load_timelines, timeline_dir
+from tests.unit.test_timeline import check_trace_event_format, sequence
+
+from .conftest import RunCli
+
+pytestmark = pytest.mark.qemu
+
+# One round of k_isr_to_task: the low task raises the interrupt; the handler gives the
+# semaphore, tail-chains into PendSV, which switches to the high task; the high task's
+# probe ends the interval; it blocks again (PendSV back to low); then the same with a
+# direct notification.
+ROUND = [
+    "+irq isr_handler", "+metric isr_sem_to_task", "probe 2 isr_sem_to_task",
+    "-irq isr_handler", "+irq PendSV_Handler",
+    "-task 2 low", "+task 1 high",
+    "-irq PendSV_Handler", "-metric isr_sem_to_task", "probe 3 isr_sem_to_task",
+    "+irq PendSV_Handler", "-task 1 high", "+task 2 low", "-irq PendSV_Handler",
+    "+irq isr_handler", "+metric isr_notify_to_task", "probe 4 isr_notify_to_task",
+    "-irq isr_handler", "+irq PendSV_Handler",
+    "-task 2 low", "+task 1 high",
+    "-irq PendSV_Handler", "-metric isr_notify_to_task", "probe 5 isr_notify_to_task",
+    "+irq PendSV_Handler", "-task 1 high", "+task 2 low", "-irq PendSV_Handler",
+]
+
+
+def test_trace_of_two_tasks_and_an_interrupt(run_cli: RunCli, tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    proc = run_cli("run", "--kernel", "freertos", "--bench", "k_isr_to_task", "--trace",
+                   "--json", "-j", "1", "--db", str(db))
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(proc.stdout)["results"]
+    # The same benchmark without and with the hook: the hook costs cycles on each switch.
+    for metric in ("isr_sem_to_task", "isr_notify_to_task"):
+        off, on = [r["median"] for r in results if r["metric"] == metric and r["unit"] == "cycle"]
+        assert on > off, metric
+
+    [tl] = load_timelines(timeline_dir(db, 1))
+    assert tl.benchmark == "k_isr_to_task" and tl.clock_hz == 25e6 and not tl.truncated
+    seq = sequence(tl)
+    assert seq[0] == "+task 2 low"
+    assert seq[1:1 + 3 * len(ROUND)] == ROUND * 3
+    assert sum(1 for s in tl.slices if s.kind == "interval") == 2000  # every sample's interval
+
+    out = tmp_path / "t.json"
+    proc = run_cli("export", "1", "--what", "trace", "-o", str(out), "--db", str(db))
+    assert proc.returncode == 0, proc.stderr
+    check_trace_event_format(json.loads(out.read_text()))
+    html = (tmp_path / "run-1.html").read_text()
+    assert '<section id="timeline">' in html and "irq PendSV_Handler" in html
+
+
+def test_export_trace_without_a_timeline_says_what_to_do(run_cli: RunCli, tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    assert run_cli("run", "--bench", "call", "-j", "1", "--db", str(db)).returncode == 0
+    proc = run_cli("export", "1", "--what", "trace", "--db", str(db))
+    assert proc.returncode != 0
+    assert "has no timeline: run with `rtoslab run --trace`" in proc.stderr
+    assert "Traceback" not in proc.stderr
