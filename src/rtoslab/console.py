@@ -10,6 +10,7 @@ only at the start of a line. Anything else is the benchmark's own output, left a
     LAB-FAIL text         a failed self-check or kernel error (the exit status says which)
     LAB-FAULT text        the target's fault report (exception number, pc, fault status)
     LAB-DONE              the harness finished normally
+    LAB-TASK n name       a traced port's task number and name (docs/timeline.md)
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 _KV = re.compile(r"LAB-KV ([a-z0-9_]+)=(-?\d+)\s*")
+_TASK = re.compile(r"LAB-TASK (\d+) (.*?)\s*")
 _TEXT_KINDS = ("LAB-FAIL", "LAB-FAULT")
 
 
@@ -28,12 +30,14 @@ class ConsoleReport:
     ``counters``: every ``LAB-KV`` line; a name printed twice keeps its last value.
     ``fail`` / ``fault``: the text after the first ``LAB-FAIL`` / ``LAB-FAULT`` (stripped).
     ``done``: a ``LAB-DONE`` line was printed.
+    ``tasks``: task number -> name, from ``LAB-TASK`` lines (a traced run only).
     """
 
     counters: dict[str, int] = field(default_factory=dict)
     fail: str | None = None
     fault: str | None = None
     done: bool = False
+    tasks: dict[int, str] = field(default_factory=dict)
 
 
 def _protocol_part(line: str) -> str | None:
@@ -55,6 +59,7 @@ def parse_console(text: str) -> ConsoleReport:
     counters: dict[str, int] = {}
     first: dict[str, str] = {}
     done = False
+    tasks: dict[int, str] = {}
     for raw in text.split("\n"):
         line = _protocol_part(raw)
         if line is None:
@@ -63,9 +68,13 @@ def parse_console(text: str) -> ConsoleReport:
         if kv is not None:
             counters[kv.group(1)] = int(kv.group(2))
             continue
+        task = _TASK.fullmatch(line)
+        if task is not None:
+            tasks[int(task.group(1))] = task.group(2)
+            continue
         for kind in _TEXT_KINDS:
             if line.startswith(kind) and kind not in first and line[len(kind):][:1] in (" ", "\t", "\r", ""):
                 first[kind] = line[len(kind):].strip()
         if line.rstrip() == "LAB-DONE":
             done = True
-    return ConsoleReport(counters, first.get("LAB-FAIL"), first.get("LAB-FAULT"), done)
+    return ConsoleReport(counters, first.get("LAB-FAIL"), first.get("LAB-FAULT"), done, tasks)

@@ -36,7 +36,6 @@ from rtoslab.trace.timeline import (
     save_timeline,
     split_task_hits,
     task_first_id,
-    task_names,
     timeline_dir,
 )
 
@@ -110,7 +109,7 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
     return run_benchmark_traced(config, bench, built, runner)[0]
 
 
-def _timeline(config: BuildConfig, bench: Benchmark, elf: Path, out_console: str,
+def _timeline(config: BuildConfig, bench: Benchmark, elf: Path, names: dict[int, str],
               probe_hits: tuple[Hit, ...], task_hits: tuple[Hit, ...], first: int,
               events: ExcEvents, metas: Sequence[PairMeta], clock_hz: float | None,
               end: tuple[int, int] | None) -> Timeline:
@@ -118,7 +117,7 @@ def _timeline(config: BuildConfig, bench: Benchmark, elf: Path, out_console: str
     label = " ".join([config.kernel, *(f"{k}={v}" for k, v in config.axis_values().items()
                                        if k not in ("target", "kernel"))])
     tl = build_timeline(bench.name, label, probe_hits, task_hits, first, events.events,
-                        task_names(out_console), metas, handlers, clock_hz, end)
+                        names, metas, handlers, clock_hz, end)
     if events.capped:
         tl = replace(tl, note=tl.note + "; the plugin's event cap was reached (later interrupts "
                      "are missing)")
@@ -174,7 +173,8 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
             trace = replace(trace, hits=probe_hits)
             events = read_events(out.events_path) if out.events_path else ExcEvents((), False)
             end_at = (trace.end.total_insns, trace.end.total_cycles) if trace.end else None
-            timeline = _timeline(config, bench, built.elfs[bench.name], out.console, probe_hits,
+            timeline = _timeline(config, bench, built.elfs[bench.name], out.console_report.tasks,
+                                 probe_hits,
                                  task_hits, first, events, metas,
                                  clock_hz if trace.has_cycles else None, end_at)
         calib, metrics = analyse(trace, metas, clock_hz)

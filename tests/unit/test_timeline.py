@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from rtoslab.console import parse_console
 from rtoslab.records import KIND_INTERVAL, Hit, PairMeta, RtoslabError
 from rtoslab.report.chrome_trace import chrome_trace, chrome_trace_json
 from rtoslab.report.timeline_html import timeline_section
@@ -19,7 +20,6 @@ from rtoslab.trace.timeline import (
     build_timeline,
     split_task_hits,
     task_first_id,
-    task_names,
 )
 
 FIRST = task_first_id(0x4000)  # 4032, LAB_TRACE_TASK_FIRST_ID for a 16 KiB region
@@ -53,7 +53,9 @@ def test_event_file_is_read_and_checked() -> None:
 
 def test_task_names_come_from_the_console() -> None:
     console = "boot\nLAB-TASK 1 producer\r\nLAB-TASK 2 the consumer\nLAB-KV x=1\n"
-    assert task_names(console) == {1: "producer", 2: "the consumer"}
+    report = parse_console(console)
+    assert report.tasks == {1: "producer", 2: "the consumer"}
+    assert report.counters == {"x": 1}
 
 
 def test_task_hits_are_split_off_before_analysis() -> None:
@@ -113,7 +115,7 @@ def test_the_window_is_capped_with_a_note() -> None:
 def test_a_damaged_timeline_file_is_one_line() -> None:
     with pytest.raises(RtoslabError, match="damaged"):
         Timeline.from_json('{"format": "rtoslab.timeline/1"}', "x.json")
-    with pytest.raises(RtoslabError, match="is not rtoslab.timeline/1"):
+    with pytest.raises(RtoslabError, match=r"is not rtoslab\.timeline/1"):
         Timeline.from_json('{"format": "other"}', "x.json")
 
 

@@ -257,7 +257,7 @@ void lab_port_isr_exit(bool woken);
 
 /* The timeline hook (docs/timeline.md). Off unless the build defines LAB_TRACE=1
  * (`rtoslab run --trace`); with it off nothing below is compiled into any image.
- *   lab_trace_task_in(task)  a port calls it each time the kernel switches a task in, with
+ *   LAB_TRACE_TASK_IN(task)  a port calls it each time the kernel switches a task in, with
  *                            the task's trace number (1 .. LAB_TRACE_TASKS - 1 for tasks
  *                            made by lab_task_create, in creation order; 0 for the kernel's
  *                            own tasks such as idle). It is one probe-region store whose
@@ -276,10 +276,8 @@ void lab_port_isr_exit(bool woken);
 #define LAB_TRACE_TASK_FIRST_ID (LAB_PROBE_REGION_SIZE / 4u - LAB_TRACE_TASKS)
 #if LAB_TRACE
 #include "lab/probe.h"
-static inline void lab_trace_task_in(uint32_t task)
-{
-    LAB_PROBE_VAR(LAB_TRACE_TASK_FIRST_ID + (task & (LAB_TRACE_TASKS - 1u)));
-}
+#define LAB_TRACE_TASK_IN(task) \
+    LAB_PROBE_VAR(LAB_TRACE_TASK_FIRST_ID + ((uint32_t)(task) & (LAB_TRACE_TASKS - 1u)))
 void lab_trace_task_name(uint32_t task, const char *name);
 #endif
 

@@ -133,7 +133,7 @@ void lab_port_init(void) {}
 static const char *lab_trace_names[LAB_TRACE_TASKS];
 static uint32_t lab_trace_count;
 
-void lab_freertos_trace_switched_in(unsigned long task) { lab_trace_task_in((uint32_t)task); }
+void lab_freertos_trace_switched_in(unsigned long task) { LAB_TRACE_TASK_IN(task); }
 
 void lab_trace_task_name(uint32_t task, const char *name)
 {

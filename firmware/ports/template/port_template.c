@@ -287,3 +287,16 @@ void lab_port_isr_exit(bool woken)
  * defaults (benchmarks such as k_tick override them). They must not fail. */
 __attribute__((weak)) void lab_tick_hook_enter(void) {}
 __attribute__((weak)) void lab_tick_hook_exit(void) {}
+
+#if LAB_TRACE
+/* Timeline hook (lab/port.h, "trace hook"; docs/timeline.md), only in builds with
+ * LAB_TRACE=1: call LAB_TRACE_TASK_IN(n) from the kernel's task-switch hook with the
+ * switched-in task's number, and print each task's name here, off the measured path
+ * (e.g. from lab_port_start, before the scheduler runs). */
+void lab_trace_task_name(uint32_t task, const char *name)
+{
+    (void)task;
+    (void)name;
+    lab_template_missing("template port: lab_trace_task_name not implemented");
+}
+#endif

@@ -16,7 +16,6 @@ cap is reached, ``truncated`` is set and ``note`` says where the window ends.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -29,17 +28,11 @@ DEFAULT_CAP = 20_000
 TASK_IDS = 64  # LAB_TRACE_TASKS in lab/port.h
 CALIBRATION_IDS = (0, 1)
 
-_TASK_LINE = re.compile(r"^LAB-TASK (\d+) (.*?)\r?$", re.M)
 
 
 def task_first_id(probe_size: int) -> int:
     """First probe id of the task-switch hook: LAB_TRACE_TASK_FIRST_ID in lab/port.h."""
     return probe_size // 4 - TASK_IDS
-
-
-def task_names(console: str) -> dict[int, str]:
-    """The ``LAB-TASK <n> <name>`` lines a traced port prints before its scheduler starts."""
-    return {int(m.group(1)): m.group(2).strip() for m in _TASK_LINE.finditer(console)}
 
 
 def split_task_hits(hits: Sequence[Hit], first_id: int) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
