@@ -248,8 +248,12 @@ def cmd(args: argparse.Namespace) -> int:
     plan = [(config, benches)]
     if args.trace:
         twin = traced_twin(config)
-        plan = [(replace(config, axes=tuple({**config.axis_values(), "trace": "off"}.items())), benches),
-                (replace(twin, axes=tuple({**config.axis_values(), "trace": "on"}.items())), benches)]
+        # Labelled by the define (LAB_TRACE is 0 unless defined: lab/port.h), so tables
+        # show the two side by side as LAB_TRACE=0 / LAB_TRACE=1.
+        plan = [(replace(config, axes=tuple({**config.axis_values(), "defines.LAB_TRACE": 0}.items())),
+                 benches),
+                (replace(twin, axes=tuple({**config.axis_values(), "defines.LAB_TRACE": 1}.items())),
+                 benches)]
     announce_plan(store, plan, args.jobs, args.yes, "run")
     run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs)
     print_run(store, run_id, args)
