@@ -3,8 +3,9 @@
  *
  * Contract
  *   LAB_PROBE(id)   Marks a point. `id` is an integer constant 2..4031 (0 and 1 belong to
- *                   the harness's calibration pair; the region's top 64 ids are the trace hook's, lab/port.h). Never blocks, never prints, reads no
- *                   timer on emulator targets. Its cost is a constant of the build that the
+ *                   the harness's calibration pair; the region's top 64 ids are the trace
+ *                   hook's, lab/port.h). Never blocks, never prints, reads no timer on
+ *                   emulator targets. Its cost is a constant of the build that the
  *                   harness measures and the host subtracts (docs/formats.md section 4), so
  *                   an empty pair measures exactly 0. Safe in tasks and in interrupt
  *                   handlers. The implementation comes from the target's
