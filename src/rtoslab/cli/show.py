@@ -10,6 +10,7 @@ from rtoslab.cli.tables import experiment_of, markdown_report, print_run_text
 from rtoslab.records import RtoslabError
 from rtoslab.report.base import get_renderer, renderer_names
 from rtoslab.report.html import render_html
+from rtoslab.trace.timeline import load_timelines, timeline_dir
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,7 +44,8 @@ def cmd(args: argparse.Namespace) -> int:
         baselines = [(b.name, dict(b.match)) for b in exp.baselines] if exp is not None else []
         out = render_html(view, store.load_run_samples(view), baselines=baselines,
                           tables=exp.tables if exp is not None else (),
-                          rows=exp.rows if exp is not None else "benchmark")
+                          rows=exp.rows if exp is not None else "benchmark",
+                          timelines=load_timelines(timeline_dir(store.path, run_id)))
     elif fmt == "markdown":
         out = markdown_report(view, exp)
     else:
