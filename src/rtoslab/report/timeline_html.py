@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from rtoslab.trace.timeline import Timeline
 
 MAX_ITEMS = 6000
+FIRST_VIEW = 60
 LANE_H = 22
 WIDTH = 1000
 
@@ -22,11 +23,14 @@ _COLORS = {"task": "#4e79a7", "irq": "#e15759", "interval": "#59a14f", "probes":
 _SCRIPT = """
 <script>
 document.querySelectorAll('svg.tl-plot').forEach(function (svg) {
-  var full = svg.viewBox.baseVal, x0 = full.x, w0 = full.width, drag = null;
+  var full = svg.viewBox.baseVal, drag = null;
+  var x0 = +svg.dataset.lo, w0 = +svg.dataset.span, at = svg.parentNode.nextElementSibling;
   function set(x, w) {
-    w = Math.max(w, w0 / 1e6);
+    w = Math.max(w, 1);
     svg.setAttribute('viewBox', x + ' ' + full.y + ' ' + w + ' ' + full.height);
+    at.textContent = 'shown: ' + svg.dataset.unit + ' ' + Math.round(x) + ' to ' + Math.round(x + w);
   }
+  set(full.x, full.width);
   svg.addEventListener('wheel', function (e) {
     e.preventDefault();
     var vb = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
@@ -56,17 +60,24 @@ def _one(tl: Timeline) -> str:
     unit = "cycles" if cyc else "instructions"
     lanes = {lane: i for i, lane in enumerate(tl.lanes)}
     items = len(tl.slices) + len(tl.marks)
-    slices = tl.slices[:MAX_ITEMS]
-    marks = tl.marks[: max(0, MAX_ITEMS - len(slices))]
 
     def t(insns: int, cycles: int) -> int:
         return cycles if cyc else insns
+
+    # The first MAX_ITEMS items in time, slices and marks alike.
+    starts = sorted([(t(s.start_insns, s.start_cycles), 0, i) for i, s in enumerate(tl.slices)]
+                    + [(t(m.insns, m.cycles), 1, i) for i, m in enumerate(tl.marks)])[:MAX_ITEMS]
+    slices = [tl.slices[i] for _, k, i in starts if k == 0]
+    marks = [tl.marks[i] for _, k, i in starts if k == 1]
 
     times = [t(s.start_insns, s.start_cycles) for s in slices] + [t(m.insns, m.cycles) for m in marks]
     ends = [t(s.end_insns, s.end_cycles) for s in slices] + [t(m.insns, m.cycles) for m in marks]
     lo = min(times, default=0)
     hi = max(ends, default=lo + 1)
     span = max(hi - lo, 1)
+    # The first view: about the first FIRST_VIEW items (double-click: the whole window).
+    first = [x for x, _, _ in starts[:FIRST_VIEW]]
+    first_span = max((max(first) - lo) if len(starts) > FIRST_VIEW else span, 1)
     height = LANE_H * max(len(lanes), 1)
     shapes = []
     for s in slices:
@@ -89,10 +100,13 @@ def _one(tl: Timeline) -> str:
             "has them all." if items > MAX_ITEMS else "")
     return (f'<h3>{_e(tl.benchmark)} <small>{_e(tl.config)}</small></h3>\n'
             f'<p class="caption">{_e(tl.note)}. Time axis: modelled {unit} from {lo} to {hi}. '
-            f"Wheel: zoom; drag: pan; double-click: whole window.{_e(more)}</p>\n"
+            f"Wheel: zoom; drag: pan; double-click: whole window (the first view shows its "
+            f"beginning).{_e(more)}</p>\n"
             f'<div class="tl"><div class="tl-names">{names}</div>'
-            f'<svg class="tl-plot" viewBox="{lo} 0 {span} {height}" preserveAspectRatio="none" '
-            f'width="{WIDTH}" height="{height}">{"".join(shapes)}</svg></div>')
+            f'<svg class="tl-plot" viewBox="{lo} 0 {first_span} {height}" preserveAspectRatio="none" '
+            f'data-lo="{lo}" data-span="{span}" data-unit="{unit}" '
+            f'width="{WIDTH}" height="{height}">{"".join(shapes)}</svg></div>'
+            '<p class="caption tl-at"></p>')
 
 
 def timeline_section(timelines: Sequence[Timeline]) -> str:
