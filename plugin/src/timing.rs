@@ -27,6 +27,7 @@ use rtoslab_plugin_config::model::{Accel, ModelConfig};
 use crate::cost::{BlockCosts, Charge, CostModel};
 use crate::decoded::{DecodedInsn, Ops, Sys, ops};
 use crate::flow::{Event, Refill, TbShape};
+use crate::fpu::{FpOp, fp_op};
 use crate::thumb::{Class, Flow};
 
 fn is_data_processing(class: Class, o: &Ops) -> bool {
@@ -322,7 +323,21 @@ impl CycleModel {
             },
             // SVC: its execute cycle is the first of its exception entry (`event_charge`)
             Class::Exception if d.raw & 0xFF00 == 0xDF00 && d.insn.len == 2 => 0,
-            Class::Exception | Class::Coprocessor | Class::Undefined => 1,
+            Class::Coprocessor => match (t.fpu, fp_op(d)) {
+                (Some(f), Some(op)) => match op {
+                    FpOp::Alu => f.alu,
+                    FpOp::Mac => f.mac,
+                    FpOp::Div => f.div,
+                    FpOp::Sqrt => f.sqrt,
+                    FpOp::MovCore => f.mov_core,
+                    FpOp::MovHalf => f.mov_half,
+                    FpOp::LoadStore { double: false } => f.ldst_single,
+                    FpOp::LoadStore { double: true } => f.ldst_double,
+                    FpOp::Multi { words } => f.multi + u32::from(words),
+                },
+                _ => 1,
+            },
+            Class::Exception | Class::Undefined => 1,
         }
     }
 
