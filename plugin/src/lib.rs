@@ -15,6 +15,7 @@
 //!   per-access dynamic costs) and the zero model (`core=none`);
 //! * `flow`       - block shape and how blocks hand control on: taken branches,
 //!   exception entry, return and tail-chaining inferred at block entry;
+//! * `fpctx`      - FP context on exception entry/return: extended frame, lazy stacking;
 //! * `fpu`        - which floating-point operation a coprocessor-space encoding is;
 //! * `decoded`    - a decoded instruction with its encoding, and its operands;
 //! * `thumb`      - Thumb/Thumb-2 classifier (length, loads/stores, control flow, class);
@@ -27,6 +28,7 @@
 pub mod cost;
 pub mod decoded;
 pub mod flow;
+pub mod fpctx;
 pub mod fpu;
 pub mod instrument;
 pub mod thumb;

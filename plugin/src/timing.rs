@@ -263,6 +263,12 @@ impl CycleModel {
         &self.cfg
     }
 
+    /// Words of FP state an extended exception frame stores and restores, each one cycle
+    /// (`fpctx`); `None` when the core's FPU is not priced.
+    pub fn fp_context_words(&self) -> Option<u32> {
+        self.t.fpu.map(|f| f.context_words)
+    }
+
     /// Wait states of one access (fetch or data) at `addr`: the flash region first, then
     /// the SRAM regions, else 0.
     pub fn region_ws(&self, addr: u64) -> u32 {
