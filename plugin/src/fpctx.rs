@@ -108,7 +108,11 @@ mod tests {
     fn basic_frame_costs_nothing_more() {
         let mut f = FpContext::new();
         assert_eq!(f.entry(st(BASIC, false), W), 0);
-        assert_eq!(f.block(true, W), 0, "an FP handler with no FP context to save");
+        assert_eq!(
+            f.block(true, W),
+            0,
+            "an FP handler with no FP context to save"
+        );
         assert_eq!(f.ret(W), 0);
     }
 
@@ -127,7 +131,11 @@ mod tests {
         let mut f = FpContext::new();
         assert_eq!(f.entry(st(EXTENDED, true), W), 0);
         assert_eq!(f.block(false, W), 0);
-        assert_eq!(f.block(true, W), W, "the first FP instruction stores the context");
+        assert_eq!(
+            f.block(true, W),
+            W,
+            "the first FP instruction stores the context"
+        );
         assert_eq!(f.block(true, W), 0, "once");
         assert_eq!(f.ret(W), W, "restored on return");
     }

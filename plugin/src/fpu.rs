@@ -27,9 +27,13 @@ pub enum FpOp {
     /// VMOV of half a double to or from a core register; VMRS, VMSR.
     MovHalf,
     /// VLDR / VSTR; `double`: of a double register.
-    LoadStore { double: bool },
+    LoadStore {
+        double: bool,
+    },
     /// VLDM, VSTM, VPUSH, VPOP: `words` single-precision words transferred.
-    Multi { words: u8 },
+    Multi {
+        words: u8,
+    },
 }
 
 fn coproc_fp(hw2: u16) -> bool {

@@ -868,15 +868,30 @@ mod tests {
     #[test]
     fn armv8m_mainline() {
         let sg = d("e97f e97f");
-        assert_eq!((sg.class, sg.mem, sg.flow), (Class::Alu, Mem::None, Flow::Seq));
+        assert_eq!(
+            (sg.class, sg.mem, sg.flow),
+            (Class::Alu, Mem::None, Flow::Seq)
+        );
         for tt in ["e841 f000", "e841 f040", "e841 f080", "e841 f0c0"] {
             assert_eq!((d(tt).class, d(tt).mem), (Class::Alu, Mem::None), "{tt}");
         }
-        for ld in ["e8d1 0faf", "e8d1 0f8f", "e8d1 0f9f", "e8d1 0fef", "e8d1 0fcf"] {
+        for ld in [
+            "e8d1 0faf",
+            "e8d1 0f8f",
+            "e8d1 0f9f",
+            "e8d1 0fef",
+            "e8d1 0fcf",
+        ] {
             assert_eq!((d(ld).class, d(ld).flow), (Class::Load, Flow::Seq), "{ld}");
             assert!(is_load(ld), "{ld}");
         }
-        for st in ["e8c1 0faf", "e8c1 0f8f", "e8c1 0f9f", "e8c1 0fe2", "e8c1 0fd2"] {
+        for st in [
+            "e8c1 0faf",
+            "e8c1 0f8f",
+            "e8c1 0f9f",
+            "e8c1 0fe2",
+            "e8c1 0fd2",
+        ] {
             assert_eq!(d(st).class, Class::Store, "{st}");
             assert!(is_store(st), "{st}");
         }

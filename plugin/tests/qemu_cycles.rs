@@ -635,7 +635,10 @@ fn fp_context_stacking() {
         let pend_lazy = scenario(&t.hits, 40, 5);
         let svc_eager = scenario(&t.hits, 50, 1);
         let w = if core == "cortex-m4" { W } else { 0 };
-        assert_eq!(svc_lazy, svc_basic, "{core}: lazy frame, no FP in the handler");
+        assert_eq!(
+            svc_lazy, svc_basic,
+            "{core}: lazy frame, no FP in the handler"
+        );
         assert_eq!(
             pend_lazy,
             [pend_basic[0], pend_basic[1] + w, pend_basic[2] + w],

@@ -275,18 +275,10 @@ pub fn run_qemu_on(
     }
     let mut cmd = Command::new("qemu-system-arm");
     cmd.args([
-        "-M",
-        machine,
-        "-display",
-        "none",
+        "-M", machine, "-display", "none",
         // No audio backend (the board has none; probing the defaults can load another
         // installed QEMU's modules).
-        "-audio",
-        "none",
-        "-monitor",
-        "none",
-        "-serial",
-        "none",
+        "-audio", "none", "-monitor", "none", "-serial", "none",
     ])
     .args(["-semihosting-config", "enable=on,target=native"]);
     if icount {
