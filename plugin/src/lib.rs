@@ -25,6 +25,8 @@
 //! the `rtoslab-plugin-config` crate (`config/`), which has no QEMU dependency, so the
 //! `rtoslab-plugin-describe` tool shares them.
 
+#[cfg(test)]
+mod armv6m_image;
 pub mod cost;
 pub mod decoded;
 pub mod flow;
