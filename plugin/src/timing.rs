@@ -812,6 +812,45 @@ mod tests {
         assert_eq!(one(&m, "fa81 f012"), 1);
     }
 
+    /// Cortex-M4 TRM r0p1 Table 7-1 (FPv4-SP), on the cores with an FPU table; 1 (any
+    /// coprocessor encoding) on those without.
+    #[test]
+    fn fpu_table() {
+        let rows: &[(&str, u32, &str)] = &[
+            ("ee30 0a20", 1, "vadd.f32"),
+            ("ee20 0a20", 1, "vmul.f32"),
+            ("eeb4 0a60", 1, "vcmp.f32"),
+            ("eebd 0ac0", 1, "vcvt.s32.f32"),
+            ("ee00 0a20", 3, "vmla.f32"),
+            ("eea0 0a20", 3, "vfma.f32"),
+            ("ee80 0a20", 14, "vdiv.f32"),
+            ("eeb1 0ac0", 14, "vsqrt.f32"),
+            ("ee00 0a10", 2, "vmov s0, r0"),
+            ("ec41 0a10", 2, "vmov s0, s1, r0, r1"),
+            ("eef1 0a10", 1, "vmrs r0, fpscr"),
+            ("ed90 0a00", 2, "vldr s0, [r0]"),
+            ("ed80 0a00", 2, "vstr s0, [r0]"),
+            ("ed90 0b00", 3, "vldr d0, [r0]"),
+            ("ed2d 8a10", 17, "vpush {s16-s31}: 1 + 16"),
+            ("ecbd 8a10", 17, "vpop {s16-s31}"),
+            ("ed2d 8b10", 17, "vpush {d8-d15}: 1 + 2 x 8"),
+        ];
+        for core in ["cortex-m4", "cortex-m33"] {
+            let m = model(table(core));
+            assert_eq!(m.fp_context_words(), Some(17), "{core}");
+            for &(enc, want, what) in rows {
+                assert_eq!(one(&m, enc), want, "{core}: {what}");
+            }
+        }
+        for core in ["cortex-m3", "cortex-m0", "cortex-m0plus"] {
+            let m = model(table(core));
+            assert_eq!(m.fp_context_words(), None, "{core}");
+            for &(enc, _, what) in rows {
+                assert_eq!(one(&m, enc), 1, "{core}: {what}");
+            }
+        }
+    }
+
     /// Cortex-M0 / M0+ TRM Table 3-1 (static parts; refills are dynamic).
     #[test]
     fn v6m_tables() {
