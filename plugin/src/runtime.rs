@@ -32,6 +32,8 @@ use crate::cost::{Charge, CostModel, ZeroModel};
 use crate::decoded::DecodedInsn;
 use crate::events::{self, EventWriter};
 use crate::flow::{Event, Exit, Seen, TargetSrc, TbShape, Tracker, exc_ret_source};
+use crate::fpctx::{EntryState, FpContext};
+use crate::fpu::fp_op;
 use crate::instrument::plan_tb;
 use crate::thumb::{self, Class, Flow, Insn, Mem};
 use crate::timing::CycleModel;
@@ -142,6 +144,9 @@ struct Runtime {
     seen_target: UnsafeCell<Option<u32>>,
     /// The live vector table (vCPU thread only; see `live_vector`).
     vectors: UnsafeCell<LiveVectors>,
+    /// With a priced FPU: the FP context words of an extended frame, and the FP-context
+    /// state (vCPU thread only; `fpctx`, `fp_charge`).
+    fp: Option<(u32, UnsafeCell<FpContext>)>,
 }
 
 /// The exception vectors' targets as the guest's memory holds them now, re-read after a
@@ -251,6 +256,8 @@ fn on_tb_limit(rt: &'static Runtime) {
 /// only.
 struct Block {
     shape: TbShape,
+    /// The block executes a floating-point instruction (lazy FP stacking: `fpctx`).
+    has_fp: bool,
     memo_prev: Cell<*const TbShape>,
     memo_charge: Cell<Charge>,
 }
@@ -272,6 +279,8 @@ fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
         let seen = Seen {
             target: unsafe { (*rt.seen_target.get()).take() },
         };
+        // The event, when not a remembered one (those are `Next` or `Taken`).
+        let mut fresh = Event::None;
         let charge = if rt.memo && tr.enter_again(shape, now, blk.memo_prev.get()) {
             // The same event as the remembered entry: a pure function of the two blocks
             // and a model without run-time state (`Runtime::memo`).
@@ -293,7 +302,14 @@ fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
             }
             #[cfg(feature = "debug-events")]
             debug_event(now, shape, ev, charge.total(), tr.frames());
+            fresh = ev;
             charge
+        };
+        let charge = match &rt.fp {
+            Some((words, fp)) if blk.has_fp || matches!(fresh, Event::Entry | Event::Return) => {
+                fp_charge(fp, *words, fresh, blk.has_fp, charge)
+            }
+            _ => charge,
         };
         // SAFETY: the vCPU's own entry (see `Counters`).
         unsafe { (*entry()).in_handler = u64::from(tr.in_handler()) };
@@ -321,6 +337,48 @@ fn exc_event(evw: &Events, ev: Event, pc: u64, now: u64) {
     if let Err(e) = w.event(kind, pc as u32, now, cycles_now()) {
         fatal(&format!("writing the event file failed: {e}"));
     }
+}
+
+/// Floating-point context (`fpctx`): the extended frame's FP words stored on entry or
+/// restored on return, and the deferred (lazy) save, added to the cycles before the block
+/// (a probe earlier in the block than its first FP instruction counts that save too).
+/// Reads the machine at exception entry only: LR (EXC_RETURN) and, for an extended
+/// frame, FPCCR.LSPACT.
+#[cold]
+#[inline(never)]
+fn fp_charge(
+    fp: &UnsafeCell<FpContext>,
+    words: u32,
+    ev: Event,
+    has_fp: bool,
+    charge: Charge,
+) -> Charge {
+    // SAFETY: vCPU thread only (see `Runtime`).
+    let ctx = unsafe { &mut *fp.get() };
+    let mut extra = match ev {
+        Event::Entry => {
+            let exc_return = read_reg(14).unwrap_or(u32::MAX);
+            let st = EntryState {
+                exc_return,
+                // LSPACT unreadable: the reset value of LSPEN (1) makes the save lazy
+                lspact: exc_return & 0x10 != 0
+                    || read_words(FPCCR, 1).is_none_or(|w| w[0] & 1 != 0),
+            };
+            ctx.entry(st, words)
+        }
+        Event::Return => ctx.ret(words),
+        _ => 0,
+    };
+    extra += ctx.block(has_fp, words);
+    if extra == 0 {
+        return charge;
+    }
+    Charge::new(
+        charge.before() + extra,
+        charge.head(),
+        charge.later(),
+        charge.later_idx(),
+    )
 }
 
 /// Developer aid (`cargo build --release --features debug-events`): with
@@ -357,6 +415,9 @@ fn debug_event(now: u64, shape: &TbShape, ev: Event, c: u64, frames: &[u32]) {
 /// B3.2.2 and B3.4.3; the same addresses on ARMv6-M, whose VTOR is optional).
 const VTOR: u32 = 0xE000_ED08;
 const ICTR: u32 = 0xE000_E004;
+/// Floating-point Context Control Register (ARMv7-M ARM B3.2.2, FP extension): bit 0
+/// LSPACT, bit 30 LSPEN.
+const FPCCR: u32 = 0xE000_EF34;
 
 unsafe extern "C" {
     // glib, provided by the QEMU process the plugin is loaded into.
@@ -559,6 +620,9 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
             lo: 0,
             len: 0,
         }),
+        fp: cycle
+            .and_then(CycleModel::fp_context_words)
+            .map(|w| (w, UnsafeCell::new(FpContext::new()))),
     };
     if COUNTERS.set(Counters::new()).is_err() || RUNTIME.set(rt).is_err() {
         return Err("plugin installed twice".to_string());
@@ -724,6 +788,7 @@ impl HasCallbacks for RtosLab {
             // when a block dies; the crate leaks its callback boxes the same way).
             let blk: &'static Block = Box::leak(Box::new(Block {
                 shape: plan.shape,
+                has_fp: rt.fp.is_some() && decoded.iter().any(|d| fp_op(d).is_some()),
                 memo_prev: Cell::new(std::ptr::null()),
                 memo_charge: Cell::new(Charge::default()),
             }));

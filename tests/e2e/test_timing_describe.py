@@ -12,6 +12,8 @@ from rtoslab import timing
 from rtoslab.builder.config import BuildConfig
 from rtoslab.records import RtoslabError
 
+from .conftest import RunCli
+
 pytestmark = pytest.mark.qemu
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "plugin" / "describe.json"
@@ -37,3 +39,16 @@ def test_check_accepts_the_targets_defaults_and_refuses_flash_ws_without_flash()
     settings["flash_ws"] = 2
     with pytest.raises(RtoslabError, match=r"timing-model settings rejected by the plugin: .*flash"):
         timing.check_resolved(settings)
+
+
+@pytest.mark.parametrize("core", ["cortex-m7", "cortex-m55"])
+def test_run_refuses_an_unmodelled_core_in_one_line_before_building(run_cli: RunCli,
+                                                                     core: str,
+                                                                     tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    proc = run_cli("run", "--bench", "loop", "--timing", f"core={core}", "--db", str(db))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.strip() == (f"rtoslab: error: timing-model setting core={core}: {core} "
+                                   "timing is not modelled; use --timing core=none for "
+                                   "instruction counts")
+    assert not db.exists(), "nothing was run or stored"

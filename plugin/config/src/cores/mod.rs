@@ -57,10 +57,58 @@ pub struct CoreTable {
     pub entry: u32,
     pub ret: u32,
     pub tail: u32,
+    /// The floating-point unit's counts, for a core whose FPU rtoslab prices (`None`: FP
+    /// instructions cost 1 cycle, as any coprocessor-space encoding on a core without a
+    /// priced FPU; such a core faults on them anyway).
+    pub fpu: Option<&'static FpuTable>,
+}
+
+/// Cycle counts of a single-precision FPU (zero wait states) and of FP context stacking.
+/// A load/store multiple (VLDM, VSTM, VPUSH, VPOP) costs `multi + N` for N single
+/// registers (2 per double register).
+#[derive(Debug, PartialEq, Eq)]
+pub struct FpuTable {
+    /// VADD, VSUB, VABS, VNEG, VMUL, VNMUL, VCMP, VCVT, VMOV (immediate, register).
+    pub alu: u32,
+    /// VMLA, VMLS, VNMLA, VNMLS, VFMA, VFMS, VFNMA, VFNMS.
+    pub mac: u32,
+    pub div: u32,
+    pub sqrt: u32,
+    /// VMOV between one or two core registers and FP registers.
+    pub mov_core: u32,
+    /// VMOV between a core register and half of a double register; VMRS, VMSR.
+    pub mov_half: u32,
+    /// VLDR/VSTR of a single, of a double.
+    pub ldst_single: u32,
+    pub ldst_double: u32,
+    /// The `1` of `1 + N` for a load/store multiple.
+    pub multi: u32,
+    /// Words of FP state an extended exception frame saves (S0-S15, FPSCR) and restores;
+    /// each priced 1 cycle, as a store/load multiple's words.
+    pub context_words: u32,
 }
 
 /// The `core=` value that selects no model.
 pub const NONE: &str = "none";
+
+/// Cortex-M cores rtoslab knows of but has no table for: `core=` refuses them by name
+/// (never prices them with another core's table). Their pipelines differ in ways no table
+/// here describes: the M7 issues two instructions per cycle and has caches and a branch
+/// predictor; the M55/M85 add Helium and caches; the M23/M35P/M52 have no table of ours.
+pub const UNMODELLED: &[&str] = &[
+    "cortex-m1",
+    "cortex-m7",
+    "cortex-m23",
+    "cortex-m35p",
+    "cortex-m52",
+    "cortex-m55",
+    "cortex-m85",
+];
+
+/// The one-line refusal for a core with no table (`UNMODELLED`).
+pub fn unmodelled_message(name: &str) -> String {
+    format!("{name} timing is not modelled; use --timing core=none for instruction counts")
+}
 
 /// Look a core up by its `core=` name (`none` is not a table: see [`NONE`]).
 pub fn by_name(name: &str) -> Option<&'static CoreTable> {
@@ -87,6 +135,7 @@ register_cores! {
     cortex_m4,
     cortex_m0,
     cortex_m0plus,
+    cortex_m33,
 }
 
 #[cfg(test)]
@@ -97,7 +146,13 @@ mod tests {
     fn registry() {
         let names: Vec<&str> = CORES.iter().map(|t| t.name).collect();
         assert_eq!(choices(), [names.as_slice(), &[NONE]].concat());
-        for known in ["cortex-m3", "cortex-m4", "cortex-m0", "cortex-m0plus"] {
+        for known in [
+            "cortex-m3",
+            "cortex-m4",
+            "cortex-m0",
+            "cortex-m0plus",
+            "cortex-m33",
+        ] {
             assert!(names.contains(&known), "{known}");
         }
         assert_eq!(by_name("cortex-m4").map(|t| t.mla), Some(1));
