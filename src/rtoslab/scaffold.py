@@ -188,6 +188,10 @@ def _new_port(folder: Path, name: str) -> None:
         raise RtoslabError(f"{src / 'port.toml'} has no 'template = true' line: the template port "
                            "changed; copy it by hand (docs/kernel-suite.md)")
     text = text.replace("template = true\n", "")
+    lines = text.splitlines(keepends=True)
+    while lines and lines[0].startswith("#"):  # the template's own header: replaced below
+        lines.pop(0)
+    text = "".join(lines)
     text = re.sub(r'^description = ".*"$', f'description = "{name}: a kernel port (CHANGE: say which '
                   'kernel and version)"', text, count=1, flags=re.MULTILINE)
     header = (f"# {name}: made by `rtoslab new port {name}` from rtoslab's template port. As made, every\n"

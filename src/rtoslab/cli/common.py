@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 from rtoslab.catalog import add_search_paths
-from rtoslab.records import RtoslabError
 from rtoslab.store.db import Store, default_db_path, open_store
 
 
@@ -62,24 +61,3 @@ def apply_path_options(args: argparse.Namespace) -> None:
 
 RUN_REF_HELP = "a run id, 'latest', or 'latest~N' (the Nth run before the latest)"
 
-
-def resolve_run(store: Store, text: str) -> int:
-    """A run reference: a number, ``latest`` (the most recently started run) or
-    ``latest~N`` (N runs before it: ``latest~1`` is the one before the latest)."""
-    word = text.strip()
-    if word == "latest" or word.startswith("latest~"):
-        back_text = word.removeprefix("latest").removeprefix("~") or "0"
-        if not back_text.isdigit():
-            raise RtoslabError(f"bad run '{text}': write latest or latest~N with N a whole number")
-        back = int(back_text)
-        runs = store.list_runs(limit=back + 1)
-        if not runs:
-            raise RtoslabError(f"no runs in {store.path}: `rtoslab run` makes one")
-        if back >= len(runs):
-            raise RtoslabError(f"run '{text}': {store.path} holds only {len(runs)} run(s)")
-        return runs[back].id
-    try:
-        return int(word)
-    except ValueError:
-        raise RtoslabError(f"bad run id '{text}': give a number, 'latest' or 'latest~N' "
-                           "(`rtoslab runs` lists them)") from None

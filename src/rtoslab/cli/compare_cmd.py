@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rtoslab.cli.common import RUN_REF_HELP, add_db_option, open_db, resolve_run
+from rtoslab.api import resolve_run
+from rtoslab.cli.common import RUN_REF_HELP, add_db_option, open_db
 from rtoslab.cli.run import parse_option
 from rtoslab.records import SUMMARY_UNITS, RtoslabError, Unit
 from rtoslab.report.comparison import FORMATS, STATS, regressions, render_comparison, run_table

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from rtoslab.cli.common import RUN_REF_HELP, add_db_option, open_db, resolve_run
+from rtoslab.api import resolve_run
+from rtoslab.cli.common import RUN_REF_HELP, add_db_option, open_db
 from rtoslab.records import RtoslabError
 from rtoslab.report.export import export_json, export_samples_csv, export_summaries_csv
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from rtoslab.api import resolve_run
 from rtoslab.cli.common import (
     RUN_REF_HELP,
     add_db_option,
     add_layout_options,
     open_db,
-    resolve_run,
     terminal_width,
 )
 from rtoslab.cli.tables import experiment_of, markdown_report, print_run_text
