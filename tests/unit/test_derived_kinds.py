@@ -191,3 +191,22 @@ def test_rate_units_travel_through_the_store_into_every_report(tmp_path: Path) -
     assert "op/s" in render_html(view, samples)
     assert "coop_sched,cycle/op" in export_summaries_csv(view)
     assert '"cycle/op"' in export_json(view, samples)
+
+
+def test_comparison_in_a_derived_unit_leaves_out_metrics_without_it(tmp_path: Path) -> None:
+    from rtoslab.report.comparison import run_table
+
+    window = _metric("window", [(40_000, 52_000)])
+    metrics = (window, *derive([window], [RATE], {"ops": 1000}, CLOCK_HZ))
+    with open_store(tmp_path / "r.db") as store:
+        run_id = store.begin_run("test", revision="t", host="h", tool_versions={})
+        config_id = store.upsert_config({"identity_hash": "c0ffee", "target": "t", "core": "cortex-m3",
+                                         "kernel": "k", "kernel_config": {}, "kernel_config_hash": "",
+                                         "compiler": "gcc", "compiler_version": "1", "cflags": "",
+                                         "ldflags": "", "timing": {}})
+        store.add_bench_result(run_id, config_id, "src", BenchResult("tp", "ok", None, metrics=metrics))
+        store.finish_run(run_id, "complete")
+        view = store.load_run(run_id)
+    table = run_table([view], stat="median", unit=Unit.CYCLE_PER_OP, rows="benchmark", baseline=None)
+    assert [(r.benchmark, r.metric) for r in table.rows] == [("tp", "coop_sched")]
+    assert list(table.values.values()) == [52.0]
