@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from rtoslab.paths import firmware_root
+from rtoslab.paths import firmware_root, repo_root
 from rtoslab.project import NEW_FOLDERS, find_project, write_project_file
 from rtoslab.records import RtoslabError
 
@@ -50,6 +50,9 @@ def new(kind: Kind, name: str, cwd: Path, into: Path | None = None) -> Scaffold:
     if into is None:
         found = find_project(cwd)
         root = found.parent if found is not None else cwd.resolve()
+        if root.is_relative_to(repo_root().resolve()):
+            raise RtoslabError(f"{root} is inside the rtoslab checkout: run `rtoslab new` in a folder "
+                               "of your own, or give --dir (in-tree folders go under firmware/)")
         project = write_project_file(root)
         parent = root / NEW_FOLDERS[kind]
     else:

@@ -154,3 +154,8 @@ def test_experiment_files_name_their_own_folders(tmp_path: Path) -> None:
             load_experiment(exp_file)
     finally:
         reset_search_paths()
+
+
+def test_new_refuses_to_make_a_project_inside_the_checkout() -> None:
+    with pytest.raises(RtoslabError, match=r"is inside the rtoslab checkout: run `rtoslab new` in a folder"):
+        new("bench", "fn", firmware_root().parent / "docs")

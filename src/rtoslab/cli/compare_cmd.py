@@ -19,7 +19,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    ", e.g. `compare latest~1 latest`")
     p.add_argument("--stat", default="median", choices=STATS)
     p.add_argument("--unit", default=Unit.INSN.value, choices=[u.value for u in SUMMARY_UNITS],
-                   help="guest instructions, modelled cycles or microseconds (default: insn)")
+                   help="guest instructions, modelled cycles or microseconds (default: insn); a "
+                   "derived unit (insn/op, cycle/op, op/s, ratio) shows the metrics that have it")
     p.add_argument("--rows", default="benchmark", choices=("benchmark", "metric"),
                    help="row per benchmark metric, or per metric name across benchmarks")
     p.add_argument("--baseline", action="append", default=[], metavar="AXIS=VALUE",
