@@ -40,7 +40,10 @@ def cmd(args: argparse.Namespace) -> int:
     fmt = "json" if args.json else (args.format or "terminal")
     view = store.load_run(run_id)
     if args.console is not None:
-        sys.stdout.write(console_text(view, args.console))
+        text = console_text(view, args.console)
+        if not text:
+            print(f"run {view.id}: {args.console} printed nothing (or did not run)", file=sys.stderr)
+        sys.stdout.write(text)
         return 0
     exp = experiment_of(view)
     if fmt == "terminal":
