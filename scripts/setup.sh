@@ -82,7 +82,7 @@ stamp=.venv/.rtoslab-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   say "installing rtoslab into .venv"
   .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
-  .venv/bin/python -m pip install --quiet -e '.[dev]'
+  .venv/bin/python -m pip install --quiet -e '.[dev,pandas]'  # pandas: the API's DataFrame export (tested)
   touch "$stamp"
 fi
 say "ready: .venv/bin/rtoslab"

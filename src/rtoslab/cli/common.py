@@ -6,6 +6,7 @@ import argparse
 import shutil
 from pathlib import Path
 
+from rtoslab.catalog import add_search_paths
 from rtoslab.store.db import Store, default_db_path, open_store
 
 
@@ -42,3 +43,21 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
     return value
+
+
+def add_path_options(p: argparse.ArgumentParser) -> None:
+    """--bench-path, --port-path, --target-path: folders outside the checkout to search."""
+    for kind, what in (("bench", "benchmark"), ("port", "kernel port"), ("target", "target")):
+        p.add_argument(f"--{kind}-path", action="append", default=[], type=Path, metavar="DIR",
+                       help=f"also look for {what} folders in DIR (a {what} folder, or a folder of "
+                       "them; repeatable; besides rtoslab.toml's)")
+
+
+def apply_path_options(args: argparse.Namespace) -> None:
+    """Add the folders of --bench-path / --port-path / --target-path to the search."""
+    add_search_paths(getattr(args, "bench_path", []), getattr(args, "port_path", []),
+                     getattr(args, "target_path", []))
+
+
+RUN_REF_HELP = "a run id, 'latest', or 'latest~N' (the Nth run before the latest)"
+

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from rtoslab.cli.common import add_db_option, open_db
+from rtoslab.api import resolve_run
+from rtoslab.cli.common import RUN_REF_HELP, add_db_option, open_db
 from rtoslab.records import RtoslabError
 from rtoslab.report.chrome_trace import chrome_trace_json
 from rtoslab.report.export import export_json, export_samples_csv, export_summaries_csv
@@ -17,10 +18,11 @@ WHAT = ("summaries-csv", "samples-csv", "json", "trace")
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="export a run's summaries or raw samples (CSV, JSON)")
-    p.add_argument("run_id", type=int)
+    p.add_argument("run_id", help=RUN_REF_HELP)
     p.add_argument("--what", default="summaries-csv", choices=WHAT,
                    help="summaries-csv (default), samples-csv, or json (summaries + raw samples, "
-                   "schema rtoslab.export/1), or trace (the timelines of a run made with --trace, "
+                   "schema rtoslab.export/1, with each benchmark's console), or trace (the timelines "
+                   "of a run made with --trace, "
                    "Chrome trace event JSON for Perfetto; docs/timeline.md)")
     p.add_argument("-o", "--output", type=Path, default=None, help="file (default: stdout)")
     add_db_option(p)
@@ -33,7 +35,7 @@ def cmd(args: argparse.Namespace) -> int:
         raise RtoslabError(f"-o {out}: directory {out.parent} does not exist: create it first "
                            "or write elsewhere")
     store = open_db(args, read_only=True)
-    view = store.load_run(args.run_id)
+    view = store.load_run(resolve_run(store, args.run_id))
     if args.what == "summaries-csv":
         text = export_summaries_csv(view)
     elif args.what == "samples-csv":

@@ -17,23 +17,28 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 
-from rtoslab.builder.config import BuildConfig, check_cflags
-from rtoslab.catalog import Benchmark, get_benchmark, get_kernel, get_target, suite_benchmarks
-from rtoslab.cli.common import add_db_option, add_layout_options, open_db, positive_int, terminal_width
+from rtoslab import api
+from rtoslab.builder.config import BuildConfig
+from rtoslab.catalog import Benchmark, get_kernel, get_target
+from rtoslab.cli.common import (
+    add_db_option,
+    add_layout_options,
+    add_path_options,
+    open_db,
+    positive_int,
+    terminal_width,
+)
 from rtoslab.cli.tables import markdown_report, print_run_text
-from rtoslab.experiments.experiment import Experiment, check_timing, load_experiment
-from rtoslab.pipeline import Progress, execute
+from rtoslab.experiments.experiment import Experiment
+from rtoslab.pipeline import Progress
 from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
 from rtoslab.report.labels import axes_label, varying_keys
-from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store
-from rtoslab.timing import check_resolved, plugin_args
-from rtoslab.tools import host_name, rtoslab_revision, tool_versions
 from rtoslab.trace.timeline import load_timelines, timeline_dir
 
-DEFAULT_SUITE = "smoke"
+DEFAULT_SUITE = api.DEFAULT_SUITE
 LARGE_PLAN_RUNS = 2000  # above this many benchmark runs, `run` asks for --yes first
 
 
@@ -46,8 +51,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--suite", default=None, help=f"suite to run (default: {DEFAULT_SUITE})")
     p.add_argument("--bench", action="append", default=[], metavar="NAME",
                    help="run this benchmark (repeatable; with --suite: the suite and these)")
-    p.add_argument("--target", default="mps2-an385", help="target (default: mps2-an385)")
-    p.add_argument("--kernel", default="baremetal", help="kernel port (default: baremetal)")
+    p.add_argument("--target", default=api.DEFAULT_TARGET, help=f"target (default: {api.DEFAULT_TARGET})")
+    p.add_argument("--kernel", default=api.DEFAULT_KERNEL,
+                   help=f"kernel port (default: {api.DEFAULT_KERNEL})")
     p.add_argument("--cflags", default="-O2", help="compiler flags of the configuration (default: -O2)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="kernel option override (repeatable)")
@@ -68,6 +74,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path; the HTML report goes beside it with .html "
                    "(default: run-ID.md beside the database)")
+    add_path_options(p)
     add_layout_options(p)
     add_db_option(p)
     p.set_defaults(func=cmd)
@@ -90,16 +97,8 @@ def parse_option(text: str, flag: str = "--option") -> tuple[str, object]:
 
 def select_benchmarks(args: argparse.Namespace) -> list[Benchmark]:
     """--suite's benchmarks, then each --bench not already among them (the union, in the
-    order given); neither: the default suite."""
-    chosen = suite_benchmarks(args.suite) if args.suite else []
-    if not args.bench and not chosen:
-        chosen = suite_benchmarks(DEFAULT_SUITE)
-    names = {b.name for b in chosen}
-    for name in args.bench:
-        if name not in names:
-            chosen.append(get_benchmark(name))
-            names.add(name)
-    return chosen
+    order given); neither: the default suite (``rtoslab.api.select``)."""
+    return api.select(args.bench, args.suite)
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -163,19 +162,20 @@ class _ProgressLines:
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
              experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None
              ) -> tuple[int, list[BenchResult], str]:
-    """Execute a plan inside a run record. Returns (run id, results, final status).
+    """Execute a plan inside a run record (``rtoslab.api.execute_plan``) with progress on
+    stderr. Returns (run id, results, final status).
 
     Ctrl-C or SIGTERM marks the run incomplete (results stored so far stay) and re-raises;
     so does a failed write (disk full), which ends in one line.
     """
     lines = _ProgressLines(plan, names)
-    run_id = store.begin_run(command, rtoslab_revision(), host_name(), tool_versions(), experiment)
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
     bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn(), console=lines.err, transient=True,
                        disable=not lines.err.is_terminal)
     builds = bar.add_task("build", total=len(plan))
     runs = bar.add_task("run", total=lines.total)
+    started: list[int] = []
 
     def progress(p: Progress) -> None:
         if p.stage == "built":
@@ -186,21 +186,17 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
 
     try:
         with bar:
-            results = execute(store, run_id, plan, QemuRunner(), progress, jobs=jobs)
+            outcome = api.execute_plan(store, plan, command, experiment, jobs, progress,
+                                       on_start=started.append)
     except BaseException:
-        try:
-            store.finish_run(run_id, "incomplete")
-            said = f"run {run_id} stopped: stored as incomplete, with every result finished before"
-        except RtoslabError:
-            said = (f"run {run_id} stopped: results finished before are stored; it reads as "
-                    "incomplete once this process has ended")
-        lines.line(said)
+        if started:
+            lines.line(f"run {started[0]} stopped: stored as incomplete, with every result finished "
+                       "before (or, if it could not be marked, it reads as incomplete once this "
+                       "process has ended)")
         raise
     finally:
         signal.signal(signal.SIGTERM, old_term)
-    status = "failed" if any(r.status == "failed" for r in results) else "complete"
-    store.finish_run(run_id, status)
-    return run_id, results, status
+    return outcome.run_id, list(outcome.results), outcome.status
 
 
 def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], jobs: int,
@@ -239,10 +235,7 @@ def cmd(args: argparse.Namespace) -> int:
     get_target(args.target)
     get_kernel(args.kernel)
     benches = select_benchmarks(args)
-    config = config_from_args(args)
-    config.validate()  # unknown options and bad settings fail before anything is stored
-    if plugin_args(dict(config.timing)):
-        check_resolved(config.timing_settings())  # the plugin's cross-setting rules
+    config = config_from_args(args)  # unknown options and bad settings fail before anything is stored
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = [(config, benches)]
@@ -261,17 +254,13 @@ def cmd(args: argparse.Namespace) -> int:
 
 
 def config_from_args(args: argparse.Namespace) -> BuildConfig:
-    """The configuration the run command line names (its axes: the flags given)."""
-    options = tuple(sorted(parse_option(o) for o in args.option))
-    timing = tuple(sorted(parse_option(o, "--timing") for o in args.timing))
-    defines = tuple(sorted(parse_option(o, "--define") for o in args.define))
-    cflags = tuple(shlex.split(args.cflags))
-    try:
-        check_cflags(cflags)
-    except RtoslabError as e:
-        raise RtoslabError(f"--cflags {e}") from e
-    return BuildConfig(target=args.target, kernel=args.kernel, kernel_options=options,
-                       cflags=cflags, defines=defines, timing=timing)
+    """The configuration the run command line names (its axes: the flags given), checked
+    (``rtoslab.api.configuration``)."""
+    return api.configuration(
+        target=args.target, kernel=args.kernel, cflags=args.cflags,
+        options=dict(parse_option(o) for o in args.option),
+        defines=dict(parse_option(o, "--define") for o in args.define),
+        timing=dict(parse_option(o, "--timing") for o in args.timing))
 
 
 def traced_twin(config: BuildConfig) -> BuildConfig:
@@ -288,8 +277,7 @@ def run_experiment(args: argparse.Namespace) -> int:
     if args.suite or args.bench or args.option or args.timing or args.define:
         raise RtoslabError("an experiment file sets its own benchmarks and options: "
                            "drop --suite/--bench/--option/--timing/--define")
-    exp = load_experiment(args.experiment)  # every check before anything is stored
-    check_timing(exp)
+    exp = api.experiment(args.experiment)  # every check before anything is stored
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = exp.plan()

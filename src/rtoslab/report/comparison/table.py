@@ -18,7 +18,7 @@ import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from rtoslab.records import RtoslabError, TimeBase, Unit
+from rtoslab.records import SAMPLE_UNITS, RtoslabError, TimeBase, Unit
 from rtoslab.views import ConfigView, ResultView
 
 STATS = ("median", "mean", "mode", "min", "max", "p90", "p99")
@@ -184,8 +184,11 @@ def build_table(results: Sequence[tuple[int, ResultView]], *, stat: str = "media
         out = []
         for m in r.metrics:
             summary = m.summaries.get(unit)
-            if summary is None and m.time_base in (TimeBase.VIRTUAL, TimeBase.DERIVED):
-                continue  # its time base has no such unit (docs/formats.md, "Time bases")
+            if summary is None and (m.time_base in (TimeBase.VIRTUAL, TimeBase.DERIVED)
+                                    or unit not in SAMPLE_UNITS):
+                # its time base has no such unit, or the unit is one only derived metrics
+                # have (cycle/op, ...; docs/formats.md, "Time bases")
+                continue
             if summary is None:
                 units = ", ".join(m.summaries) or "none"
                 raise RtoslabError(f"unit '{unit}' not measured for {r.benchmark}/{m.name} "
