@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -133,46 +134,101 @@ def _disassembly(elf: Path, function: str) -> list[tuple[int, str, str]]:
     return insns
 
 
+_UNCONDITIONAL = ("b", "b.n", "b.w")
+_CONDITIONAL = re.compile(r"(b(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le)(\.[nw])?|cbn?z)$")
+Insns = list[tuple[int, str, str]]
+
+
+def _paths(insns: Insns, start: int, stop: Callable[[int], bool], limit: int = 64) -> set[tuple[int, int]]:
+    """(length, i) of every path from insns[start] to an instruction i with stop(i), the
+    length counting the instructions executed before i: unconditional branches are followed,
+    conditional ones both ways; any call or return ends a path without reaching the stop
+    (the measured code between the probes and the yield makes no other call)."""
+    index = {addr: i for i, (addr, _, _) in enumerate(insns)}
+    found: set[tuple[int, int]] = set()
+    todo = [(start, 0)]
+    while todo:
+        i, n = todo.pop()
+        if i >= len(insns) or n > limit:
+            continue
+        if stop(i):
+            found.add((n, i))
+            continue
+        _, op, args = insns[i]
+        target = re.match(r"([0-9a-f]+) <", args)
+        if op in _UNCONDITIONAL and target:
+            todo.append((index[int(target.group(1), 16)], n + 1))
+        elif _CONDITIONAL.match(op) and target:
+            todo += [(index[int(target.group(1), 16)], n + 1), (i + 1, n + 1)]
+        elif op in ("bl", "blx", "bx") or (op == "pop" and "pc" in args):
+            continue
+        else:
+            todo.append((i + 1, n + 1))
+    return found
+
+
+def _calls(insns: Insns, i: int, callee: str) -> bool:
+    return insns[i][1] == "bl" and f"<{callee}>" in insns[i][2]
+
+
+def _probe(insns: Insns, i: int, probe_id: int) -> bool:
+    """insns[i] is the first instruction of LAB_PROBE(probe_id): movw ip, #(4 * id)."""
+    return insns[i][1] == "movw" and re.match(rf"ip, #{4 * probe_id}$", insns[i][2]) is not None
+
+
 def _loop_instructions(elf: Path, function: str, callee: str) -> int:
     """The instructions one turn of `function`'s loop around `bl callee` executes outside
-    the call: walk from the instruction after the call, taking backward branches (the
-    loop's) and not forward ones (its exits), until the same call is reached again."""
+    the call: the path from the instruction after the call back to that same call."""
     insns = _disassembly(elf, function)
-    index = {addr: i for i, (addr, _, _) in enumerate(insns)}
-    calls = [i for i, (_, op, args) in enumerate(insns) if op == "bl" and f"<{callee}>" in args]
-    for call in calls:
-        i, count = call + 1, 0
-        while count < 64 and i < len(insns):
-            addr, op, args = insns[i]
-            if op == "bl" and f"<{callee}>" in args:
-                break
-            count += 1
-            target = re.match(r"([0-9a-f]+) <", args)
-            if op.startswith("b") and op not in ("bl", "blx", "bic", "bics", "bfi", "bfc") and target:
-                dest = int(target.group(1), 16)
-                if op in ("b", "b.n", "b.w") or dest < addr:
-                    i = index[dest]
-                    continue
-            i += 1
-        if i == call:
-            return count
+    for call in range(len(insns)):
+        if _calls(insns, call, callee):
+            back = _paths(insns, call + 1, lambda i: _calls(insns, i, callee))
+            lengths = {n for n, at in back if at == call}
+            if lengths:
+                assert len(lengths) == 1, lengths
+                return lengths.pop()
     raise AssertionError(f"no loop around bl {callee} in {function}")
 
 
+def _instructions_beside_the_call(elf: Path, function: str, callee: str, start: int, end: int) -> int:
+    """The instructions a start -> end probe interval around `bl callee` executes besides
+    the call and what it runs: from probe `start`'s store to the call, and from the
+    instruction after the call to probe `end`. Where several call sites qualify (a first
+    round with its own path) the fewest: the steady-state loop's, which the median sees."""
+    insns = _disassembly(elf, function)
+    best: int | None = None
+    for p in range(len(insns) - 2):
+        if not _probe(insns, p, start):
+            continue
+        # the probe is movw/movt/str; calibration removes it, so count from after its store
+        for before, call in _paths(insns, p + 3, lambda i: _calls(insns, i, callee)):
+            for after, _ in _paths(insns, call + 1, lambda i: _probe(insns, i, end)):
+                best = before + after if best is None else min(best, before + after)
+    assert best is not None, f"no probe {start} -> bl {callee} -> probe {end} in {function}"
+    return best
+
+
 def test_cooperative_cost_per_operation_is_k_yield_plus_the_loop(freertos: Outcome) -> None:
-    """docs/throughput.md, "Cooperative scheduling against k_yield"."""
+    """docs/throughput.md, "Cooperative scheduling against k_yield": one turn of tp_coop is
+    the yield path k_yield measures plus the loop's own instructions. k_yield's interval
+    may hold an instruction or two of its own beside the call (-Os puts a branch between the
+    yield's return and probe 3); both counts come from the disassembly of the two ELFs."""
     doc, counters = freertos
     ops = counters["tp_coop"]["ops"]
-    elf = cache_root() / "build" / BuildConfig(kernel="freertos").image_key() / "tp_coop.elf"
-    loop = _loop_instructions(elf, "coop_task", "lab_task_yield")
-    assert 5 <= loop <= 20, loop  # a counter, a total, a test: a handful of instructions
+    build = cache_root() / "build" / BuildConfig(kernel="freertos").image_key()
+    loop = _loop_instructions(build / "tp_coop.elf", "coop_task", "lab_task_yield")
+    beside = _instructions_beside_the_call(build / "k_yield.elf", "yield_task", "lab_task_yield", 2, 3)
+    assert 5 <= loop <= 20 and 0 <= beside <= 4, (loop, beside)  # a few loads, adds, a test
 
+    yield_insn = _row(doc, "k_yield", "yield_switch", "insn")["median"] - beside
     insn_per_op = _row(doc, "tp_coop", "coop_window", "insn")["median"] / ops
-    yield_insn = _row(doc, "k_yield", "yield_switch", "insn")["median"]
     assert 0 <= insn_per_op - (yield_insn + loop) < EDGE_INSN_PER_OP, (insn_per_op, yield_insn, loop)
 
-    cycle_per_op = _row(doc, "tp_coop", "coop_window", "cycle")["median"] / ops
+    # cycles: the loop's instructions cost CPI_MIN .. CPI_MAX each; k_yield's instructions
+    # beside the call as much (they are in its cycle count and not in tp_coop's)
     yield_cycle = _row(doc, "k_yield", "yield_switch", "cycle")["median"]
-    loop_cycles = cycle_per_op - yield_cycle
-    assert CPI_MIN * loop <= loop_cycles <= CPI_MAX * loop + EDGE_CYCLE_PER_OP, \
-        (cycle_per_op, yield_cycle, loop)
+    cycle_per_op = _row(doc, "tp_coop", "coop_window", "cycle")["median"] / ops
+    rest = cycle_per_op - yield_cycle  # = loop cycles - cycles of the instructions beside
+    low = CPI_MIN * loop - CPI_MAX * beside
+    high = CPI_MAX * loop - CPI_MIN * beside + EDGE_CYCLE_PER_OP
+    assert low <= rest <= high, (cycle_per_op, yield_cycle, loop, beside)
