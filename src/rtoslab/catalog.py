@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from rtoslab.paths import firmware_root
-from rtoslab.records import DerivedSpec, RtoslabError
+from rtoslab.records import DERIVED_KINDS, DerivedSpec, MetricDecl, RtoslabError
 from rtoslab.schema import parse_file
 
 _CAP_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\b", re.MULTILINE)
@@ -249,6 +249,7 @@ class Benchmark:
     timeout_s: float
     validation: tuple[ValidationCase, ...] = ()  # reference figures (suite "validation")
     derived: tuple[DerivedSpec, ...] = ()  # [[derived]]: figures composed on the host
+    metric_decls: tuple[MetricDecl, ...] = ()  # [[metric]]: e.g. one-sample totals
 
 
 @cache
@@ -308,6 +309,7 @@ class BenchFile:
     timeout_s: float = 120.0  # wall-clock seconds before QEMU counts as broken
     validation: tuple[ValidationCase, ...] = ()  # [[validation]]: reference figures
     derived: tuple[DerivedSpec, ...] = ()  # derived metrics (rtoslab.analysis.derived)
+    metric: tuple[MetricDecl, ...] = ()  # [[metric]]: how the host treats a measured metric
 
 
 _SUITE_RE = re.compile(r"[a-z0-9_]+")
@@ -370,13 +372,12 @@ def benchmarks() -> dict[str, Benchmark]:
                 raise RtoslabError(f"{toml}: key 'validation[{i}]': cycles must be positive and "
                                    f"tolerance a fraction between 0 and 1 (got {case.cycles:g}, "
                                    f"{case.tolerance:g})")
-        for i, spec in enumerate(d.derived):
-            if not re.fullmatch(r"[a-z0-9_]{1,31}", spec.name):
-                raise RtoslabError(f"{toml}: key 'derived[{i}].name' is {spec.name!r}: a metric name is "
-                                   "[a-z0-9_], at most 31 characters")
-            if not spec.plus and not spec.minus:
-                raise RtoslabError(f"{toml}: key 'derived[{i}]' names no measured metric: give 'plus' "
-                                   "and/or 'minus'")
+        _check_derived(toml, d.derived)
+        names = [m.name for m in d.metric]
+        for i, decl in enumerate(d.metric):
+            if names.index(decl.name) != i:
+                raise RtoslabError(f"{toml}: key 'metric[{i}].name' is {decl.name!r}, which metric"
+                                   f"[{names.index(decl.name)}] declares too: keep one entry per metric")
         found[name] = Benchmark(
             name=name,
             path=toml.parent,
@@ -387,8 +388,40 @@ def benchmarks() -> dict[str, Benchmark]:
             timeout_s=d.timeout_s,
             validation=d.validation,
             derived=d.derived,
+            metric_decls=d.metric,
         )
     return found
+
+
+def _check_derived(toml: Path, specs: tuple[DerivedSpec, ...]) -> None:
+    """The rules of [[derived]] a structural parse cannot state: a name, and exactly the
+    keys of its kind (tick: tick_periods, tick_cycles, plus/minus; rate: counter,
+    interval; ratio/difference: a, b)."""
+    optional = ("plus", "minus")
+    all_keys = ("tick_periods", "tick_cycles", "plus", "minus", "counter", "interval", "a", "b")
+    seen: set[str] = set()
+    for i, spec in enumerate(specs):
+        if not re.fullmatch(r"[a-z0-9_]{1,31}", spec.name):
+            raise RtoslabError(f"{toml}: key 'derived[{i}].name' is {spec.name!r}: a metric name is "
+                               "[a-z0-9_], at most 31 characters")
+        if spec.name in seen:
+            raise RtoslabError(f"{toml}: key 'derived[{i}].name' is {spec.name!r}, which another "
+                               "[[derived]] uses: give each a name of its own")
+        seen.add(spec.name)
+        needed = spec.keys_used()
+        for key in needed:
+            if not getattr(spec, key):
+                raise RtoslabError(f"{toml}: key 'derived[{i}].{key}' is missing: a {spec.kind} metric "
+                                   f"needs {', '.join(needed)}")
+        wanted = set(needed) | (set(optional) if spec.kind == "tick" else set())
+        for key in all_keys:
+            if key not in wanted and getattr(spec, key):
+                raise RtoslabError(f"{toml}: key 'derived[{i}].{key}' does not belong to kind "
+                                   f"{spec.kind!r}: it takes {', '.join(sorted(wanted))} "
+                                   f"(kinds: {', '.join(DERIVED_KINDS)})")
+        if spec.kind == "tick" and not spec.plus and not spec.minus:
+            raise RtoslabError(f"{toml}: key 'derived[{i}]' names no measured metric: give 'plus' "
+                               "and/or 'minus'")
 
 
 def suites() -> dict[str, list[str]]:

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from rtoslab.analysis.analyse import analyse
-from rtoslab.analysis.derived import derive
+from rtoslab.analysis.derived import apply_totals, derive, total_names
 from rtoslab.builder.cmake import BuildResult, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
@@ -126,7 +126,9 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
     try:
         metas = read_probe_meta(built.elfs[bench.name])
         calib, metrics = analyse(out.trace, metas, clock_hz)
-        metrics += derive(metrics, bench.derived, counters, clock_hz if out.trace.has_cycles else None)
+        metrics = apply_totals(metrics, bench.metric_decls)
+        metrics += derive(metrics, bench.derived, counters, clock_hz if out.trace.has_cycles else None,
+                          total_names(bench.metric_decls))
     except RtoslabError as e:
         return replace(failed, reason=f"{bench.name}: {e}")
     end = out.trace.end

@@ -10,6 +10,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
+from typing import Literal
 
 
 class RtoslabError(Exception):
@@ -24,10 +25,18 @@ class Unit(StrEnum):
     CYCLE = "cycle"  # modelled core cycles (the plugin's timing model)
     US = "us"  # microseconds: cycles at the configuration's clock
     BYTES = "bytes"  # image footprint (flash, RAM)
+    # Units of derived metrics (bench.toml [[derived]], rtoslab.analysis.derived):
+    INSN_PER_OP = "insn/op"  # rate: guest instructions per operation
+    CYCLE_PER_OP = "cycle/op"  # rate: modelled cycles per operation
+    OP_PER_S = "op/s"  # rate: operations per second of modelled time (at the clock)
+    RATIO = "ratio"  # ratio: a / b, dimensionless
 
 
 # Units of a metric's samples and summaries, in display order.
 SAMPLE_UNITS: tuple[Unit, ...] = (Unit.INSN, Unit.CYCLE, Unit.US)
+# Every unit a summary can have, in display order (measured units first).
+SUMMARY_UNITS: tuple[Unit, ...] = (*SAMPLE_UNITS, Unit.INSN_PER_OP, Unit.CYCLE_PER_OP, Unit.OP_PER_S,
+                                   Unit.RATIO)
 
 
 class TimeBase(StrEnum):
@@ -40,7 +49,7 @@ class TimeBase(StrEnum):
 
     MODELLED = "modelled"  # a probe interval of executed code priced by the cycle model
     VIRTUAL = "virtual"  # paced by the emulator's instruction clock: insn only, no cycle/us
-    DERIVED = "derived"  # composed from modelled parts and configuration facts: cycle/us only
+    DERIVED = "derived"  # composed on the host from modelled metrics ([[derived]] in bench.toml)
 
 
 # Why a metric lacks units, per time base: shown where its cycle/us or insn columns would be.
@@ -48,8 +57,8 @@ TIME_BASE_NOTES: dict[TimeBase, str] = {
     TimeBase.MODELLED: "probe interval priced by the cycle model",
     TimeBase.VIRTUAL: "paced by QEMU's instruction clock (1 insn = 1 ns), not by modelled "
                       "cycles: instructions only, no cycle or us figure",
-    TimeBase.DERIVED: "composed from configured tick periods and measured modelled "
-                      "intervals: cycles and us only, no instruction count",
+    TimeBase.DERIVED: "composed on the host from measured modelled metrics (and configured "
+                      "tick periods or printed counters): the units its formula gives",
 }
 
 
@@ -128,22 +137,65 @@ class PairMeta:
         return TimeBase.VIRTUAL if self.flags & FLAG_VIRTUAL else TimeBase.MODELLED
 
 
+DERIVED_KINDS = ("tick", "rate", "ratio", "difference")
+
+
 @dataclass(frozen=True)
 class DerivedSpec:
-    """A derived metric declared in a benchmark's bench.toml (``[[derived]]``).
+    """A derived metric declared in a benchmark's bench.toml (``[[derived]]``), computed on
+    the host by ``rtoslab.analysis.derived``. ``kind`` says which keys it uses:
 
-    One sample per sample of the measured metrics it names, in cycles:
-    ``tick_periods x tick_cycles + sum(plus) - sum(minus)``, where ``tick_periods`` and
-    ``tick_cycles`` name LAB-KV counters the firmware printed (configuration facts, not
-    measurements) and ``plus`` / ``minus`` name modelled metrics of the same benchmark.
+    - ``tick`` (the default): one sample per sample of the measured metrics it names, in
+      cycles: ``tick_periods x tick_cycles + sum(plus) - sum(minus)``, where
+      ``tick_periods`` and ``tick_cycles`` name LAB-KV counters the firmware printed
+      (configuration facts, not measurements) and ``plus`` / ``minus`` name modelled
+      metrics of the same benchmark.
+    - ``rate``: ``counter`` names a LAB-KV counter (operations done in each sample of the
+      probe metric ``interval``); per sample: insn/op, cycle/op and op/s of modelled time.
+    - ``ratio``: ``a`` / ``b`` sample by sample (in cycles when both have a cycle model,
+      else in instructions), unit "ratio".
+    - ``difference``: ``a`` - ``b`` sample by sample, in the units both have.
+
+    For ratio and difference the two metrics have equal sample counts, or one of them has
+    a single sample (it is used against every sample of the other).
     """
 
     name: str
     description: str
-    tick_periods: str
-    tick_cycles: str
+    tick_periods: str = ""
+    tick_cycles: str = ""
     plus: tuple[str, ...] = ()
     minus: tuple[str, ...] = ()
+    kind: Literal["tick", "rate", "ratio", "difference"] = "tick"
+    counter: str = ""
+    interval: str = ""
+    a: str = ""
+    b: str = ""
+
+    def keys_used(self) -> tuple[str, ...]:
+        """The kind-specific keys this kind requires (besides name and description)."""
+        return _DERIVED_KEYS[self.kind]
+
+
+_DERIVED_KEYS: dict[str, tuple[str, ...]] = {
+    "tick": ("tick_periods", "tick_cycles"),
+    "rate": ("counter", "interval"),
+    "ratio": ("a", "b"),
+    "difference": ("a", "b"),
+}
+
+
+@dataclass(frozen=True)
+class MetricDecl:
+    """A ``[[metric]]`` entry of a bench.toml: how the host treats one measured metric.
+
+    ``samples = "total"``: the metric is one sample by design (a window around all the
+    work, e.g. the interval of a throughput rate); it must have exactly one sample, and
+    its statistics carry no "too few samples" warning.
+    """
+
+    name: str
+    samples: Literal["many", "total"] = "many"
 
 
 # ---------------------------------------------------------------- analysis

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rtoslab.records import SAMPLE_UNITS, Footprint, Sample, Summary, TimeBase, Unit
+from rtoslab.records import SUMMARY_UNITS, Footprint, Sample, Summary, TimeBase, Unit
 
 RUN_STATUSES = ("running", "complete", "incomplete", "failed")
 FINISHED_STATUSES = ("complete", "incomplete", "failed")
 BENCH_STATUSES = ("ok", "failed", "n/a")
 # Display order of units.
-UNIT_ORDER: tuple[Unit, ...] = SAMPLE_UNITS
+UNIT_ORDER: tuple[Unit, ...] = SUMMARY_UNITS
 
 # Keys every stored identity has (rtoslab.pipeline.config_identity; docs/formats.md).
 # Identities stored before v0.2 of the identity spelled identity_hash "hash" and timing

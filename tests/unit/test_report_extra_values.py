@@ -63,7 +63,7 @@ def test_old_database_rows_read_as_typed_values(tmp_path: Path) -> None:
 
 
 def test_units_are_stored_as_their_text() -> None:
-    assert [str(u) for u in Unit] == ["insn", "cycle", "us", "bytes"]
+    assert [str(u) for u in Unit] == ["insn", "cycle", "us", "bytes", "insn/op", "cycle/op", "op/s", "ratio"]
     assert json.dumps({Unit.CYCLE: Unit.US}) == '{"cycle": "us"}'
     assert f"{Unit.INSN}" == "insn"
 

@@ -7,7 +7,7 @@ import sys
 
 from rtoslab.cli.common import add_db_option, open_db
 from rtoslab.cli.run import parse_option
-from rtoslab.records import SAMPLE_UNITS, RtoslabError, Unit
+from rtoslab.records import SUMMARY_UNITS, RtoslabError, Unit
 from rtoslab.report.comparison import FORMATS, STATS, regressions, render_comparison, run_table
 
 
@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("runs", nargs="+", help="one run id (its configurations side by side) or two "
                    "(second / first for each shared configuration)")
     p.add_argument("--stat", default="median", choices=STATS)
-    p.add_argument("--unit", default=Unit.INSN.value, choices=[u.value for u in SAMPLE_UNITS],
+    p.add_argument("--unit", default=Unit.INSN.value, choices=[u.value for u in SUMMARY_UNITS],
                    help="guest instructions, modelled cycles or microseconds (default: insn)")
     p.add_argument("--rows", default="benchmark", choices=("benchmark", "metric"),
                    help="row per benchmark metric, or per metric name across benchmarks")

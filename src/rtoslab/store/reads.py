@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from rtoslab.records import SAMPLE_UNITS, RtoslabError, Sample, Summary, TimeBase, Unit, parse_extra
+from rtoslab.records import SUMMARY_UNITS, RtoslabError, Sample, Summary, TimeBase, Unit, parse_extra
 from rtoslab.store.codec import json_dict, json_str_list, real_or_nan
 from rtoslab.store.owner import Owner
 from rtoslab.views import ConfigView, MetricView, ResultView, RunInfo, RunView
@@ -19,13 +19,13 @@ def _unit(text: str) -> Unit:
     try:
         return Unit(text)
     except ValueError:
-        known = ", ".join(u.value for u in SAMPLE_UNITS)
+        known = ", ".join(u.value for u in SUMMARY_UNITS)
         raise RtoslabError(f"the database holds a summary in unknown unit {text!r} (known: {known}): "
                            "read it with the rtoslab version that wrote it") from None
 
 
 def _unit_key(unit: Unit) -> int:
-    return SAMPLE_UNITS.index(unit) if unit in SAMPLE_UNITS else len(SAMPLE_UNITS)
+    return SUMMARY_UNITS.index(unit) if unit in SUMMARY_UNITS else len(SUMMARY_UNITS)
 
 
 def running_owners(conn: sqlite3.Connection) -> list[tuple[int, Owner]]:
