@@ -38,6 +38,7 @@ PROMISED = {
     "tp_sync": ("sync_window", 2000),
     "tp_mem": ("mem_window", 5000),
 }
+CLOCK_HZ = 25_000_000  # mps2-an385's clock_hz (target.toml): op/s are of modelled time
 BAREMETAL_RUNS = {"tp_basic", "tp_mem"}  # need no scheduler (tp_mem: a critical section)
 
 # A window holds its operations plus the code that opens and closes it and any tick
@@ -98,6 +99,12 @@ def test_every_test_passes_on_freertos_with_its_promised_operations(freertos: Ou
         assert counters[bench]["ticks"] <= row["median"] // 1_000_000 + 1, (bench, counters[bench])
         # every operation costs something on top of the loop: no empty windows
         assert row["median"] >= 5 * ops, bench
+        # the bench.toml rate: the window over the operations, per op and per modelled second
+        rate = bench.removeprefix("tp_") + "_op"
+        cycles = _row(doc, bench, metric, "cycle")["median"]
+        assert _row(doc, bench, rate, "insn/op")["median"] == pytest.approx(row["median"] / ops)
+        assert _row(doc, bench, rate, "cycle/op")["median"] == pytest.approx(cycles / ops)
+        assert _row(doc, bench, rate, "op/s")["median"] == pytest.approx(ops * CLOCK_HZ / cycles)
 
 
 def test_bare_metal_runs_what_needs_no_scheduler_and_names_the_rest(baremetal: Outcome) -> None:
