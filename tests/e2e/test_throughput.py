@@ -50,8 +50,8 @@ BAREMETAL_RUNS = {"tp_basic", "tp_mem"}  # need no scheduler (tp_mem: a critical
 # than 4 cycles per instruction (below), by less than 0.4 cycle.
 EDGE_INSN_PER_OP = 0.1
 EDGE_CYCLE_PER_OP = 0.4
-# Cortex-M3 TRM (DDI 0337, "Processor instruction timings"): every instruction of the loop
-# (load, store, add, compare, branch) takes 1 to 4 cycles (a taken branch 1 + P, P <= 3).
+# Cortex-M3 TRM r2p1 (ARM DDI 0337I) Table 3-1: every instruction of the loop (load 2,
+# store 1-2, add or compare 1, branch 1 or, taken, 1 + P with P 1..3) takes 1 to 4 cycles.
 CPI_MIN, CPI_MAX = 1, 4
 
 
