@@ -21,7 +21,7 @@
 #define BASIC_OPS 40u
 #define BASIC_WORDS 1024u
 
-LAB_INTERVAL(basic_window, TP_PROBE_START, TP_PROBE_END, "basic processing: BASIC_OPS passes over a 1024-word array");
+LAB_INTERVAL(basic_window, TP_PROBE_START, TP_PROBE_END, "basic processing: 40 passes over a 1024-word array");
 
 static volatile uint32_t basic_array[BASIC_WORDS];
 static volatile uint32_t basic_counter;

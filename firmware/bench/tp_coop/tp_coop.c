@@ -32,7 +32,7 @@
 #define COOP_TASKS 5u
 #define COOP_OPS 5000u
 
-LAB_INTERVAL(coop_window, TP_PROBE_START, TP_PROBE_END, "cooperative scheduling: COOP_OPS count-and-yield turns of 5 equal-prio tasks");
+LAB_INTERVAL(coop_window, TP_PROBE_START, TP_PROBE_END, "cooperative scheduling: 5000 count-and-yield turns of 5 equal-prio tasks");
 
 static lab_task_t coop_tasks[COOP_TASKS];
 static LAB_STACK_DEFINE(coop_stack0, TP_STACK_WORDS);

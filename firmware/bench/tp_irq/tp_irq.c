@@ -26,7 +26,7 @@
 
 #define IRQ_OPS 2000u
 
-LAB_INTERVAL(irq_window, TP_PROBE_START, TP_PROBE_END, "interrupt processing: IRQ_OPS trigger -> handler gives sem -> task takes it");
+LAB_INTERVAL(irq_window, TP_PROBE_START, TP_PROBE_END, "interrupt processing: 2000 x trigger -> handler gives sem -> task takes it");
 
 static lab_sem_t irq_sem;
 static uint32_t irq_line;

@@ -30,7 +30,7 @@
 
 #define IRQP_OPS 2000u
 
-LAB_INTERVAL(irq_preempt_window, TP_PROBE_START, TP_PROBE_END, "interrupt preemption: IRQP_OPS trigger -> handler wakes higher-prio task -> back");
+LAB_INTERVAL(irq_preempt_window, TP_PROBE_START, TP_PROBE_END, "interrupt preemption: 2000 x trigger -> handler wakes higher-prio task -> back");
 
 static lab_task_t irqp_high, irqp_low;
 static LAB_STACK_DEFINE(irqp_high_stack, TP_STACK_WORDS);

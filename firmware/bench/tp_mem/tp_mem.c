@@ -30,7 +30,7 @@
 #define MEM_BLOCKS 4u
 #define MEM_BLOCK_BYTES 128u
 
-LAB_INTERVAL(mem_window, TP_PROBE_START, TP_PROBE_END, "memory allocation: MEM_OPS allocate + release of a 128-byte block, fixed-block pool");
+LAB_INTERVAL(mem_window, TP_PROBE_START, TP_PROBE_END, "memory allocation: 5000 x allocate + release of a 128-byte block, fixed-block pool");
 
 /* A free block holds the link to the next free block in its first word. */
 union mem_block {

@@ -24,7 +24,7 @@
 #define MSG_OPS 2000u
 #define MSG_WORDS 4u
 
-LAB_INTERVAL(msg_window, TP_PROBE_START, TP_PROBE_END, "message processing: MSG_OPS send + receive of a 16-byte message, one task");
+LAB_INTERVAL(msg_window, TP_PROBE_START, TP_PROBE_END, "message processing: 2000 x send + receive of a 16-byte message, one task");
 
 static lab_queue_t msg_queue;
 static uint32_t msg_storage[MSG_WORDS];

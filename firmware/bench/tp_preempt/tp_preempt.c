@@ -33,7 +33,7 @@
 
 _Static_assert(LAB_PORT_PRIO_MAX >= PRE_TASKS, "tp_preempt needs five task priorities (Thread-Metric's chain)");
 
-LAB_INTERVAL(preempt_window, TP_PROBE_START, TP_PROBE_END, "preemptive scheduling: PRE_CYCLES resume chains through 5 priorities, 5 counts each");
+LAB_INTERVAL(preempt_window, TP_PROBE_START, TP_PROBE_END, "preemptive scheduling: 500 resume chains through 5 priorities, 5 counts each");
 
 static lab_task_t pre_tasks[PRE_TASKS];
 static LAB_STACK_DEFINE(pre_stack0, TP_STACK_WORDS);

@@ -21,7 +21,7 @@
 
 #define SYNC_OPS 2000u
 
-LAB_INTERVAL(sync_window, TP_PROBE_START, TP_PROBE_END, "synchronisation processing: SYNC_OPS take + give of a binary semaphore, one task");
+LAB_INTERVAL(sync_window, TP_PROBE_START, TP_PROBE_END, "synchronisation processing: 2000 x take + give of a binary semaphore, one task");
 
 static lab_sem_t sync_sem;
 static volatile uint32_t sync_errors;
