@@ -1,7 +1,10 @@
 """What exists: targets, kernel ports and benchmarks, discovered from their folders.
 
 Adding one means adding a folder (firmware/targets/X/target.toml, firmware/ports/X/
-port.toml, firmware/bench/X/bench.toml); nothing here lists them.
+port.toml, firmware/bench/X/bench.toml); nothing here lists them. Folders outside the
+checkout are added to the search with ``add_search_paths`` (``--bench-path``,
+``--port-path``, ``--target-path``, a project's rtoslab.toml, an experiment file): each
+path is either one such folder (it holds the .toml itself) or a folder of them.
 """
 
 from __future__ import annotations
@@ -22,6 +25,87 @@ from rtoslab.schema import parse_file
 _CAP_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\b", re.MULTILINE)
 _CAP_DOC_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\s*/\*\s*(.*?)\s*\*/",
                          re.MULTILINE)
+
+
+# ---------------------------------------------------------------------------- search paths
+
+
+@dataclass(frozen=True)
+class SearchPaths:
+    """Folders searched besides the checkout's firmware/bench, firmware/ports and
+    firmware/targets (absolute; in the order added)."""
+
+    bench: tuple[Path, ...] = ()
+    port: tuple[Path, ...] = ()
+    target: tuple[Path, ...] = ()
+
+
+_extra = [SearchPaths()]
+
+
+def search_paths() -> SearchPaths:
+    """The folders added with ``add_search_paths`` so far."""
+    return _extra[0]
+
+
+def add_search_paths(bench: Iterable[Path] = (), port: Iterable[Path] = (),
+                     target: Iterable[Path] = ()) -> None:
+    """Search these folders too (each: one benchmark/port/target folder, or a folder of
+    them). A path that is not a folder is a one-line error. Adding a path already
+    searched does nothing."""
+    now = _extra[0]
+    new: dict[str, tuple[Path, ...]] = {}
+    for kind, paths, have in (("bench", bench, now.bench), ("port", port, now.port),
+                              ("target", target, now.target)):
+        out = list(have)
+        for p in paths:
+            path = Path(p).expanduser().resolve()
+            if not path.is_dir():
+                raise RtoslabError(f"--{kind}-path {p}: no such folder: give a {kind} folder or a "
+                                   f"folder of them")
+            if path not in out:
+                out.append(path)
+        new[kind] = tuple(out)
+    _extra[0] = SearchPaths(new["bench"], new["port"], new["target"])
+    clear_caches()
+
+
+def reset_search_paths() -> None:
+    """Back to the checkout's folders only."""
+    _extra[0] = SearchPaths()
+    clear_caches()
+
+
+def clear_caches() -> None:
+    """Forget what was discovered (after folders or search paths changed)."""
+    targets.cache_clear()
+    kernels.cache_clear()
+    benchmarks.cache_clear()
+
+
+def search_dirs(kind: Literal["bench", "port", "target"]) -> list[Path]:
+    """Where ``kind`` folders are looked for: the checkout's, then the added paths."""
+    builtin = {"bench": "bench", "port": "ports", "target": "targets"}[kind]
+    return [firmware_root() / builtin, *getattr(search_paths(), kind)]
+
+
+def _discover(kind: Literal["bench", "port", "target"], filename: str) -> list[Path]:
+    """Every ``<folder>/<filename>`` in the search directories; a name found twice is an
+    error naming both folders."""
+    found: dict[str, Path] = {}
+    for root in search_dirs(kind):
+        tomls = [root / filename] if (root / filename).is_file() else sorted(root.glob(f"*/{filename}"))
+        for toml in tomls:
+            name = toml.parent.name
+            if name in found and found[name] != toml:
+                raise RtoslabError(f"{kind} '{name}' is in two folders, {found[name].parent} and "
+                                   f"{toml.parent}: rename one")
+            found[name] = toml
+    return [found[n] for n in sorted(found)]
+
+
+def _looked_in(kind: Literal["bench", "port", "target"]) -> str:
+    return ", ".join(str(d) for d in search_dirs(kind))
 
 
 # ---------------------------------------------------------------------------- targets
@@ -254,8 +338,7 @@ class Benchmark:
 
 @cache
 def targets() -> dict[str, Target]:
-    return {t.parent.name: load_target(t)
-            for t in sorted((firmware_root() / "targets").glob("*/target.toml"))}
+    return {t.parent.name: load_target(t) for t in _discover("target", "target.toml")}
 
 
 def read_capabilities(header: Path) -> tuple[dict[str, bool], dict[str, str]]:
@@ -319,7 +402,7 @@ _CAP_NAME_RE = re.compile(r"LAB_HAS_[A-Z0-9_]+")
 @cache
 def kernels() -> dict[str, Kernel]:
     found: dict[str, Kernel] = {}
-    for toml in sorted((firmware_root() / "ports").glob("*/port.toml")):
+    for toml in _discover("port", "port.toml"):
         d = parse_file(PortFile, toml)
         name = toml.parent.name
         caps_h = toml.parent / "lab_port_caps.h"
@@ -348,7 +431,7 @@ def kernels() -> dict[str, Kernel]:
 def benchmarks() -> dict[str, Benchmark]:
     found: dict[str, Benchmark] = {}
     known_caps = {c for k in kernels().values() for c in k.capabilities}
-    for toml in sorted((firmware_root() / "bench").glob("*/bench.toml")):
+    for toml in _discover("bench", "bench.toml"):
         d = parse_file(BenchFile, toml)
         name = toml.parent.name
         if not re.fullmatch(r"[a-z0-9_]+", name):
@@ -439,14 +522,16 @@ def _choices(names: Iterable[str]) -> str:
 def get_target(name: str) -> Target:
     t = targets().get(name)
     if t is None:
-        raise RtoslabError(f"unknown target '{name}': choose one of {_choices(targets())}")
+        raise RtoslabError(f"unknown target '{name}': choose one of {_choices(targets())} (looked in "
+                           f"{_looked_in('target')}; add folders with --target-path or rtoslab.toml)")
     return t
 
 
 def get_kernel(name: str) -> Kernel:
     k = kernels().get(name)
     if k is None:
-        raise RtoslabError(f"unknown kernel '{name}': choose one of {_choices(kernels())}")
+        raise RtoslabError(f"unknown kernel '{name}': choose one of {_choices(kernels())} (looked in "
+                           f"{_looked_in('port')}; add folders with --port-path or rtoslab.toml)")
     return k
 
 
@@ -460,7 +545,8 @@ def suite_benchmarks(suite: str) -> list[Benchmark]:
 def get_benchmark(name: str) -> Benchmark:
     b = benchmarks().get(name)
     if b is None:
-        raise RtoslabError(f"unknown benchmark '{name}': `rtoslab list` shows them")
+        raise RtoslabError(f"unknown benchmark '{name}': looked in {_looked_in('bench')}: "
+                           "`rtoslab list` shows them; add folders with --bench-path or rtoslab.toml")
     return b
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rtoslab.analysis.analyse import analyse
 from rtoslab.analysis.derived import apply_totals, derive, total_names
-from rtoslab.builder.cmake import BuildResult, build, link_flags
+from rtoslab.builder.cmake import BuildResult, bench_inputs, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.catalog import Benchmark, na_reason
@@ -80,11 +80,26 @@ def _source_hash(bench_dir: Path, target_dir: Path, port_dir: Path) -> str:
     return tree_hash([bench_dir, fw / "workloads", fw / "harness", fw / "include", target_dir, port_dir])
 
 
+def external_inputs(config: BuildConfig, bench: Benchmark) -> list[Path]:
+    """What the benchmark's bench.cmake pulled in from outside the checkout's firmware
+    folder (sources, include folders), as its last build configured them."""
+    fw = firmware_root().resolve()
+    build_dir = cache_root() / "build" / config.image_key()
+    return sorted({p.resolve() for p in bench_inputs(build_dir, bench.name)
+                   if p.exists() and not p.resolve().is_relative_to(fw)})
+
+
 def source_hash(config: BuildConfig, bench: Benchmark) -> str:
-    """Hash of all of rtoslab's own source compiled into a benchmark's image: its folder,
-    the shared workloads, harness and seams, the target and the kernel port. (Third-party
-    sources are pinned by version in deps/Cargo.lock; flags are in the configuration.)"""
-    return _source_hash(bench.path, config.target_info().path, config.kernel_info().path)
+    """Hash of all of the source compiled into a benchmark's image that no version pins:
+    its folder, the shared workloads, harness and seams, the target and the kernel port,
+    and whatever its bench.cmake pulled in from outside the firmware folder (so the
+    identity changes when they do). (Third-party kernel sources are pinned by version in
+    deps/Cargo.lock; flags are in the configuration.)"""
+    base = _source_hash(bench.path, config.target_info().path, config.kernel_info().path)
+    extra = external_inputs(config, bench)
+    if not extra:
+        return base  # (the hash of a benchmark with no outside inputs, as before)
+    return sha256_text(base + "\0" + tree_hash(extra))
 
 
 def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,

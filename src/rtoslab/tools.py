@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from rtoslab import __version__
 from rtoslab.paths import plugin_path, repo_root
 from rtoslab.records import RtoslabError
+from rtoslab.version import __version__
 
 
 @dataclass(frozen=True)

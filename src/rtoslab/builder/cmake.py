@@ -170,6 +170,11 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
     }
     for crate in config.kernel_info().deps:
         args[cmake_var(crate)] = str(dep_path(crate))
+    # A target or port outside the checkout (--target-path, --port-path): its folder.
+    for var, folder in (("LAB_TARGET_DIR", config.target_info().path),
+                        ("LAB_PORT_DIR", config.kernel_info().path)):
+        if not folder.resolve().is_relative_to(firmware_root().resolve()):
+            args[var] = str(folder.resolve())
 
     stamp = build_dir / "rtoslab-configure.json"
     log = build_dir / "build.log"
@@ -197,6 +202,21 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
         if not p.is_file():
             raise RtoslabError(f"build of {n} produced no ELF at {p}: see {log}")
     return BuildResult(chash, build_dir, elfs, rebuilt)
+
+
+def bench_inputs(build_dir: Path, bench: str) -> list[Path]:
+    """The files and folders a benchmark's bench.cmake added (LAB_BENCH_SOURCES,
+    LAB_BENCH_INCLUDES), as the last configure of ``build_dir`` wrote them; empty before
+    the first configure. Relative paths are taken from the firmware folder, as CMake does."""
+    listing = build_dir / f"{bench}.inputs"
+    if not listing.is_file():
+        return []
+    out: list[Path] = []
+    for item in listing.read_text().split(";"):
+        if item.strip():
+            path = Path(item.strip())
+            out.append(path if path.is_absolute() else firmware_root() / path)
+    return out
 
 
 _ERROR_LINE = re.compile(r"(\berror:|\bError\b|FAILED:|CMake Error)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rtoslab.cli.common import add_db_option, open_db
+from rtoslab.cli.common import RUN_REF_HELP, add_db_option, open_db, resolve_run
 from rtoslab.cli.run import parse_option
 from rtoslab.records import SUMMARY_UNITS, RtoslabError, Unit
 from rtoslab.report.comparison import FORMATS, STATS, regressions, render_comparison, run_table
@@ -13,8 +13,9 @@ from rtoslab.report.comparison import FORMATS, STATS, regressions, render_compar
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("compare", help="compare two runs, or the configurations of one run")
-    p.add_argument("runs", nargs="+", help="one run id (its configurations side by side) or two "
-                   "(second / first for each shared configuration)")
+    p.add_argument("runs", nargs="+", help="one run (its configurations side by side) or two "
+                   "(second / first for each shared configuration); each " + RUN_REF_HELP +
+                   ", e.g. `compare latest~1 latest`")
     p.add_argument("--stat", default="median", choices=STATS)
     p.add_argument("--unit", default=Unit.INSN.value, choices=[u.value for u in SUMMARY_UNITS],
                    help="guest instructions, modelled cycles or microseconds (default: insn)")
@@ -30,18 +31,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd)
 
 
-def _run_id(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise RtoslabError(f"bad run id '{text}': give a number (`rtoslab runs` lists them)") from None
-
-
 def cmd(args: argparse.Namespace) -> int:
     if len(args.runs) > 2:
         raise RtoslabError("compare takes one or two run ids")
     store = open_db(args, read_only=True)
-    views = [store.load_run(_run_id(r)) for r in args.runs]
+    views = [store.load_run(resolve_run(store, r)) for r in args.runs]
     baseline: dict[str, object] | None = None
     if args.baseline:
         match = dict(parse_option(b) for b in args.baseline)

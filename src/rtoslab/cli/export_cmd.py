@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rtoslab.cli.common import add_db_option, open_db
+from rtoslab.cli.common import RUN_REF_HELP, add_db_option, open_db, resolve_run
 from rtoslab.records import RtoslabError
 from rtoslab.report.export import export_json, export_samples_csv, export_summaries_csv
 
@@ -15,10 +15,10 @@ WHAT = ("summaries-csv", "samples-csv", "json")
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="export a run's summaries or raw samples (CSV, JSON)")
-    p.add_argument("run_id", type=int)
+    p.add_argument("run_id", help=RUN_REF_HELP)
     p.add_argument("--what", default="summaries-csv", choices=WHAT,
                    help="summaries-csv (default), samples-csv, or json (summaries + raw samples, "
-                   "schema rtoslab.export/1)")
+                   "schema rtoslab.export/1, with each benchmark's console)")
     p.add_argument("-o", "--output", type=Path, default=None, help="file (default: stdout)")
     add_db_option(p)
     p.set_defaults(func=cmd)
@@ -30,7 +30,7 @@ def cmd(args: argparse.Namespace) -> int:
         raise RtoslabError(f"-o {out}: directory {out.parent} does not exist: create it first "
                            "or write elsewhere")
     store = open_db(args, read_only=True)
-    view = store.load_run(args.run_id)
+    view = store.load_run(resolve_run(store, args.run_id))
     if args.what == "summaries-csv":
         text = export_summaries_csv(view)
     elif args.what == "samples-csv":

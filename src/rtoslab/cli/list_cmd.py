@@ -8,12 +8,14 @@ from rich.console import Console
 from rich.table import Table
 
 from rtoslab.catalog import benchmarks, kernels, na_reason, suites, targets
+from rtoslab.cli.common import add_path_options
 from rtoslab.records import RtoslabError
 from rtoslab.timing import Setting, description
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("list", help="list targets, kernels, suites and benchmarks")
+    add_path_options(p)
     p.set_defaults(func=cmd)
 
 

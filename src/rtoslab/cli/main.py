@@ -7,13 +7,16 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from rtoslab import __version__
-from rtoslab.cli import compare_cmd, doctor, export_cmd, list_cmd, run, runs, show, validate_cmd
+from rtoslab.cli import compare_cmd, doctor, export_cmd, list_cmd, new_cmd, run, runs, show, validate_cmd
+from rtoslab.cli.common import apply_path_options
+from rtoslab.project import use_project
 from rtoslab.records import RtoslabError
 from rtoslab.store.db import StoreWriteError
+from rtoslab.version import __version__
 
-SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, export_cmd, validate_cmd)
+SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, export_cmd, validate_cmd, new_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -77,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        use_project(Path.cwd())  # rtoslab.toml here or above: the user's own folders
+        apply_path_options(args)
         code = int(args.func(args))
         sys.stdout.flush()
         return code

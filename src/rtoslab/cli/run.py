@@ -18,7 +18,14 @@ from rich.progress import Progress as RichProgress
 
 from rtoslab.builder.config import BuildConfig, check_cflags
 from rtoslab.catalog import Benchmark, get_benchmark, get_kernel, get_target, suite_benchmarks
-from rtoslab.cli.common import add_db_option, add_layout_options, open_db, positive_int, terminal_width
+from rtoslab.cli.common import (
+    add_db_option,
+    add_layout_options,
+    add_path_options,
+    open_db,
+    positive_int,
+    terminal_width,
+)
 from rtoslab.cli.tables import markdown_report, print_run_text
 from rtoslab.experiments.experiment import Experiment, check_timing, load_experiment
 from rtoslab.pipeline import Progress, execute
@@ -62,6 +69,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path; the HTML report goes beside it with .html "
                    "(default: run-ID.md beside the database)")
+    add_path_options(p)
     add_layout_options(p)
     add_db_option(p)
     p.set_defaults(func=cmd)

@@ -5,16 +5,28 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rtoslab.cli.common import add_db_option, add_layout_options, open_db, terminal_width
+from rtoslab.cli.common import (
+    RUN_REF_HELP,
+    add_db_option,
+    add_layout_options,
+    open_db,
+    resolve_run,
+    terminal_width,
+)
 from rtoslab.cli.tables import experiment_of, markdown_report, print_run_text
 from rtoslab.records import RtoslabError
 from rtoslab.report.base import get_renderer, renderer_names
 from rtoslab.report.html import render_html
+from rtoslab.report.rows import config_title
+from rtoslab.views import RunView
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("show", help="print a stored run again")
-    p.add_argument("run_id", help="run id, or 'latest'")
+    p.add_argument("run_id", help=RUN_REF_HELP)
+    p.add_argument("--console", metavar="BENCH", default=None,
+                   help="print the stored console output of benchmark BENCH in this run (each "
+                   "configuration's, under a header line when the run has several)")
     p.add_argument("--json", action="store_true", help="print the rtoslab.run/1 JSON document")
     p.add_argument("--format", default=None, help="renderer: " + ", ".join(renderer_names()))
     add_layout_options(p)
@@ -24,17 +36,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def cmd(args: argparse.Namespace) -> int:
     store = open_db(args, read_only=True)
-    if args.run_id == "latest":
-        run_id = store.latest_run_id()
-        if run_id is None:
-            raise RtoslabError(f"no runs in {store.path}: `rtoslab run` makes one")
-    else:
-        try:
-            run_id = int(args.run_id)
-        except ValueError:
-            raise RtoslabError(f"bad run id '{args.run_id}': give a number or 'latest'") from None
+    run_id = resolve_run(store, args.run_id)
     fmt = "json" if args.json else (args.format or "terminal")
     view = store.load_run(run_id)
+    if args.console is not None:
+        sys.stdout.write(console_text(view, args.console))
+        return 0
     exp = experiment_of(view)
     if fmt == "terminal":
         print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide)
@@ -50,3 +57,20 @@ def cmd(args: argparse.Namespace) -> int:
         out = get_renderer(fmt).render(view)
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     return 0
+
+
+def console_text(view: RunView, bench: str) -> str:
+    """The stored console of ``bench`` in the run: as the firmware printed it, one block
+    per configuration (headed ``== BENCH on CONFIG (status) ==`` when there are several)."""
+    results = [r for r in view.results if r.benchmark == bench]
+    if not results:
+        names = sorted({r.benchmark for r in view.results})
+        raise RtoslabError(f"run {view.id} has no benchmark '{bench}': choose one of "
+                           f"{', '.join(names) or 'none (the run is empty)'}")
+    blocks = []
+    for r in results:
+        text = r.console if r.console.endswith("\n") or not r.console else r.console + "\n"
+        if len(results) > 1:
+            text = f"== {bench} on {config_title(r.config)} [{r.config.hash}] ({r.status}) ==\n" + text
+        blocks.append(text)
+    return "".join(blocks)

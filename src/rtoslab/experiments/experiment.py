@@ -72,7 +72,7 @@ from pathlib import Path
 from typing import Literal
 
 from rtoslab.builder.config import BuildConfig, check_cflags, check_define
-from rtoslab.catalog import Benchmark, benchmarks, kernels, suites, targets
+from rtoslab.catalog import Benchmark, add_search_paths, benchmarks, kernels, suites, targets
 from rtoslab.records import RtoslabError, Unit
 from rtoslab.report.pivot import PivotSpec
 from rtoslab.schema import load_toml, parse
@@ -157,6 +157,11 @@ class ExperimentFile:
     exclude: tuple[Selector, ...] = ()
     baseline: tuple[BaselineTable, ...] = ()
     report: ReportTable = ReportTable()
+    # Folders outside the checkout to search (relative to the experiment file's folder):
+    # benchmark, kernel port and target folders, or folders of them (rtoslab.catalog).
+    bench_paths: tuple[str, ...] = ()
+    port_paths: tuple[str, ...] = ()
+    target_paths: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------- the result
@@ -238,6 +243,19 @@ def load_experiment(path: Path) -> Experiment:
 _AXIS_KEYS = ("target", "kernel", "opt", "lto", "cflags")
 
 
+def _add_paths(c: _Checker, f: ExperimentFile, path: Path) -> None:
+    """The experiment's bench_paths / port_paths / target_paths join the catalog's search."""
+    found: dict[str, list[Path]] = {}
+    for key in ("bench_paths", "port_paths", "target_paths"):
+        found[key] = []
+        for i, text in enumerate(getattr(f, key)):
+            folder = (path.parent / text).resolve()
+            if not folder.is_dir():
+                raise c.fail(f"{key}[{i}]", f"is {text!r}, which is not a folder (from {path.parent})")
+            found[key].append(folder)
+    add_search_paths(found["bench_paths"], found["port_paths"], found["target_paths"])
+
+
 def _as_lists(data: dict[str, object]) -> dict[str, object]:
     """A single value stands for a one-value list (suite, benchmarks, matrix axes)."""
     out = dict(data)
@@ -260,6 +278,7 @@ def _as_lists(data: dict[str, object]) -> dict[str, object]:
 def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
     f = parse(ExperimentFile, _as_lists(data), str(path))
     c = _Checker(path)
+    _add_paths(c, f, path)
     if not _NAME.fullmatch(f.name):
         raise c.fail("name", f"is {f.name!r}: use letters a-z, digits, '_' and '-' only")
     benches = _benchmarks(c, f)

@@ -22,6 +22,7 @@
           "results": [{"benchmark", "config" (a hash from "configs"), "status",
                        "reason", "total_insns", "total_cycles",
                        "calibration" ({"insns", "cycles"} or null), "extra",
+                       "console" (the firmware's console output as stored),
                        "metrics": [{"name", "description", "n_samples",
                                     "summaries": {unit: {"n", "min", "max", "mean",
                                                          "median", "mode", "stdev",
@@ -172,6 +173,7 @@ def _result_doc(samples: Samples, result: ResultView, columns: list[str] | None)
         "total_cycles": result.total_cycles,
         "calibration": None if cal is None else {"insns": cal.insns, "cycles": cal.cycles},
         "extra": extra_document(result.wall_s, result.counters, result.footprint, result.footprint_error),
+        "console": result.console,
         "metrics": [_metric_doc(samples, m, columns) for m in result.metrics],
     }
 
