@@ -47,7 +47,8 @@
     rows = ["defines.TOGGLE_TASKS"]          # are the matrix's axes, "benchmark" and
     columns = ["kernel", "lto"]              # "metric"; every dimension that varies
     metrics = ["yield"]                      # must be placed (or fixed with `where`)
-    unit = "insn"                            # insn | cycle | us
+    unit = "insn"                            # insn | cycle | us (rates: insn/op |
+                                             # cycle/op | op/s)
     stat = "median"                          # median | mean | mode | min | max | p90 | p99
     where = { opt = "-O2", benchmark = "k_yield" }   # keep only these values
     ratio = ["kernel", "freertos", "baremetal"]  # optional: cells are over / under on AXIS
@@ -132,7 +133,7 @@ class PivotTableFile:
     rows: tuple[str, ...] = ()
     columns: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()
-    unit: Literal["insn", "cycle", "us"] = "insn"
+    unit: Literal["insn", "cycle", "us", "insn/op", "cycle/op", "op/s"] = "insn"
     stat: Literal["median", "mean", "mode", "min", "max", "p90", "p99"] = "median"
     where: dict[str, str | int | bool] = field(default_factory=dict)
     ratio: tuple[str, ...] = ()  # [axis, over, under]
