@@ -87,6 +87,7 @@ class TimingDefaults:
     sram_ws: int | None = None
     prefetch: str | None = None
     div: str | None = None
+    accel: str | None = None
 
 
 @dataclass(frozen=True)
