@@ -533,7 +533,11 @@ fn no_model_and_bad_model_arguments() {
     for (args, msg) in [
         (
             "core=cortex-m7",
-            "rtoslab-plugin: core=cortex-m7: unknown core (known: cortex-m3",
+            "rtoslab-plugin: core=cortex-m7: cortex-m7 timing is not modelled; use --timing core=none for instruction counts",
+        ),
+        (
+            "core=cortex-m9",
+            "rtoslab-plugin: core=cortex-m9: unknown core (known: cortex-m3",
         ),
         (
             "core=cortex-m3,div=avg",

@@ -66,6 +66,14 @@ class CoreInfo:
 
 
 @dataclass(frozen=True)
+class UnmodelledCore:
+    """A core the plugin knows of but has no table for: ``core=`` refuses it by name."""
+
+    name: str
+    message: str  # the one-line refusal, e.g. "cortex-m7 timing is not modelled; ..."
+
+
+@dataclass(frozen=True)
 class Description:
     """The ``describe`` document."""
 
@@ -73,6 +81,7 @@ class Description:
     plugin_version: str
     settings: tuple[Setting, ...]
     cores: tuple[CoreInfo, ...]
+    unmodelled: tuple[UnmodelledCore, ...] = ()
 
     def setting(self, key: str) -> Setting | None:
         return next((s for s in self.settings if s.key == key), None)
@@ -161,6 +170,9 @@ def check_value(desc: Description, key: str, value: object) -> Scalar:
     else:
         ok = isinstance(value, str) and bool(value) and (
             s.max_regions is None or len(value.split(";")) <= s.max_regions)
+    refused = next((u for u in desc.unmodelled if key == "core" and u.name == value), None)
+    if refused is not None:
+        raise RtoslabError(f"timing-model setting {key}={value}: {refused.message}")
     if not ok or not isinstance(value, int | str):
         raise RtoslabError(f"timing-model setting {key}={_shown(value)}: {_allowed(s)}")
     return value

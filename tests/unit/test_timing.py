@@ -25,13 +25,25 @@ def test_recorded_description_parses_into_settings_and_cores() -> None:
                            "clock_hz"]
     ws = desc.setting("flash_ws")
     assert ws is not None and (ws.kind, ws.min, ws.max, ws.requires) == ("int", 0, 64, ("flash",))
-    assert [c.name for c in desc.cores] == ["cortex-m3", "cortex-m4", "cortex-m0", "cortex-m0plus"]
+    assert [c.name for c in desc.cores] == ["cortex-m3", "cortex-m4", "cortex-m0", "cortex-m0plus",
+                                            "cortex-m33"]
+    assert "cortex-m7" in [u.name for u in desc.unmodelled]
+
+
+@pytest.mark.parametrize("core", ["cortex-m7", "cortex-m55"])
+def test_an_unmodelled_core_is_refused_by_name_with_the_way_out(core: str) -> None:
+    desc = timing.parse_description(_doc(), "d")
+    with pytest.raises(RtoslabError) as err:
+        timing.check_value(desc, "core", core)
+    assert str(err.value) == (f"timing-model setting core={core}: {core} timing is not modelled; "
+                              "use --timing core=none for instruction counts")
 
 
 @pytest.mark.parametrize(("change", "message"), [
     ({"schema": "rtoslab.plugin-describe/9"}, "key 'schema' is 'rtoslab.plugin-describe/9', this "
      "rtoslab reads 'rtoslab.plugin-describe/1'"),
-    ({"extra": 1}, "d: unknown key 'extra': allowed keys: schema, plugin_version, settings, cores"),
+    ({"extra": 1}, "d: unknown key 'extra': allowed keys: schema, plugin_version, settings, cores, "
+     "unmodelled"),
     ({"settings": [{"key": "x", "kind": "float", "default": 0, "doc": ""}]},
      "key 'settings[0].kind' is 'float': choose one of 'choice', 'int', 'regions'"),
     ({"settings": [{"key": "x", "kind": "choice", "default": "a", "doc": ""}]},

@@ -183,7 +183,8 @@ mod tests {
                 .is_empty()
         );
         // the model's own errors and rules, unchanged through the plugin's parser
-        assert!(e(&["trace=/t", "core=cortex-m7"]).contains("core=cortex-m7: unknown core"));
+        assert!(e(&["trace=/t", "core=cortex-m9"]).contains("core=cortex-m9: unknown core"));
+        assert!(e(&["trace=/t", "core=cortex-m7"]).contains("cortex-m7 timing is not modelled"));
         assert!(e(&["trace=/t", "flash_ws=1"]).contains("flash_ws=1 needs the flash region"));
         assert!(e(&["trace=/t", "prefetch=on"]).contains("prefetch=on needs the flash region"));
         assert!(e(&["trace=/t", "handlers=0x100;zz"]).contains("handlers=zz"));

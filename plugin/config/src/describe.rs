@@ -119,7 +119,8 @@ fn setting_json(s: &Setting) -> Json {
     Json::Obj(f)
 }
 
-/// The whole description: every timing-model setting and every core table.
+/// The whole description: every timing-model setting, every core table, and the cores
+/// `core=` refuses by name (`unmodelled`: name and the one-line refusal).
 pub fn describe_json() -> Json {
     Json::Obj(vec![
         ("schema", Json::str(SCHEMA)),
@@ -139,6 +140,20 @@ pub fn describe_json() -> Json {
                             ("arch", Json::str(t.arch)),
                             ("description", Json::str(t.description)),
                             ("source", Json::str(t.source)),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
+        (
+            "unmodelled",
+            Json::Arr(
+                cores::UNMODELLED
+                    .iter()
+                    .map(|name| {
+                        Json::Obj(vec![
+                            ("name", Json::str(name)),
+                            ("message", Json::Str(cores::unmodelled_message(name))),
                         ])
                     })
                     .collect(),
@@ -179,6 +194,10 @@ mod tests {
         assert!(text.contains(r#"{"key":"prefetch","kind":"choice","choices":["on","off"],"default":"off","requires":["flash"],"#));
         assert!(text.contains(r#""cores":[{"name":"cortex-m3","arch":"armv7-m","description":"#));
         assert_eq!(text.matches(r#""arch":"#).count(), CORES.len());
+        assert!(text.contains(
+            r#""unmodelled":[{"name":"cortex-m1","message":"cortex-m1 timing is not modelled; use --timing core=none for instruction counts"}"#
+        ));
+
         for key in [
             "trace",
             "base",

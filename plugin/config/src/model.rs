@@ -342,6 +342,12 @@ impl Setting {
                 if value == cores::NONE {
                     return Ok(Value::Core(None));
                 }
+                if cores::UNMODELLED.contains(&value) {
+                    return Err(ArgError(format!(
+                        "{key}={value}: {}",
+                        cores::unmodelled_message(value)
+                    )));
+                }
                 cores::by_name(value)
                     .map(|t| Value::Core(Some(t)))
                     .ok_or_else(|| {
@@ -605,12 +611,20 @@ mod tests {
     #[test]
     fn bad_values() {
         assert_eq!(
-            e(&["core=cortex-m7"]),
+            e(&["core=cortex-m9"]),
             format!(
-                "core=cortex-m7: unknown core (known: {})",
+                "core=cortex-m9: unknown core (known: {})",
                 cores::choices().join(", ")
             )
         );
+        assert_eq!(
+            e(&["core=cortex-m7"]),
+            "core=cortex-m7: cortex-m7 timing is not modelled; use --timing core=none for instruction counts"
+        );
+        for name in cores::UNMODELLED {
+            assert!(cores::by_name(name).is_none(), "{name} has a table");
+            assert!(e(&[&format!("core={name}")]).contains("is not modelled"));
+        }
         assert!(e(&["flash=0x0"]).contains("flash=0x0: expected BASE:SIZE"));
         assert!(e(&["flash=0x0:0"]).contains("non-empty"));
         assert!(e(&["flash=0xffff0000:0x20000"]).contains("32-bit address space"));

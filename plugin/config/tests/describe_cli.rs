@@ -127,8 +127,12 @@ fn check_rejects_with_one_line() {
     );
     assert_fails(
         &["check", "core=cortex-m7"],
+        "rtoslab-plugin: core=cortex-m7: cortex-m7 timing is not modelled; use --timing core=none for instruction counts",
+    );
+    assert_fails(
+        &["check", "core=cortex-m9"],
         &format!(
-            "rtoslab-plugin: core=cortex-m7: unknown core (known: {})",
+            "rtoslab-plugin: core=cortex-m9: unknown core (known: {})",
             cores::choices().join(", ")
         ),
     );

@@ -62,6 +62,25 @@ pub struct CoreTable {
 /// The `core=` value that selects no model.
 pub const NONE: &str = "none";
 
+/// Cortex-M cores rtoslab knows of but has no table for: `core=` refuses them by name
+/// (never prices them with another core's table). Their pipelines differ in ways no table
+/// here describes: the M7 issues two instructions per cycle and has caches and a branch
+/// predictor; the M55/M85 add Helium and caches; the M23/M35P/M52 have no table of ours.
+pub const UNMODELLED: &[&str] = &[
+    "cortex-m1",
+    "cortex-m7",
+    "cortex-m23",
+    "cortex-m35p",
+    "cortex-m52",
+    "cortex-m55",
+    "cortex-m85",
+];
+
+/// The one-line refusal for a core with no table (`UNMODELLED`).
+pub fn unmodelled_message(name: &str) -> String {
+    format!("{name} timing is not modelled; use --timing core=none for instruction counts")
+}
+
 /// Look a core up by its `core=` name (`none` is not a table: see [`NONE`]).
 pub fn by_name(name: &str) -> Option<&'static CoreTable> {
     CORES.iter().copied().find(|t| t.name == name)
@@ -87,6 +106,7 @@ register_cores! {
     cortex_m4,
     cortex_m0,
     cortex_m0plus,
+    cortex_m33,
 }
 
 #[cfg(test)]
@@ -97,7 +117,13 @@ mod tests {
     fn registry() {
         let names: Vec<&str> = CORES.iter().map(|t| t.name).collect();
         assert_eq!(choices(), [names.as_slice(), &[NONE]].concat());
-        for known in ["cortex-m3", "cortex-m4", "cortex-m0", "cortex-m0plus"] {
+        for known in [
+            "cortex-m3",
+            "cortex-m4",
+            "cortex-m0",
+            "cortex-m0plus",
+            "cortex-m33",
+        ] {
             assert!(names.contains(&known), "{known}");
         }
         assert_eq!(by_name("cortex-m4").map(|t| t.mla), Some(1));
