@@ -67,7 +67,9 @@ def test_na_reason_names_the_board_feature_a_target_lacks(tmp_path: Path) -> Non
 
 
 def test_unknown_names_are_clear_errors() -> None:
-    with pytest.raises(RtoslabError, match="unknown target 'x': choose one of .*mps2-an385, mps2-an386, mps2-an505, .*stm32vldiscovery"):
+    with pytest.raises(RtoslabError,
+                       match=r"unknown target 'x': choose one of .*mps2-an385, mps2-an386, mps2-an505, "
+                             r".*stm32vldiscovery"):
         get_target("x")
     with pytest.raises(RtoslabError, match="unknown suite 'x'"):
         suite_benchmarks("x")
