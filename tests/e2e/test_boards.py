@@ -88,3 +88,23 @@ def test_a_feature_the_board_lacks_is_na_with_the_reason(run_cli: RunCli, tmp_pa
     assert rows["k_irq_latency"]["status"] == "n/a"
     assert rows["k_irq_latency"]["reason"].startswith("target stm32vldiscovery lacks timer (QEMU's")
     assert rows["ftl_fsm"]["reason"].startswith("target stm32vldiscovery lacks bulk")
+
+
+def test_list_shows_every_board_with_core_and_clock(run_cli: RunCli) -> None:
+    proc = run_cli("list", env={"COLUMNS": "200"})
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    boards = [("microbit", "cortex-m0", "16 MHz"), ("stm32vldiscovery", "cortex-m3", "24 MHz"),
+              ("mps2-an386", "cortex-m4", "25 MHz"), ("netduinoplus2", "cortex-m4", "168 MHz"),
+              ("mps2-an505", "cortex-m33", "20 MHz")]
+    for name, core, clock in boards:
+        row = [line for line in lines if f" {name} " in line and core in line]
+        assert row and clock in row[0], (name, proc.stdout[:2000])
+
+
+def test_an_unknown_target_lists_the_known_ones(run_cli: RunCli, tmp_path: Path) -> None:
+    proc = run_cli("run", "--suite", "smoke", "--target", "pico", "--db", str(tmp_path / "r.sqlite"))
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1].endswith(
+        "unknown target 'pico': choose one of microbit, mps2-an385, mps2-an386, mps2-an505, netduinoplus2, "
+        "stm32vldiscovery")
