@@ -15,6 +15,8 @@
 //!   per-access dynamic costs) and the zero model (`core=none`);
 //! * `flow`       - block shape and how blocks hand control on: taken branches,
 //!   exception entry, return and tail-chaining inferred at block entry;
+//! * `fpctx`      - FP context on exception entry/return: extended frame, lazy stacking;
+//! * `fpu`        - which floating-point operation a coprocessor-space encoding is;
 //! * `decoded`    - a decoded instruction with its encoding, and its operands;
 //! * `thumb`      - Thumb/Thumb-2 classifier (length, loads/stores, control flow, class);
 //! * `trace`      - trace file v1 writer.
@@ -23,9 +25,13 @@
 //! the `rtoslab-plugin-config` crate (`config/`), which has no QEMU dependency, so the
 //! `rtoslab-plugin-describe` tool shares them.
 
+#[cfg(test)]
+mod armv6m_image;
 pub mod cost;
 pub mod decoded;
 pub mod flow;
+pub mod fpctx;
+pub mod fpu;
 pub mod instrument;
 pub mod thumb;
 pub mod timing;

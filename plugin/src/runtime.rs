@@ -31,6 +31,8 @@ use rtoslab_plugin_config::args::{Config, parse_args};
 use crate::cost::{Charge, CostModel, ZeroModel};
 use crate::decoded::DecodedInsn;
 use crate::flow::{Event, Exit, Seen, TargetSrc, TbShape, Tracker, exc_ret_source};
+use crate::fpctx::{EntryState, FpContext};
+use crate::fpu::fp_op;
 use crate::instrument::plan_tb;
 use crate::thumb::{self, Class, Flow, Insn, Mem};
 use crate::timing::CycleModel;
@@ -138,6 +140,9 @@ struct Runtime {
     seen_target: UnsafeCell<Option<u32>>,
     /// The live vector table (vCPU thread only; see `live_vector`).
     vectors: UnsafeCell<LiveVectors>,
+    /// With a priced FPU: the FP context words of an extended frame, and the FP-context
+    /// state (vCPU thread only; `fpctx`, `fp_charge`).
+    fp: Option<(u32, UnsafeCell<FpContext>)>,
 }
 
 /// The exception vectors' targets as the guest's memory holds them now, re-read after a
@@ -247,6 +252,8 @@ fn on_tb_limit(rt: &'static Runtime) {
 /// only.
 struct Block {
     shape: TbShape,
+    /// The block executes a floating-point instruction (lazy FP stacking: `fpctx`).
+    has_fp: bool,
     memo_prev: Cell<*const TbShape>,
     memo_charge: Cell<Charge>,
 }
@@ -268,6 +275,8 @@ fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
         let seen = Seen {
             target: unsafe { (*rt.seen_target.get()).take() },
         };
+        // The event, when not a remembered one (those are `Next` or `Taken`).
+        let mut fresh = Event::None;
         let charge = if rt.memo && tr.enter_again(shape, now, blk.memo_prev.get()) {
             // The same event as the remembered entry: a pure function of the two blocks
             // and a model without run-time state (`Runtime::memo`).
@@ -286,7 +295,14 @@ fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
             }
             #[cfg(feature = "debug-events")]
             debug_event(now, shape, ev, charge.total(), tr.frames());
+            fresh = ev;
             charge
+        };
+        let charge = match &rt.fp {
+            Some((words, fp)) if blk.has_fp || matches!(fresh, Event::Entry | Event::Return) => {
+                fp_charge(fp, *words, fresh, blk.has_fp, charge)
+            }
+            _ => charge,
         };
         // SAFETY: the vCPU's own entry (see `Counters`).
         unsafe { (*entry()).in_handler = u64::from(tr.in_handler()) };
@@ -297,6 +313,48 @@ fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
     if rt.insn_limit != 0 && now >= rt.insn_limit {
         stop_on_limit(rt, now);
     }
+}
+
+/// Floating-point context (`fpctx`): the extended frame's FP words stored on entry or
+/// restored on return, and the deferred (lazy) save, added to the cycles before the block
+/// (a probe earlier in the block than its first FP instruction counts that save too).
+/// Reads the machine at exception entry only: LR (EXC_RETURN) and, for an extended
+/// frame, FPCCR.LSPACT.
+#[cold]
+#[inline(never)]
+fn fp_charge(
+    fp: &UnsafeCell<FpContext>,
+    words: u32,
+    ev: Event,
+    has_fp: bool,
+    charge: Charge,
+) -> Charge {
+    // SAFETY: vCPU thread only (see `Runtime`).
+    let ctx = unsafe { &mut *fp.get() };
+    let mut extra = match ev {
+        Event::Entry => {
+            let exc_return = read_reg(14).unwrap_or(u32::MAX);
+            let st = EntryState {
+                exc_return,
+                // LSPACT unreadable: the reset value of LSPEN (1) makes the save lazy
+                lspact: exc_return & 0x10 != 0
+                    || read_words(FPCCR, 1).is_none_or(|w| w[0] & 1 != 0),
+            };
+            ctx.entry(st, words)
+        }
+        Event::Return => ctx.ret(words),
+        _ => 0,
+    };
+    extra += ctx.block(has_fp, words);
+    if extra == 0 {
+        return charge;
+    }
+    Charge::new(
+        charge.before() + extra,
+        charge.head(),
+        charge.later(),
+        charge.later_idx(),
+    )
 }
 
 /// Developer aid (`cargo build --release --features debug-events`): with
@@ -333,6 +391,9 @@ fn debug_event(now: u64, shape: &TbShape, ev: Event, c: u64, frames: &[u32]) {
 /// B3.2.2 and B3.4.3; the same addresses on ARMv6-M, whose VTOR is optional).
 const VTOR: u32 = 0xE000_ED08;
 const ICTR: u32 = 0xE000_E004;
+/// Floating-point Context Control Register (ARMv7-M ARM B3.2.2, FP extension): bit 0
+/// LSPACT, bit 30 LSPEN.
+const FPCCR: u32 = 0xE000_EF34;
 
 unsafe extern "C" {
     // glib, provided by the QEMU process the plugin is loaded into.
@@ -509,6 +570,9 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
             lo: 0,
             len: 0,
         }),
+        fp: cycle
+            .and_then(CycleModel::fp_context_words)
+            .map(|w| (w, UnsafeCell::new(FpContext::new()))),
     };
     if COUNTERS.set(Counters::new()).is_err() || RUNTIME.set(rt).is_err() {
         return Err("plugin installed twice".to_string());
@@ -674,6 +738,7 @@ impl HasCallbacks for RtosLab {
             // when a block dies; the crate leaks its callback boxes the same way).
             let blk: &'static Block = Box::leak(Box::new(Block {
                 shape: plan.shape,
+                has_fp: rt.fp.is_some() && decoded.iter().any(|d| fp_op(d).is_some()),
                 memo_prev: Cell::new(std::ptr::null()),
                 memo_charge: Cell::new(Charge::default()),
             }));

@@ -482,6 +482,15 @@ fn decode32_dual_excl_tb(hw1: u16, hw2: u16) -> Insn {
     let op1 = (hw1 >> 7) & 0x3;
     let op2 = (hw1 >> 4) & 0x3;
     let load = bit(hw1, 4) == 1;
+    // ARMv8-M (ARM DDI 0553 C2.4): SG is E97F E97F (in v7-M's LDRD space, with PC as
+    // both destinations: unpredictable there); TT, TTT, TTA, TTAT are E84n F0xx (STREX
+    // with Rt = PC on v7-M). Neither accesses memory.
+    if hw1 == 0xE97F && hw2 == 0xE97F {
+        return Insn::alu(4);
+    }
+    if hw1 & 0xFFF0 == 0xE840 && hw2 & 0xF000 == 0xF000 && hw2 & 0x3F == 0 {
+        return Insn::alu(4);
+    }
     if op1 == 0b00 && op2 <= 0b01 {
         // STREX / LDREX
         return if load { Insn::load(4) } else { Insn::store(4) };
@@ -491,6 +500,10 @@ fn decode32_dual_excl_tb(hw1: u16, hw2: u16) -> Insn {
         return match (load, op3) {
             (false, 0b0100 | 0b0101) => Insn::store(4), // STREXB, STREXH
             (true, 0b0100 | 0b0101) => Insn::load(4),   // LDREXB, LDREXH
+            // ARMv8-M load-acquire / store-release: LDA(B/H), LDAEX(B/H), STL(B/H),
+            // STLEX(B/H) (undefined on v7-M)
+            (false, 0b1000..=0b1111) => Insn::store(4),
+            (true, 0b1000..=0b1111) => Insn::load(4),
             (true, 0b0000 | 0b0001) => Insn::new(
                 4,
                 Class::TableBranch,
@@ -849,5 +862,48 @@ mod tests {
         assert!(Mem::Unknown.may_access());
         assert!(!Mem::Load.may_store());
         assert!(Mem::Store.may_access());
+    }
+
+    // ARMv8-M mainline additions (arm-none-eabi-as -march=armv8-m.main+fp, objdump).
+    #[test]
+    fn armv8m_mainline() {
+        let sg = d("e97f e97f");
+        assert_eq!(
+            (sg.class, sg.mem, sg.flow),
+            (Class::Alu, Mem::None, Flow::Seq)
+        );
+        for tt in ["e841 f000", "e841 f040", "e841 f080", "e841 f0c0"] {
+            assert_eq!((d(tt).class, d(tt).mem), (Class::Alu, Mem::None), "{tt}");
+        }
+        for ld in [
+            "e8d1 0faf",
+            "e8d1 0f8f",
+            "e8d1 0f9f",
+            "e8d1 0fef",
+            "e8d1 0fcf",
+        ] {
+            assert_eq!((d(ld).class, d(ld).flow), (Class::Load, Flow::Seq), "{ld}");
+            assert!(is_load(ld), "{ld}");
+        }
+        for st in [
+            "e8c1 0faf",
+            "e8c1 0f8f",
+            "e8c1 0f9f",
+            "e8c1 0fe2",
+            "e8c1 0fd2",
+        ] {
+            assert_eq!(d(st).class, Class::Store, "{st}");
+            assert!(is_store(st), "{st}");
+        }
+        // STREX is unchanged
+        assert!(is_store("e841 2300")); // strex r3, r2, [r1]
+        assert_eq!(d("4774").class, Class::Branch); // bxns lr
+        assert_eq!(d("479c").class, Class::Branch); // blxns r3
+        assert_eq!(d("f380 880a").class, Class::System); // msr msplim, r0
+        assert_eq!(d("f3ef 800b").class, Class::System); // mrs r0, psplim
+        // floating point: coprocessor space with its memory access
+        assert_eq!(d("ee30 0a20").class, Class::Coprocessor); // vadd.f32
+        assert!(is_store("ed2d 8a10")); // vpush {s16-s31}
+        assert!(is_load("ecbd 8a10")); // vpop {s16-s31}
     }
 }

@@ -27,6 +27,7 @@ use rtoslab_plugin_config::model::{Accel, ModelConfig};
 use crate::cost::{BlockCosts, Charge, CostModel};
 use crate::decoded::{DecodedInsn, Ops, Sys, ops};
 use crate::flow::{Event, Refill, TbShape};
+use crate::fpu::{FpOp, fp_op};
 use crate::thumb::{Class, Flow};
 
 fn is_data_processing(class: Class, o: &Ops) -> bool {
@@ -262,6 +263,12 @@ impl CycleModel {
         &self.cfg
     }
 
+    /// Words of FP state an extended exception frame stores and restores, each one cycle
+    /// (`fpctx`); `None` when the core's FPU is not priced.
+    pub fn fp_context_words(&self) -> Option<u32> {
+        self.t.fpu.map(|f| f.context_words)
+    }
+
     /// Wait states of one access (fetch or data) at `addr`: the flash region first, then
     /// the SRAM regions, else 0.
     pub fn region_ws(&self, addr: u64) -> u32 {
@@ -322,7 +329,21 @@ impl CycleModel {
             },
             // SVC: its execute cycle is the first of its exception entry (`event_charge`)
             Class::Exception if d.raw & 0xFF00 == 0xDF00 && d.insn.len == 2 => 0,
-            Class::Exception | Class::Coprocessor | Class::Undefined => 1,
+            Class::Coprocessor => match (t.fpu, fp_op(d)) {
+                (Some(f), Some(op)) => match op {
+                    FpOp::Alu => f.alu,
+                    FpOp::Mac => f.mac,
+                    FpOp::Div => f.div,
+                    FpOp::Sqrt => f.sqrt,
+                    FpOp::MovCore => f.mov_core,
+                    FpOp::MovHalf => f.mov_half,
+                    FpOp::LoadStore { double: false } => f.ldst_single,
+                    FpOp::LoadStore { double: true } => f.ldst_double,
+                    FpOp::Multi { words } => f.multi + u32::from(words),
+                },
+                _ => 1,
+            },
+            Class::Exception | Class::Undefined => 1,
         }
     }
 
@@ -789,6 +810,45 @@ mod tests {
         assert_eq!(one(&m, "fb11 3002"), 1);
         assert_eq!(one(&m, "fb21 f002"), 1);
         assert_eq!(one(&m, "fa81 f012"), 1);
+    }
+
+    /// Cortex-M4 TRM r0p1 Table 7-1 (FPv4-SP), on the cores with an FPU table; 1 (any
+    /// coprocessor encoding) on those without.
+    #[test]
+    fn fpu_table() {
+        let rows: &[(&str, u32, &str)] = &[
+            ("ee30 0a20", 1, "vadd.f32"),
+            ("ee20 0a20", 1, "vmul.f32"),
+            ("eeb4 0a60", 1, "vcmp.f32"),
+            ("eebd 0ac0", 1, "vcvt.s32.f32"),
+            ("ee00 0a20", 3, "vmla.f32"),
+            ("eea0 0a20", 3, "vfma.f32"),
+            ("ee80 0a20", 14, "vdiv.f32"),
+            ("eeb1 0ac0", 14, "vsqrt.f32"),
+            ("ee00 0a10", 2, "vmov s0, r0"),
+            ("ec41 0a10", 2, "vmov s0, s1, r0, r1"),
+            ("eef1 0a10", 1, "vmrs r0, fpscr"),
+            ("ed90 0a00", 2, "vldr s0, [r0]"),
+            ("ed80 0a00", 2, "vstr s0, [r0]"),
+            ("ed90 0b00", 3, "vldr d0, [r0]"),
+            ("ed2d 8a10", 17, "vpush {s16-s31}: 1 + 16"),
+            ("ecbd 8a10", 17, "vpop {s16-s31}"),
+            ("ed2d 8b10", 17, "vpush {d8-d15}: 1 + 2 x 8"),
+        ];
+        for core in ["cortex-m4", "cortex-m33"] {
+            let m = model(table(core));
+            assert_eq!(m.fp_context_words(), Some(17), "{core}");
+            for &(enc, want, what) in rows {
+                assert_eq!(one(&m, enc), want, "{core}: {what}");
+            }
+        }
+        for core in ["cortex-m3", "cortex-m0", "cortex-m0plus"] {
+            let m = model(table(core));
+            assert_eq!(m.fp_context_words(), None, "{core}");
+            for &(enc, _, what) in rows {
+                assert_eq!(one(&m, enc), 1, "{core}: {what}");
+            }
+        }
     }
 
     /// Cortex-M0 / M0+ TRM Table 3-1 (static parts; refills are dynamic).

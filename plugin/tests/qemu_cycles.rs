@@ -602,3 +602,52 @@ fn runtime_installed_handlers() {
         );
     }
 }
+
+/// FP context stacking on a Cortex-M4 with FPU (mps2-an386; tests/fixtures/
+/// fp_context_test.S): an exception taken with an active FP context (CONTROL.FPCA = 1)
+/// costs the same as without while the handler uses no FP (lazy stacking: the space is
+/// reserved, nothing is written); a handler that executes an FP instruction pays the
+/// deferred save of the 17 FP words (S0-S15, FPSCR) and the return their restore; with
+/// FPCCR.LSPEN = 0 they are saved on entry and restored on return (docs/timing-model.md,
+/// "FP context"; ARM AN298). With the M3's table (no FPU priced) nothing changes.
+#[test]
+fn fp_context_stacking() {
+    let Some(fx) = fixture("fp_context_stacking", "fp_context_test", &[]) else {
+        return;
+    };
+    const W: u64 = 17;
+    let scenario = |hits: &[Rec], a: u32, h: u32| -> [u64; 3] {
+        let r = Run {
+            hits: hits.to_vec(),
+            flags: 0,
+            end: hits[0],
+        };
+        let got = intervals(&r, &[(a, h), (h, h + 1), (h + 1, a + 3)]);
+        [got[0], got[1], got[2]]
+    };
+    for core in ["cortex-m4", "cortex-m3"] {
+        let args = format!("core={core},{}", handlers(&fx.elf));
+        let t = fx.trace_on("mps2-an386", &args, true);
+        assert_eq!(t.end.status, 0, "{args}");
+        let svc_basic = scenario(&t.hits, 10, 1);
+        let pend_basic = scenario(&t.hits, 20, 5);
+        let svc_lazy = scenario(&t.hits, 30, 1);
+        let pend_lazy = scenario(&t.hits, 40, 5);
+        let svc_eager = scenario(&t.hits, 50, 1);
+        let w = if core == "cortex-m4" { W } else { 0 };
+        assert_eq!(
+            svc_lazy, svc_basic,
+            "{core}: lazy frame, no FP in the handler"
+        );
+        assert_eq!(
+            pend_lazy,
+            [pend_basic[0], pend_basic[1] + w, pend_basic[2] + w],
+            "{core}: deferred save at the handler's VADD, restore on return"
+        );
+        assert_eq!(
+            svc_eager,
+            [svc_basic[0] + w, svc_basic[1], svc_basic[2] + w],
+            "{core}: LSPEN = 0: saved on entry, restored on return"
+        );
+    }
+}

@@ -197,7 +197,12 @@ impl Fixture {
 
     /// Run, require exit status 0 (else fail with QEMU's stderr), and read the trace.
     pub fn trace(&self, plugin_args: &str, icount: bool) -> Trace {
-        let out = self.run(plugin_args, icount);
+        self.trace_on("mps2-an385", plugin_args, icount)
+    }
+
+    /// `trace` on QEMU machine `machine`.
+    pub fn trace_on(&self, machine: &str, plugin_args: &str, icount: bool) -> Trace {
+        let out = run_qemu_on(machine, &self.elf, &self.trace_path(), plugin_args, icount);
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -252,6 +257,17 @@ pub fn build_source(dir: &Path, name: &str, defines: &[&str]) -> PathBuf {
 
 /// Run QEMU with the plugin; `plugin_args` are appended after `trace=`. Killed after 60 s.
 pub fn run_qemu(elf: &Path, trace: &Path, plugin_args: &str, icount: bool) -> Output {
+    run_qemu_on("mps2-an385", elf, trace, plugin_args, icount)
+}
+
+/// `run_qemu` on QEMU machine `machine` (e.g. mps2-an386, the Cortex-M4 with FPU).
+pub fn run_qemu_on(
+    machine: &str,
+    elf: &Path,
+    trace: &Path,
+    plugin_args: &str,
+    icount: bool,
+) -> Output {
     let mut plugin = format!("{},trace={}", plugin_path().display(), trace.display());
     if !plugin_args.is_empty() {
         plugin.push(',');
@@ -259,18 +275,10 @@ pub fn run_qemu(elf: &Path, trace: &Path, plugin_args: &str, icount: bool) -> Ou
     }
     let mut cmd = Command::new("qemu-system-arm");
     cmd.args([
-        "-M",
-        "mps2-an385",
-        "-display",
-        "none",
+        "-M", machine, "-display", "none",
         // No audio backend (the board has none; probing the defaults can load another
         // installed QEMU's modules).
-        "-audio",
-        "none",
-        "-monitor",
-        "none",
-        "-serial",
-        "none",
+        "-audio", "none", "-monitor", "none", "-serial", "none",
     ])
     .args(["-semihosting-config", "enable=on,target=native"]);
     if icount {

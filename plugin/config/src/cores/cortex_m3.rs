@@ -37,4 +37,5 @@ pub const TABLE: CoreTable = CoreTable {
     entry: 12,
     ret: 10,
     tail: 6,
+    fpu: None,
 };

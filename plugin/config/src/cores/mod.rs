@@ -57,6 +57,35 @@ pub struct CoreTable {
     pub entry: u32,
     pub ret: u32,
     pub tail: u32,
+    /// The floating-point unit's counts, for a core whose FPU rtoslab prices (`None`: FP
+    /// instructions cost 1 cycle, as any coprocessor-space encoding on a core without a
+    /// priced FPU; such a core faults on them anyway).
+    pub fpu: Option<&'static FpuTable>,
+}
+
+/// Cycle counts of a single-precision FPU (zero wait states) and of FP context stacking.
+/// A load/store multiple (VLDM, VSTM, VPUSH, VPOP) costs `multi + N` for N single
+/// registers (2 per double register).
+#[derive(Debug, PartialEq, Eq)]
+pub struct FpuTable {
+    /// VADD, VSUB, VABS, VNEG, VMUL, VNMUL, VCMP, VCVT, VMOV (immediate, register).
+    pub alu: u32,
+    /// VMLA, VMLS, VNMLA, VNMLS, VFMA, VFMS, VFNMA, VFNMS.
+    pub mac: u32,
+    pub div: u32,
+    pub sqrt: u32,
+    /// VMOV between one or two core registers and FP registers.
+    pub mov_core: u32,
+    /// VMOV between a core register and half of a double register; VMRS, VMSR.
+    pub mov_half: u32,
+    /// VLDR/VSTR of a single, of a double.
+    pub ldst_single: u32,
+    pub ldst_double: u32,
+    /// The `1` of `1 + N` for a load/store multiple.
+    pub multi: u32,
+    /// Words of FP state an extended exception frame saves (S0-S15, FPSCR) and restores;
+    /// each priced 1 cycle, as a store/load multiple's words.
+    pub context_words: u32,
 }
 
 /// The `core=` value that selects no model.
