@@ -171,6 +171,7 @@ class TimingDefaults:
     sram_ws: int | None = None
     prefetch: str | None = None
     div: str | None = None
+    accel: str | None = None
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,17 @@ class TargetFile:
     fpu: str = "none"
     float_abi: Literal["soft", "softfp", "hard"] = "soft"
     timing: TimingDefaults = TimingDefaults()
+    # [lacks]: board features (TARGET_FEATURES) this target does not have, each with the
+    # reason; a benchmark that `needs` one is n/a here with that reason.
+    lacks: dict[str, str] = field(default_factory=dict)
+
+
+# Board features a benchmark may need beyond lab/target.h's guaranteed functions
+# (bench.toml `needs`, target.toml [lacks]).
+TARGET_FEATURES: dict[str, str] = {
+    "timer": "a periodic benchmark timer interrupt (lab_target_timer_start)",
+    "bulk": "bulk memory of megabytes beside the MCU's RAM (LAB_TARGET_BULK)",
+}
 
 
 @dataclass(frozen=True)
@@ -254,6 +266,12 @@ def _check_target(spec: TargetFile, where: str) -> None:
 
     def bad(key: str, msg: str) -> RtoslabError:
         return RtoslabError(f"{where}: key '{key}' {msg}")
+
+    for feature, why in spec.lacks.items():
+        if feature not in TARGET_FEATURES:
+            raise bad(f"lacks.{feature}", f"is not a board feature: choose {_choices(TARGET_FEATURES)}")
+        if not why.strip():
+            raise bad(f"lacks.{feature}", "is empty: say why the board lacks it (shown as the n/a reason)")
 
     for key in ("cpu", "fpu"):
         if not _CPU_WORD.fullmatch(getattr(spec, key)):
@@ -334,6 +352,7 @@ class Benchmark:
     validation: tuple[ValidationCase, ...] = ()  # reference figures (suite "validation")
     derived: tuple[DerivedSpec, ...] = ()  # [[derived]]: figures composed on the host
     metric_decls: tuple[MetricDecl, ...] = ()  # [[metric]]: e.g. one-sample totals
+    needs: tuple[str, ...] = ()  # board features (TARGET_FEATURES) the target must have
 
 
 @cache
@@ -393,6 +412,7 @@ class BenchFile:
     validation: tuple[ValidationCase, ...] = ()  # [[validation]]: reference figures
     derived: tuple[DerivedSpec, ...] = ()  # derived metrics (rtoslab.analysis.derived)
     metric: tuple[MetricDecl, ...] = ()  # [[metric]]: how the host treats a measured metric
+    needs: tuple[str, ...] = ()  # board features (TARGET_FEATURES) a target must have
 
 
 _SUITE_RE = re.compile(r"[a-z0-9_]+")
@@ -445,6 +465,10 @@ def benchmarks() -> dict[str, Benchmark]:
             if not _CAP_NAME_RE.fullmatch(cap) or cap not in known_caps:
                 raise RtoslabError(f"{toml}: key 'requires[{i}]' is {cap!r}: choose capabilities the "
                                    f"ports declare: {_choices(known_caps)}")
+        for i, feature in enumerate(d.needs):
+            if feature not in TARGET_FEATURES:
+                raise RtoslabError(f"{toml}: key 'needs[{i}]' is {feature!r}: choose board features "
+                                   f"{_choices(TARGET_FEATURES)}")
         if d.insn_limit <= 0:
             raise RtoslabError(f"{toml}: key 'insn_limit' is {d.insn_limit}: give a positive "
                                "instruction count")
@@ -472,6 +496,7 @@ def benchmarks() -> dict[str, Benchmark]:
             validation=d.validation,
             derived=d.derived,
             metric_decls=d.metric,
+            needs=d.needs,
         )
     return found
 
@@ -555,10 +580,18 @@ def missing_capabilities(bench: Benchmark, kernel: Kernel) -> list[str]:
     return [c for c in bench.requires if not kernel.capabilities.get(c, False)]
 
 
-def na_reason(bench: Benchmark, kernel: Kernel) -> str | None:
+def target_lacks(bench: Benchmark, target: Target) -> list[str]:
+    """Board features the benchmark needs that the target lacks (empty: it can run)."""
+    return [f for f in bench.needs if f in target.spec.lacks]
+
+
+def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) -> str | None:
+    """Why the benchmark cannot run with this kernel (first) or on this target; None: it can."""
     missing = missing_capabilities(bench, kernel)
     if not missing:
-        return None
+        if target is None or not (lacking := target_lacks(bench, target)):
+            return None
+        return f"target {target.name} lacks " + ", ".join(f"{f} ({target.spec.lacks[f]})" for f in lacking)
     parts = []
     for cap in missing:
         why = kernel.unsupported_reasons.get(cap)

@@ -241,7 +241,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
 
     to_build: dict[str, tuple[BuildConfig, list[Benchmark]]] = {}
     for i, (config, bench, _) in enumerate(items):
-        reason = na_reason(bench, config.kernel_info())
+        reason = na_reason(bench, config.kernel_info(), config.target_info())
         if reason is not None:
             results[i] = BenchResult(bench.name, "n/a", reason)
         else:

@@ -55,15 +55,15 @@ def test_a_copied_target_folder_runs_the_smoke_suite_with_the_same_counts(run_cl
 def test_a_cpu_the_kernel_port_has_no_code_for_is_a_clear_build_error(run_cli: RunCli, root: Path) -> None:
     """The cpu/fpu -> FreeRTOS portable folder mapping is the port's: a new core fails the
     configure step with the line to add, named in the benchmark's failure reason."""
-    folder = root / "firmware" / "targets" / "copy-m33"
+    folder = root / "firmware" / "targets" / "copy-m7"
     shutil.copytree(root / "firmware" / "targets" / "mps2-an385", folder)
     toml = folder / "target.toml"
-    toml.write_text(toml.read_text().replace('cpu = "cortex-m3"', 'cpu = "cortex-m33"'))
+    toml.write_text(toml.read_text().replace('cpu = "cortex-m3"', 'cpu = "cortex-m7"'))
     env = {"RTOSLAB_ROOT": str(root), "RTOSLAB_CACHE": str(root / ".cache")}
-    proc = run_cli("run", "--bench", "k_yield", "--kernel", "freertos", "--target", "copy-m33", "--json",
-                   "--db", str(root / "m33.sqlite"), env=env)
+    proc = run_cli("run", "--bench", "k_yield", "--kernel", "freertos", "--target", "copy-m7", "--json",
+                   "--db", str(root / "m7.sqlite"), env=env)
     assert proc.returncode == 1, proc.stderr
     reason = json.loads(proc.stdout)["results"][0]["reason"]
-    assert ("no FreeRTOS port for cpu 'cortex-m33' with fpu 'none' (target.toml of copy-m33): add "
-            "set(LAB_FREERTOS_ARCH_cortex-m33_none <portable/GCC folder>) to ports/freertos/port.cmake"
+    assert ("no FreeRTOS port for cpu 'cortex-m7' with fpu 'none' (target.toml of copy-m7): add "
+            "set(LAB_FREERTOS_ARCH_cortex-m7_none <portable/GCC folder>) to ports/freertos/port.cmake"
             ) in reason

@@ -55,8 +55,21 @@ def test_na_reason_names_missing_capability_and_why(tmp_path: Path) -> None:
     assert na_reason(missing, kernel) == "kernel k lacks LAB_HAS_B=0 (no B here), LAB_HAS_C=0"
 
 
+def test_na_reason_names_the_board_feature_a_target_lacks(tmp_path: Path) -> None:
+    kernel = Kernel("k", tmp_path, "", {"LAB_HAS_A": True}, {}, {}, (), (), False)
+    small = get_target("stm32vldiscovery")
+    big = get_target("mps2-an385")
+    timed = Benchmark("t", tmp_path, ("s",), "", ("LAB_HAS_A",), 1, 1.0, needs=("timer",))
+    reason = na_reason(timed, kernel, small)
+    assert reason is not None and reason.startswith("target stm32vldiscovery lacks timer (QEMU")
+    assert na_reason(timed, kernel, big) is None
+    assert na_reason(timed, kernel) is None  # no target given: the kernel alone decides
+
+
 def test_unknown_names_are_clear_errors() -> None:
-    with pytest.raises(RtoslabError, match="unknown target 'x': choose one of mps2-an385"):
+    with pytest.raises(RtoslabError,
+                       match=r"unknown target 'x': choose one of .*mps2-an385, mps2-an386, mps2-an505, "
+                             r".*stm32vldiscovery"):
         get_target("x")
     with pytest.raises(RtoslabError, match="unknown suite 'x'"):
         suite_benchmarks("x")

@@ -169,3 +169,25 @@ def test_a_cmake_error_keeps_its_message() -> None:
            "  (target.toml of t): add a line\nCall Stack (most recent call first):\n")
     assert first_error(out) == ("CMake Error at ports/freertos/port.cmake:33 (message): kernel freertos: "
                                 "no FreeRTOS port for cpu 'x' with fpu 'none' (target.toml of t): add a line")
+
+
+def test_lacks_names_known_board_features_with_a_reason(tmp_path: Path) -> None:
+    toml = _target_copy(tmp_path, append='\n[lacks]\ntimer = "no timer modelled"\n')
+    assert load_target(toml).spec.lacks == {"timer": "no timer modelled"}
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    toml = _target_copy(bad, append='\n[lacks]\nradio = "none"\n')
+    with pytest.raises(RtoslabError, match=r"key 'lacks.radio' is not a board feature: choose bulk, timer"):
+        load_target(toml)
+
+
+def test_board_targets_state_their_architecture_facts() -> None:
+    """The boards of issue 11: core, clock and the FreeRTOS-relevant facts from target.toml."""
+    found = {name: (t.spec.cpu, t.spec.fpu, t.clock_hz, t.core) for name, t in targets().items()}
+    assert found["microbit"] == ("cortex-m0", "none", 16_000_000, "cortex-m0")
+    assert found["stm32vldiscovery"] == ("cortex-m3", "none", 24_000_000, "cortex-m3")
+    assert found["netduinoplus2"] == ("cortex-m4", "fpv4-sp-d16", 168_000_000, "cortex-m4")
+    assert found["mps2-an386"] == ("cortex-m4", "fpv4-sp-d16", 25_000_000, "cortex-m4")
+    assert found["mps2-an505"] == ("cortex-m33", "fpv5-sp-d16", 20_000_000, "cortex-m33")
+    assert targets()["netduinoplus2"].timing_defaults["accel"] == "art"
+    assert targets()["netduinoplus2"].timing_defaults["flash_ws"] == 5

@@ -6,6 +6,7 @@
  * Self-check: the block's arithmetic result equals the same computation done in C.
  */
 #include "lab/bench.h"
+#include "straight.h"
 
 #define STRAIGHT_ROUNDS 1000
 
@@ -17,7 +18,7 @@ static uint32_t straight_reference(uint32_t seed)
 {
     uint32_t r0 = seed;
     uint32_t r1 = 0;
-    for (int i = 0; i < 25; i++) {
+    for (int i = 0; i < LAB_STRAIGHT_ROUNDS_PER_BLOCK; i++) {
         r0 = r0 + 1u;
         r1 = r1 ^ r0;
         r1 = r1 + (r0 << 1);

@@ -28,6 +28,10 @@ set(LAB_FREERTOS_ARCH_cortex-m4_none ARM_CM3)
 set(LAB_FREERTOS_ARCH_cortex-m4_fpv4-sp-d16 ARM_CM4F)
 set(LAB_FREERTOS_ARCH_cortex-m0_none ARM_CM0)
 set(LAB_FREERTOS_ARCH_cortex-m0plus_none ARM_CM0)
+# ARMv8-M mainline: the port without TrustZone support, run Secure-only
+# (configRUN_FREERTOS_SECURE_ONLY in FreeRTOSConfig.h.in); with or without the FPU.
+set(LAB_FREERTOS_ARCH_cortex-m33_none ARM_CM33_NTZ/non_secure)
+set(LAB_FREERTOS_ARCH_cortex-m33_fpv5-sp-d16 ARM_CM33_NTZ/non_secure)
 set(LAB_FREERTOS_ARCH_VAR LAB_FREERTOS_ARCH_${LAB_TARGET_CPU}_${LAB_TARGET_FPU})
 if(NOT DEFINED ${LAB_FREERTOS_ARCH_VAR})
   message(FATAL_ERROR
@@ -36,6 +40,18 @@ if(NOT DEFINED ${LAB_FREERTOS_ARCH_VAR})
     "to ports/freertos/port.cmake")
 endif()
 set(LAB_FREERTOS_PORTABLE ${LAB_FREERTOS_KERNEL}/portable/GCC/${${LAB_FREERTOS_ARCH_VAR}})
+# Every C file of the folder: ARM_CM3 and ARM_CM4F have port.c only; the ARMv6-M and
+# ARMv8-M folders add portasm.c (the handlers) and mpu_wrappers_v2_asm.c (empty without
+# the MPU).
+file(GLOB LAB_FREERTOS_PORTABLE_SOURCES ${LAB_FREERTOS_PORTABLE}/*.c)
+# Those ports name their tick handler SysTick_Handler themselves; port_freertos.c defines
+# SysTick_Handler around xPortSysTickHandler (the tick hooks), as the older ports name it.
+# So their port.c is compiled with the older name.
+file(STRINGS ${LAB_FREERTOS_PORTABLE}/port.c LAB_FREERTOS_OWN_SYSTICK REGEX "^void SysTick_Handler\\( void \\)")
+if(LAB_FREERTOS_OWN_SYSTICK)
+  set_source_files_properties(${LAB_FREERTOS_PORTABLE}/port.c PROPERTIES
+                              COMPILE_DEFINITIONS SysTick_Handler=xPortSysTickHandler)
+endif()
 
 set(LAB_PORT_SOURCES ${LAB_PORT_DIR}/port_freertos.c)
 set(LAB_PORT_KERNEL_SOURCES
@@ -43,7 +59,7 @@ set(LAB_PORT_KERNEL_SOURCES
     ${LAB_FREERTOS_KERNEL}/list.c
     ${LAB_FREERTOS_KERNEL}/queue.c
     ${LAB_FREERTOS_KERNEL}/timers.c
-    ${LAB_FREERTOS_PORTABLE}/port.c
+    ${LAB_FREERTOS_PORTABLE_SOURCES}
     ${LAB_FREERTOS_KERNEL}/portable/MemMang/heap_4.c)
 set(LAB_PORT_INCLUDES
     ${LAB_FREERTOS_KERNEL}/include

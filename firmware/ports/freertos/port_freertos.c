@@ -331,8 +331,9 @@ void lab_critical_exit_from_isr(uint32_t saved) { taskEXIT_CRITICAL_FROM_ISR((UB
 
 uint32_t lab_port_irq_prio_kernel(void) { return (uint32_t)configMAX_SYSCALL_INTERRUPT_PRIORITY; }
 
-/* 0 is never masked: the CM3 port's critical sections raise BASEPRI only to
- * configMAX_SYSCALL_INTERRUPT_PRIORITY. */
+/* 0 is never masked on ARMv7-M and ARMv8-M mainline: those ports' critical sections raise
+ * BASEPRI only to configMAX_SYSCALL_INTERRUPT_PRIORITY. ARMv6-M has no BASEPRI: the
+ * ARM_CM0 port's critical sections set PRIMASK and mask this level too (README.md). */
 uint32_t lab_port_irq_prio_unmanaged(void) { return 0u; }
 
 void lab_port_isr_enter(void) {}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rtoslab.builder.config import BuildConfig
 from rtoslab.builder.deps import cmake_var, dep_path
-from rtoslab.catalog import Benchmark, Target, benchmarks, missing_capabilities
+from rtoslab.catalog import Benchmark, Target, benchmarks, missing_capabilities, target_lacks
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import RtoslabError
 from rtoslab.schema import parse_file
@@ -131,8 +131,9 @@ def write_kernel_config(config: BuildConfig, out_dir: Path) -> None:
 
 
 def buildable_benchmarks(config: BuildConfig) -> list[Benchmark]:
-    kernel = config.kernel_info()
-    return [b for b in benchmarks().values() if not missing_capabilities(b, kernel)]
+    kernel, target = config.kernel_info(), config.target_info()
+    return [b for b in benchmarks().values()
+            if not missing_capabilities(b, kernel) and not target_lacks(b, target)]
 
 
 def _tool(name: str) -> str:

@@ -1,0 +1,71 @@
+/* Registers of the STM32F405 (QEMU machine netduinoplus2) and the Cortex-M4 system control
+ * space used by the target code. Private to this folder. Addresses: RM0090 (STM32F405/415
+ * reference manual), section 2.3 memory map; IRQ numbers: RM0090 table 61 (vector table). */
+#ifndef STM32F405_H
+#define STM32F405_H
+
+#include <stdint.h>
+
+#define STM32_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+#define STM32_REG8(addr) (*(volatile uint8_t *)(uintptr_t)(addr))
+
+/* The part has 82 device interrupts; the firmware uses IRQ 0 .. 63. */
+#define STM32_IRQ_COUNT 64u
+#define STM32_VECTOR_COUNT (16u + STM32_IRQ_COUNT)
+
+/* USART1 (APB2): QEMU's first serial port. QEMU's USART model sends a byte written to DR
+ * at once when CR1.UE and CR1.TE are set; no baud-rate setup is needed. */
+#define USART1_BASE 0x40011000u
+#define USART_SR(base) STM32_REG((base) + 0x00u)
+#define USART_DR(base) STM32_REG((base) + 0x04u)
+#define USART_BRR(base) STM32_REG((base) + 0x08u)
+#define USART_CR1(base) STM32_REG((base) + 0x0Cu)
+#define USART_SR_TXE 0x80u
+#define USART_CR1_UE 0x2000u
+#define USART_CR1_TE 0x0008u
+
+/* USART3: not used as a UART. Its baud-rate register is the output register
+ * (lab_target_output_reg): QEMU does not model the GPIO ports of this board (they are
+ * unimplemented-device stubs that read as 0), and BRR is a device register QEMU keeps as
+ * written, with no other effect. */
+#define USART3_BASE 0x40004800u
+
+/* TIM2 (32-bit general-purpose timer, APB1): the benchmark timer, IRQ 28. */
+#define TIM2_BASE 0x40000000u
+#define TIM2_IRQ 28u
+#define TIM_CR1 STM32_REG(TIM2_BASE + 0x00u)
+#define TIM_DIER STM32_REG(TIM2_BASE + 0x0Cu)
+#define TIM_SR STM32_REG(TIM2_BASE + 0x10u)
+#define TIM_EGR STM32_REG(TIM2_BASE + 0x14u)
+#define TIM_CNT STM32_REG(TIM2_BASE + 0x24u)
+#define TIM_PSC STM32_REG(TIM2_BASE + 0x28u)
+#define TIM_ARR STM32_REG(TIM2_BASE + 0x2Cu)
+#define TIM_CR1_CEN 0x1u
+#define TIM_DIER_UIE 0x1u
+#define TIM_SR_UIF 0x1u
+#define TIM_EGR_UG 0x1u
+
+/* IRQ lines 60 .. 63 (DMA2 stream 5 .. 7 and the Ethernet lines on the real part) have no
+ * device in QEMU's model: software-only lines. */
+#define STM32_SOFT_IRQ_TOP 63u
+
+/* System control block */
+#define SCB_VTOR STM32_REG(0xE000ED08u)
+#define SCB_CCR STM32_REG(0xE000ED14u)
+#define SCB_CPACR STM32_REG(0xE000ED88u)
+#define SCB_CFSR STM32_REG(0xE000ED28u)
+#define SCB_HFSR STM32_REG(0xE000ED2Cu)
+#define SCB_MMFAR STM32_REG(0xE000ED34u)
+#define SCB_BFAR STM32_REG(0xE000ED38u)
+
+/* NVIC */
+#define NVIC_ISER(n) STM32_REG(0xE000E100u + 4u * (n))
+#define NVIC_ICER(n) STM32_REG(0xE000E180u + 4u * (n))
+#define NVIC_ICPR(n) STM32_REG(0xE000E280u + 4u * (n))
+#define NVIC_IPR(irq) STM32_REG8(0xE000E400u + (irq))
+#define NVIC_STIR STM32_REG(0xE000EF00u)
+
+void lab_target_vectors_init(void);
+void lab_target_default_handler(void);
+
+#endif /* STM32F405_H */
