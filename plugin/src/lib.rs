@@ -17,7 +17,8 @@
 //!   exception entry, return and tail-chaining inferred at block entry;
 //! * `decoded`    - a decoded instruction with its encoding, and its operands;
 //! * `thumb`      - Thumb/Thumb-2 classifier (length, loads/stores, control flow, class);
-//! * `trace`      - trace file v1 writer.
+//! * `trace`      - trace file v1 writer;
+//! * `irqwin`     - masked-window tracking per interrupt priority level (`irq_windows=`).
 //!
 //! The plugin's arguments, the timing-model settings and rules, and the core tables are
 //! the `rtoslab-plugin-config` crate (`config/`), which has no QEMU dependency, so the
@@ -27,6 +28,7 @@ pub mod cost;
 pub mod decoded;
 pub mod flow;
 pub mod instrument;
+pub mod irqwin;
 pub mod thumb;
 pub mod timing;
 pub mod trace;
