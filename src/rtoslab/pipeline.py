@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rtoslab.analysis.analyse import analyse
 from rtoslab.analysis.derived import derive
+from rtoslab.analysis.irq_windows import locate, parse_report
 from rtoslab.builder.cmake import BuildResult, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
@@ -88,8 +89,10 @@ def source_hash(config: BuildConfig, bench: Benchmark) -> str:
 
 
 def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
-                  runner: Runner) -> BenchResult:
-    """Run one built benchmark and analyse it. Failures become a failed result."""
+                  runner: Runner, irq_windows: bool = False) -> BenchResult:
+    """Run one built benchmark and analyse it. Failures become a failed result.
+    ``irq_windows``: also track masked windows and keep them, located in the source
+    (docs/irq-windows.md)."""
     target = config.target_info()
     timing = config.timing_settings()
     clock_hz = float(timing.get("clock_hz", target.clock_hz))  # type: ignore[arg-type]
@@ -101,6 +104,7 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
         insn_limit=bench.insn_limit,
         timeout_s=bench.timeout_s,
         model={k: v for k, v in timing.items() if k != "clock_hz"},
+        irq_windows=irq_windows,
     )
     try:
         out = runner.run(req)
@@ -129,15 +133,23 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
         metrics += derive(metrics, bench.derived, counters, clock_hz if out.trace.has_cycles else None)
     except RtoslabError as e:
         return replace(failed, reason=f"{bench.name}: {e}")
+    windows = None
+    if irq_windows:
+        if out.irq_windows is None:
+            return replace(failed, reason=f"{bench.name}: the plugin wrote no irq-windows report")
+        try:
+            windows = locate(parse_report(out.irq_windows, bench.name), built.elfs[bench.name])
+        except RtoslabError as e:
+            return replace(failed, reason=f"{bench.name}: {e}")
     end = out.trace.end
-    return replace(failed, status="ok", metrics=tuple(metrics), calibration=calib,
+    return replace(failed, status="ok", irq_windows=windows, metrics=tuple(metrics), calibration=calib,
                    total_insns=end.total_insns if end else 0,
                    total_cycles=end.total_cycles if end else 0)
 
 
 def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
             runner: Runner, on_progress: Callable[[Progress], None] | None = None,
-            jobs: int = 1) -> list[BenchResult]:
+            jobs: int = 1, irq_windows: bool = False) -> list[BenchResult]:
     """Run the plan, storing every result. Returns the results in plan order.
 
     Builds (one per configuration) and then runs (one per benchmark) go to a pool of
@@ -195,7 +207,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                 if isinstance(b, str):
                     results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b}")
                 else:
-                    runs[pool.submit(run_benchmark, config, bench, b, runner)] = i
+                    runs[pool.submit(run_benchmark, config, bench, b, runner, irq_windows)] = i
             flush()
             for ran in as_completed(runs):
                 results[runs[ran]] = ran.result()

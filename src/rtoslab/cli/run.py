@@ -57,6 +57,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="timing-model setting (repeatable; `rtoslab list` shows them, "
                    "docs/timing-model.md); --model is the old spelling")
     p.add_argument("--json", action="store_true", help="print the rtoslab.run/1 JSON document")
+    p.add_argument("--irq-windows", action="store_true",
+                   help="also find every interval in which each interrupt priority level is "
+                        "masked, with its source lines (docs/irq-windows.md)")
     p.add_argument("--yes", action="store_true",
                    help=f"run a plan of more than {LARGE_PLAN_RUNS} benchmark runs without asking")
     p.add_argument("--report", type=Path, default=None,
@@ -155,8 +158,8 @@ class _ProgressLines:
 
 
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
-             experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None
-             ) -> tuple[int, list[BenchResult], str]:
+             experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None,
+             irq_windows: bool = False) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record. Returns (run id, results, final status).
 
     Ctrl-C or SIGTERM marks the run incomplete (results stored so far stay) and re-raises;
@@ -180,7 +183,8 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
 
     try:
         with bar:
-            results = execute(store, run_id, plan, QemuRunner(), progress, jobs=jobs)
+            results = execute(store, run_id, plan, QemuRunner(), progress, jobs=jobs,
+                              irq_windows=irq_windows)
     except BaseException:
         try:
             store.finish_run(run_id, "incomplete")
@@ -241,7 +245,8 @@ def cmd(args: argparse.Namespace) -> int:
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = [(config, benches)]
     announce_plan(store, plan, args.jobs, args.yes, "run")
-    run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs)
+    run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs,
+                                        irq_windows=args.irq_windows)
     print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
@@ -271,7 +276,8 @@ def run_experiment(args: argparse.Namespace) -> int:
     plan = exp.plan()
     announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
     run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
-                                        jobs=args.jobs, names=dict(exp.names))
+                                        jobs=args.jobs, names=dict(exp.names),
+                                        irq_windows=args.irq_windows)
     print_run(store, run_id, args, exp)
     return 0 if status == "complete" else 1
 

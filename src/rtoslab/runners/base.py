@@ -25,6 +25,7 @@ class RunRequest:
     insn_limit: int  # stop the guest after this many instructions (a hang)
     timeout_s: float  # wall-clock limit
     model: dict[str, object]  # timing-model settings for the plugin
+    irq_windows: bool = False  # also track masked windows (docs/irq-windows.md)
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class RunOutput:
     trace: Trace | None
     wall_s: float  # host wall-clock seconds of the emulator process
     console_report: ConsoleReport = field(default_factory=ConsoleReport)  # its protocol lines, parsed
+    irq_windows: str | None = None  # the plugin's masked-window report (docs/formats.md §9)
 
 
 class Runner(Protocol):

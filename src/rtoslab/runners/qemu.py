@@ -68,6 +68,11 @@ def exception_handlers(elf: Path) -> list[int]:
     return sorted(addrs)
 
 
+def irq_windows_path(trace_path: Path) -> Path:
+    """Where the plugin writes the masked-window report, beside the trace."""
+    return trace_path.with_suffix(".irqwin.json")
+
+
 def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
     """The exact QEMU command line for a request (also shown by `rtoslab run -v`)."""
     plugin_args = [
@@ -82,6 +87,9 @@ def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
         model["handlers"] = ";".join(f"{a:#x}" for a in exception_handlers(req.elf))
     for key, value in sorted(model.items()):
         plugin_args.append(f"{key}={value}")
+    if req.irq_windows:
+        plugin_args += [f"irq_windows={irq_windows_path(trace_path)}",
+                        f"prio_bits={req.target.spec.nvic_prio_bits}"]
     return [
         "qemu-system-arm",
         "-M", req.target.qemu_machine,
@@ -160,6 +168,7 @@ class QemuRunner:
         req.work_dir.mkdir(parents=True, exist_ok=True)
         trace_path = req.work_dir / f"{req.benchmark}.trace"
         trace_path.unlink(missing_ok=True)
+        irq_windows_path(trace_path).unlink(missing_ok=True)
         cmd = qemu_command(req, trace_path, plugin)
         start = time.monotonic()
         timed_out = False
@@ -198,5 +207,8 @@ class QemuRunner:
             failure = f"{req.benchmark}: {trace_error}"
         if failure and exit_code not in (0, 10, 11, 124) and stderr and not timed_out:
             failure += f" [qemu: {stderr.splitlines()[-1][:200]}]"
+        windows: str | None = None
+        if req.irq_windows and irq_windows_path(trace_path).is_file():
+            windows = irq_windows_path(trace_path).read_text()
         return RunOutput(req.benchmark, failure is None, failure, exit_code, console, trace, wall,
-                         console_report)
+                         console_report, irq_windows=windows)
