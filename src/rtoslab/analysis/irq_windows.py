@@ -88,24 +88,35 @@ def short_path(path: str) -> str:
     return "/".join(parts[-3:])
 
 
-def addr2line(elf: Path, addrs: list[int]) -> dict[int, tuple[str, str, int]]:
-    """(function, file, line) of each address (function/file "?" and line 0 when unknown)."""
+def addr2line(elf: Path, addrs: list[int]) -> dict[int, tuple[str, str, int, str]]:
+    """(function, file, line, caller) of each address: the innermost (inlined) function and
+    its line, and ``caller``, the function it is inlined into ("" when not inlined).
+    Unknown parts are "?" (line 0)."""
     if not addrs:
         return {}
     try:
-        out = subprocess.run([ADDR2LINE, "-f", "-e", str(elf), *(f"{a:#x}" for a in addrs)],
+        out = subprocess.run([ADDR2LINE, "-a", "-f", "-i", "-e", str(elf), *(f"{a:#x}" for a in addrs)],
                              capture_output=True, text=True, check=True).stdout.splitlines()
     except FileNotFoundError:
         raise RtoslabError(f"{ADDR2LINE} not found: install binutils-arm-none-eabi (make setup)") from None
     except subprocess.CalledProcessError as e:
         raise RtoslabError(f"{ADDR2LINE} failed on {elf}: {e.stderr.strip()[:200]}") from None
-    result: dict[int, tuple[str, str, int]] = {}
-    for i, a in enumerate(addrs):
-        func = out[2 * i] if 2 * i < len(out) else "??"
-        loc = out[2 * i + 1] if 2 * i + 1 < len(out) else "??:0"
+    # With -a every address starts a group: "0x...", then (function, file:line) pairs from
+    # the innermost inlined function out to the function that holds the code.
+    groups: list[list[str]] = []
+    for line in out:
+        if line.startswith("0x") and len(groups) < len(addrs) and all(c in "0123456789abcdefx" for c in line):
+            groups.append([])
+        elif groups:
+            groups[-1].append(line)
+    result: dict[int, tuple[str, str, int, str]] = {}
+    for a, g in zip(addrs, groups, strict=False):
+        func = g[0] if g and g[0] != "??" else "?"
+        loc = g[1] if len(g) > 1 else "??:0"
         file, _, line = loc.partition(" ")[0].rpartition(":")
-        result[a] = (func if func != "??" else "?", file if file and file != "??" else "?",
-                     int(line) if line.isdigit() else 0)
+        caller = g[-2] if len(g) >= 4 and g[-2] != "??" else ""
+        result[a] = (func, file if file and file != "??" else "?", int(line) if line.isdigit() else 0,
+                     caller)
     return result
 
 
@@ -130,15 +141,16 @@ def locate(report: IrqWindows, elf: Path) -> IrqWindows:
                     for a in (w.start_pc, w.end_pc) if a})
     where = addr2line(elf, addrs)
 
-    def name(a: int) -> tuple[str, str, int]:
-        return where.get(a, ("?", "?", 0))
+    def name(a: int) -> tuple[str, str, int, str]:
+        return where.get(a, ("?", "?", 0, ""))
+
+    def text(func: str, file: str, line: int, caller: str) -> str:
+        return f"{func} ({short_path(file)}:{line})" + (f" in {caller}" if caller else "")
 
     def one(w: IrqWindowSite) -> IrqWindowSite:
-        sf, sfile, sline = name(w.start_pc)
-        ef, efile, eline = name(w.end_pc)
-        code = _code(sfile, sline, eline if efile == sfile else sline)
-        return replace(w, start=f"{sf} ({short_path(sfile)}:{sline})",
-                       end=f"{ef} ({short_path(efile)}:{eline})" if w.end_pc else "-", code=code)
+        start, end = name(w.start_pc), name(w.end_pc)
+        code = _code(start[1], start[2], end[2] if end[1] == start[1] else start[2])
+        return replace(w, start=text(*start), end=text(*end) if w.end_pc else "-", code=code)
 
     return replace(report, levels=tuple(
         replace(lv, windows=tuple(one(w) for w in lv.windows),
