@@ -76,3 +76,35 @@ def test_tracking_does_not_change_samples(run_cli: RunCli, tmp_path: Path) -> No
     without, b = _run(run_cli, tmp_path / "b.sqlite")
     assert with_windows is not None and without is None
     assert a == b and len(a) == REPEAT
+
+
+def test_phase_sweep_meets_the_window_bound(run_cli: RunCli, tmp_path: Path) -> None:
+    """firmware/bench/w_irqphase: a timer tick arrives at every instruction offset of a
+    21-instruction PRIMASK window (one offset per loop iteration). The extra latency of
+    each measured tick (its tick-to-handler distance minus the unmasked one) is 1 .. 21
+    inside the window, each exactly once, 0 elsewhere; the worst equals the longest window
+    that --irq-windows reports at the timer's level: the bound is met, and it is tight."""
+    db = tmp_path / "r.sqlite"
+    proc = run_cli("run", "--bench", "w_irqphase", "--irq-windows", "--db", str(db))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    store = open_store(db, read_only=True)
+    view = store.load_run(store.latest_run_id() or 0)
+    (result,) = view.results
+    (metric,) = result.metrics
+    periods = [s.insns for s in store.load_run_samples(view)[metric.id]]
+    measured = periods[0::2]  # sync -> measured tick, one per phase
+    assert len(measured) == 100
+    delays = [p - min(measured) for p in measured]
+    window = PRIMASK_LEN
+    assert sorted(d for d in delays if d) == list(range(1, window + 1))
+    assert windows_at_timer_level(result.irq_windows) == max(delays) == window
+
+
+def windows_at_timer_level(windows: IrqWindows | None) -> int:
+    """The longest window in instructions at the timer's level (priority 0x80) of
+    w_irqphase's report (the level's own longest is ranked by modelled cycles)."""
+    assert windows is not None
+    level = next(lv for lv in windows.levels if lv.priority == 0x80)
+    primask = next(w for w in level.windows if w.cause == "primask")
+    assert primask.count == 100 and primask.max_insns == PRIMASK_LEN
+    return max(w.max_insns for w in level.windows)
