@@ -101,12 +101,15 @@ impl Cause {
     }
 }
 
-/// A point in the run: instructions and modelled cycles completed, and an address.
+/// A point in the run: instructions and modelled cycles completed, an address, and the
+/// link register there (the return address into the caller of the function that masks
+/// or unmasks, e.g. of vPortEnterCritical; 0 when not read: exception events).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct At {
     pub insns: u64,
     pub cycles: u64,
     pub pc: u32,
+    pub lr: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -121,8 +124,11 @@ pub struct Site {
     pub count: u64,
     pub max_insns: u64,
     pub max_cycles: u64,
-    /// Start (instructions completed) of the longest occurrence.
+    /// Start (instructions completed) of the longest occurrence, and the link register
+    /// at its start and end (`At::lr`).
     pub max_at: u64,
+    pub start_lr: u32,
+    pub end_lr: u32,
 }
 
 /// Histogram buckets: bucket 0 holds length 0 and 1, bucket `b` lengths in
@@ -136,7 +142,7 @@ struct Level {
     masked_insns: u64,
     masked_cycles: u64,
     hist: [u64; HIST_BUCKETS],
-    sites: HashMap<(u32, u32, Cause), Site>,
+    sites: HashMap<SiteKey, Site>,
 }
 
 impl Level {
@@ -151,6 +157,10 @@ impl Level {
         }
     }
 }
+
+/// A site: start pc, end pc, cause. (Not the link registers: in a function that has made
+/// a call, LR may hold anything, so keying by it would split one site at random.)
+type SiteKey = (u32, u32, Cause);
 
 /// Windows at most this many sites per level are written, longest first.
 pub const TOP_SITES: usize = 20;
@@ -250,6 +260,8 @@ impl Windows {
                         s.max_cycles = cycles;
                         s.max_insns = insns;
                         s.max_at = o.from.insns;
+                        s.start_lr = o.from.lr;
+                        s.end_lr = at.lr;
                     }
                 }
                 _ => {}
@@ -377,7 +389,7 @@ impl Windows {
             if k > 0 {
                 s.push(',');
             }
-            let mut sites: Vec<(&(u32, u32, Cause), &Site)> = lv.sites.iter().collect();
+            let mut sites: Vec<(&SiteKey, &Site)> = lv.sites.iter().collect();
             sites.sort_by(|a, b| {
                 (b.1.max_cycles, b.1.max_insns, a.1.max_at).cmp(&(
                     a.1.max_cycles,
@@ -412,8 +424,11 @@ impl Windows {
                 }
                 let _ = write!(
                     s,
-                    "{{\"start_pc\":{from},\"end_pc\":{to},\"cause\":\"{}\",\"count\":{},\
+                    "{{\"start_pc\":{from},\"start_lr\":{},\"end_pc\":{to},\
+                     \"end_lr\":{},\"cause\":\"{}\",\"count\":{},\
                      \"max_insns\":{},\"max_cycles\":{},\"max_at\":{}}}",
+                    site.start_lr,
+                    site.end_lr,
                     cause.name(),
                     site.count,
                     site.max_insns,
@@ -426,8 +441,10 @@ impl Windows {
                 Some(o) => {
                     let _ = write!(
                         s,
-                        "{{\"start_pc\":{},\"cause\":\"{}\",\"insns\":{},\"cycles\":{}}}",
+                        "{{\"start_pc\":{},\"start_lr\":{},\"cause\":\"{}\",\"insns\":{},\
+                         \"cycles\":{}}}",
                         o.from.pc,
+                        o.from.lr,
                         o.cause.name(),
                         end.insns.saturating_sub(o.from.insns),
                         end.cycles.saturating_sub(o.from.cycles)
@@ -468,6 +485,7 @@ mod tests {
             insns,
             cycles: insns * 2,
             pc: insns as u32,
+            lr: 0,
         }
     }
 

@@ -446,11 +446,13 @@ fn irqwin_event(
         insns: now,
         cycles: c,
         pc: prev_pc,
+        lr: 0,
     };
     let open = At {
         insns: now,
         cycles: c + u64::from(before),
         pc: start,
+        lr: 0,
     };
     // SAFETY: vCPU thread only (see `Runtime`).
     let w = unsafe { &mut *w.get() };
@@ -482,6 +484,7 @@ fn on_mask_insn(
             .wrapping_sub(suffix_cycles)
             .wrapping_sub(entry.from_insn(idx + 1)),
         pc,
+        lr: read_reg(14).unwrap_or(0),
     };
     // SAFETY: vCPU thread only (see `Runtime`).
     unsafe { &mut *w.get() }.mask_changed(op, rn, at);
@@ -544,6 +547,7 @@ fn on_exit(rt: &'static Runtime) {
             insns,
             cycles,
             pc: 0,
+            lr: 0,
         };
         if let Err(e) = std::fs::write(path, win.to_json(rt.cycle.is_some(), end)) {
             eprintln!("rtoslab-plugin: writing the irq-windows report {path} failed: {e}");
@@ -765,11 +769,8 @@ impl HasCallbacks for RtosLab {
                 let suffix_insns = (seg_end - i) as u64;
                 let suffix_cycles: u64 = costs[i + 1..=seg_end].iter().map(|&c| u64::from(c)).sum();
                 let pc = decoded[i].pc as u32;
-                let flags = if matches!(op, MaskOp::Msr { .. }) {
-                    CallbackFlags::QEMU_PLUGIN_CB_R_REGS
-                } else {
-                    CallbackFlags::QEMU_PLUGIN_CB_NO_REGS
-                };
+                // Registers: the MSR source and LR (who masks: `At::lr`).
+                let flags = CallbackFlags::QEMU_PLUGIN_CB_R_REGS;
                 tb.instruction(i)?.register_execute_callback_flags(
                     move |_vcpu: VCPUIndex| {
                         on_mask_insn(rt, op, i, pc, suffix_insns, suffix_cycles)

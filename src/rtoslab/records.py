@@ -327,6 +327,13 @@ class IrqWindowSite:
     start: str = "?"
     end: str = "?"
     code: tuple[str, ...] = ()
+    # The link register at the masking/unmasking instruction (0: not read), and where
+    # that return address lies: who called the function that masks (e.g. the kernel call
+    # that entered a critical section).
+    start_lr: int = 0
+    end_lr: int = 0
+    start_from: str = ""
+    end_from: str = ""
 
 
 @dataclass(frozen=True)

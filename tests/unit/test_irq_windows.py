@@ -13,7 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.analysis.irq_windows import from_doc, locate, parse_report, short_path, to_doc, top_lines
+from rtoslab.analysis.irq_windows import (
+    call_site,
+    from_doc,
+    locate,
+    parse_report,
+    short_path,
+    to_doc,
+    top_lines,
+)
 from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.report.irq_windows import html_section, text_section
 from rtoslab.store import open_store
@@ -55,6 +63,11 @@ def test_bad_reports_are_one_line_errors(text: str, says: str) -> None:
     with pytest.raises(RtoslabError, match=says) as e:
         parse_report(text, "w_irqwin")
     assert "\n" not in str(e.value) and "w_irqwin" in str(e.value)
+
+
+def test_call_site_of_a_link_register() -> None:
+    assert call_site(0x1235) == 0x1232  # inside the BL that returns to 0x1234 (Thumb bit set)
+    assert call_site(0) == 0 and call_site(0xFFFFFFFD) == 0  # unread; EXC_RETURN
 
 
 def test_short_path() -> None:

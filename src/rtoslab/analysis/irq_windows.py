@@ -39,6 +39,8 @@ def _site(d: object, where: str) -> IrqWindowSite:
         max_insns=int(d.get("max_insns", d.get("insns", 0)) or 0),
         max_cycles=int(d.get("max_cycles", d.get("cycles", 0)) or 0),
         max_at=int(d.get("max_at", 0) or 0),
+        start_lr=int(d.get("start_lr", 0) or 0),
+        end_lr=int(d.get("end_lr", 0) or 0),
     )
 
 
@@ -133,12 +135,20 @@ def _code(file: str, first: int, last: int) -> tuple[str, ...]:
     return tuple(f"{n:5d}  {lines[n - 1].rstrip()}" for n in range(first, end + 1))
 
 
+def call_site(lr: int) -> int:
+    """An address inside the call instruction that left return address ``lr`` (0 when
+    ``lr`` is not a code address: unread, or an EXC_RETURN value)."""
+    return (lr & ~1) - 2 if 2 <= lr < 0xF000_0000 else 0
+
+
 def locate(report: IrqWindows, elf: Path) -> IrqWindows:
-    """The report with every window's start and end as ``function (file:line)`` and its
-    code (the source lines from start to end when both are in one file)."""
-    addrs = sorted({a for lv in report.levels
-                    for w in (*lv.windows, *([lv.open_at_exit] if lv.open_at_exit else []))
-                    for a in (w.start_pc, w.end_pc) if a})
+    """The report with every window's start and end as ``function (file:line)``, the call
+    sites their link registers point at, and its code (the source lines from start to end
+    when both are in one file)."""
+    sites = [w for lv in report.levels
+             for w in (*lv.windows, *([lv.open_at_exit] if lv.open_at_exit else []))]
+    addrs = sorted({a for w in sites for a in (w.start_pc, w.end_pc, call_site(w.start_lr),
+                                                  call_site(w.end_lr)) if a})
     where = addr2line(elf, addrs)
 
     def name(a: int) -> tuple[str, str, int, str]:
@@ -147,10 +157,24 @@ def locate(report: IrqWindows, elf: Path) -> IrqWindows:
     def text(func: str, file: str, line: int, caller: str) -> str:
         return f"{func} ({short_path(file)}:{line})" + (f" in {caller}" if caller else "")
 
+    def outer(loc: tuple[str, str, int, str]) -> str:
+        return loc[3] or loc[0]
+
+    def caller(at: tuple[str, str, int, str], lr: int) -> str:
+        """Where ``lr`` returns to, when that is another function than the one at ``at``
+        (in a function that has made a call, LR holds that call's return address)."""
+        site = call_site(lr)
+        if not site or outer(name(site)) in ("?", outer(at)):
+            return ""
+        return text(*name(site))
+
     def one(w: IrqWindowSite) -> IrqWindowSite:
         start, end = name(w.start_pc), name(w.end_pc)
         code = _code(start[1], start[2], end[2] if end[1] == start[1] else start[2])
-        return replace(w, start=text(*start), end=text(*end) if w.end_pc else "-", code=code)
+        start_from = caller(start, w.start_lr)
+        end_from = caller(end, w.end_lr)
+        return replace(w, start=text(*start), end=text(*end) if w.end_pc else "-", code=code,
+                       start_from=start_from, end_from=end_from)
 
     return replace(report, levels=tuple(
         replace(lv, windows=tuple(one(w) for w in lv.windows),
@@ -201,6 +225,8 @@ def top_lines(report: IrqWindows, per_level: int = 3) -> list[str]:
             n = w.max_cycles if report.cycles_modelled else w.max_insns
             out.append(f"  {n:>7} {unit} {w.max_insns:>6} insns x{w.count:<5} {w.cause:<11} "
                        f"{w.start} -> {w.end}")
+            if w.start_from or w.end_from:
+                out.append(f"{'':>40}called from {w.start_from or '?'} -> {w.end_from or '?'}")
         if lv.open_at_exit is not None:
             w = lv.open_at_exit
             out.append(f"  still masked at exit: {w.cause} since {w.start} ({w.max_insns} insns)")

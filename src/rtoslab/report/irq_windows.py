@@ -51,6 +51,8 @@ def _level_html(w: IrqWindows, lv: IrqLevel, per_level: int) -> str:
             f"<tr><td class=\"num\">{s.max_cycles}</td><td class=\"num\">{s.max_insns}</td>"
             f"<td class=\"num\">{s.count}</td><td>{e(s.cause)}</td><td>{e(s.start)}</td>"
             f"<td>{e(s.end)}</td></tr>"
+            + (f"<tr><td colspan=\"4\"></td><td>called from {e(s.start_from or '?')}</td>"
+               f"<td>called from {e(s.end_from or '?')}</td></tr>" if s.start_from or s.end_from else "")
             + (f"<tr><td colspan=\"6\"><pre class=\"code\">{e(code)}</pre></td></tr>" if code else ""))
     table = ("<table class=\"irqwin\"><thead><tr><th>cycles</th><th>insns</th><th>count</th>"
              "<th>cause</th><th>start</th><th>end</th></tr></thead><tbody>"
