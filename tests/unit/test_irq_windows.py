@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -124,3 +125,16 @@ def test_store_round_trip_and_rendering(tmp_path: Path) -> None:
     html = html_section(view)
     assert "cpsid" in html and "<svg" in html and "level 1" in html
     assert top_lines(report)[0].startswith("level 0")
+
+
+def test_irq_windows_without_a_timing_model_is_refused_before_running(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "rtoslab.cli.main", "run", "--bench", "w_irqwin",
+                           "--irq-windows", "--timing", "core=none", "--db", str(tmp_path / "r.sqlite")],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == ("rtoslab: error: --irq-windows needs a timing model: drop --timing "
+                                   "core=none (or set a core) for this run")
+    db = tmp_path / "r.sqlite"
+    if db.exists():  # nothing ran, so no run is stored
+        with open_store(db) as store:
+            assert store.list_runs() == []

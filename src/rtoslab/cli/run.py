@@ -201,6 +201,17 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
     return run_id, results, status
 
 
+def check_irq_windows(plan: list[tuple[BuildConfig, list[Benchmark]]], wanted: bool) -> None:
+    """--irq-windows needs a timing model in every configuration (its cycles and exception
+    events come from it): refuse before anything runs."""
+    if not wanted:
+        return
+    for config, _ in plan:
+        if str(config.timing_settings().get("core", "none")) == "none":
+            raise RtoslabError("--irq-windows needs a timing model: drop --timing core=none "
+                               "(or set a core) for this run")
+
+
 def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], jobs: int,
                   yes: bool, what: str) -> None:
     """Say the plan's size and an estimate of its duration (from this database's earlier
@@ -244,6 +255,7 @@ def cmd(args: argparse.Namespace) -> int:
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = [(config, benches)]
+    check_irq_windows(plan, args.irq_windows)
     announce_plan(store, plan, args.jobs, args.yes, "run")
     run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs,
                                         irq_windows=args.irq_windows)
@@ -274,6 +286,7 @@ def run_experiment(args: argparse.Namespace) -> int:
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = exp.plan()
+    check_irq_windows(plan, args.irq_windows)
     announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
     run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
                                         jobs=args.jobs, names=dict(exp.names),
