@@ -67,6 +67,8 @@ def test_known_answer_windows(run_cli: RunCli, tmp_path: Path, cflags: str) -> N
         assert lv.count == REPEAT * sum(1 for e in expect.values() if lv.level in e[1])
         assert lv.bound_cycles == lv.max_cycles + windows.entry_cycles
         assert lv.open_at_exit is None
+    code = next(w for w in windows.levels[0].windows if w.cause == "primask").code
+    assert '"cpsid i"' in code[0] and '"cpsie i"' in code[-1] and len(code) == 3, code
     handler = next(w for w in windows.levels[7].windows if w.cause.startswith("handler"))
     assert handler.start.startswith("w_handler ")
 

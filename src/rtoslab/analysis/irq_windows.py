@@ -13,6 +13,7 @@ import subprocess
 from dataclasses import asdict, replace
 from pathlib import Path
 
+from rtoslab.paths import firmware_root
 from rtoslab.records import IrqLevel, IrqWindows, IrqWindowSite, RtoslabError
 
 SCHEMA = "rtoslab.irq-windows/1"
@@ -122,12 +123,22 @@ def addr2line(elf: Path, addrs: list[int]) -> dict[int, tuple[str, str, int, str
     return result
 
 
+def source_file(file: str) -> Path:
+    """Where a debug-information path is on this machine: rtoslab's own sources are
+    compiled with ``-ffile-prefix-map`` to ``firmware/...`` (relative to the build
+    directory), so those are looked up under this checkout's firmware folder."""
+    path = Path(file)
+    if not path.is_file() and "firmware/" in file:
+        return firmware_root() / file.rsplit("firmware/", 1)[1]
+    return path
+
+
 def _code(file: str, first: int, last: int) -> tuple[str, ...]:
     """Source lines ``first`` .. ``last`` of ``file`` (at most CODE_LINES), numbered."""
     if first <= 0 or file == "?":
         return ()
     try:
-        lines = Path(file).read_text(errors="replace").splitlines()
+        lines = source_file(file).read_text(errors="replace").splitlines()
     except OSError:
         return ()
     end = last if last >= first else first
