@@ -79,6 +79,8 @@ const SHCSR: u32 = 0xE000_ED24;
 const AIRCR: u32 = 0xE000_ED0C;
 const NVIC_IABR: u32 = 0xE000_E300;
 const NVIC_IPR: u32 = 0xE000_E400;
+/// Interrupt Controller Type Register: (INTLINESNUM + 1) * 32 interrupt lines (B3.4.3).
+const ICTR: u32 = 0xE000_E004;
 
 /// Why a window opened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -181,6 +183,9 @@ pub struct Windows {
     levels: Vec<Level>,
     /// Exception entry cost of the model (cycles), for the bound.
     entry_cycles: u32,
+    /// NVIC_IABR words the NVIC implements (from ICTR, read at the first exception event;
+    /// 0 until then).
+    iabr_words: u32,
 }
 
 impl Windows {
@@ -198,6 +203,7 @@ impl Windows {
             prigroup: 0,
             levels: (0..1usize << bits).map(|_| Level::new()).collect(),
             entry_cycles,
+            iabr_words: 0,
         }
     }
 
@@ -349,7 +355,10 @@ impl Windows {
                 }
             }
         }
-        for word in 0..8u32 {
+        if self.iabr_words == 0 {
+            self.iabr_words = m.word(ICTR).map_or(8, |v| (v & 0xF) + 1).min(8);
+        }
+        for word in 0..self.iabr_words {
             if let Some(a) = m.word(NVIC_IABR + 4 * word) {
                 for bit in 0..32 {
                     if a & (1 << bit) != 0 {
