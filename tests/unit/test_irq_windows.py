@@ -25,6 +25,7 @@ from rtoslab.analysis.irq_windows import (
 )
 from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.report.irq_windows import html_section, text_section
+from rtoslab.report.json_report import run_document
 from rtoslab.store import open_store
 
 PLUGIN_REPORT = {
@@ -125,6 +126,9 @@ def test_store_round_trip_and_rendering(tmp_path: Path) -> None:
     html = html_section(view)
     assert "cpsid" in html and "<svg" in html and "level 1" in html
     assert top_lines(report)[0].startswith("level 0")
+    doc = run_document(view)
+    assert doc["irq_windows"] == [{"benchmark": "w", "config": "cafe01", "report": to_doc(report)}]
+    assert from_doc(json.loads(json.dumps(doc["irq_windows"][0]["report"]))) == report  # type: ignore[index]
 
 
 def test_irq_windows_without_a_timing_model_is_refused_before_running(tmp_path: Path) -> None:
