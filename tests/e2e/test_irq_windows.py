@@ -47,24 +47,29 @@ def test_known_answer_windows(run_cli: RunCli, tmp_path: Path, cflags: str) -> N
     assert windows is not None
     assert windows.prio_bits == 3 and len(windows.levels) == 8
     where = "firmware/bench/w_irqwin/w_irqwin.c"
+    # section: (cause, length, levels, start line, end line)
     expect = {
-        "primask": (PRIMASK_LEN, range(0, 8), _line("W_PRIMASK_START"), _line("W_PRIMASK_END")),
-        "basepri": (BASEPRI_LEN, range(2, 8), _line("W_BASEPRI_START"), _line("W_BASEPRI_END")),
-        "handler": (HANDLER_LEN, range(5, 8), _line("W_HANDLER"), _line("W_HANDLER")),
+        "primask": ("primask", PRIMASK_LEN, range(0, 8), _line("W_PRIMASK_START"), _line("W_PRIMASK_END")),
+        "basepri": ("basepri", BASEPRI_LEN, range(2, 8), _line("W_BASEPRI_START"), _line("W_BASEPRI_END")),
+        "basepri_max": ("basepri", 30 + 2, range(4, 8), _line("W_BASEPRI_MAX_START"),
+                        _line("W_BASEPRI_MAX_END")),
+        "faultmask": ("faultmask", 10 + 1, range(0, 8), _line("W_FAULTMASK_START"),
+                      _line("W_FAULTMASK_END")),
+        "handler": ("handler:47", HANDLER_LEN, range(5, 8), _line("W_HANDLER"), _line("W_HANDLER")),
     }
     for lv in windows.levels:
-        by_cause = {w.cause.split(":")[0]: w for w in lv.windows}
-        for cause, (length, levels, start, end) in expect.items():
+        by_start = {(w.cause, w.start.rsplit(":", 1)[1].rstrip(")")): w for w in lv.windows}
+        for section, (cause, length, levels, start, end) in expect.items():
             if lv.level not in levels:
-                assert cause not in by_cause, (cflags, lv.level, cause)
+                assert (cause, str(start)) not in by_start, (cflags, lv.level, section)
                 continue
-            w = by_cause[cause]
+            w = by_start[(cause, str(start))]
             assert (w.max_insns, w.count) == (length, REPEAT), (cflags, lv.level, w)
             assert w.start.endswith(f"({where}:{start})"), (cflags, w.start)
             assert w.end.endswith(f"({where}:{end})"), (cflags, w.end)
-        longest = max(e[0] for e in expect.values() if lv.level in e[1])
-        assert lv.max_insns == longest
-        assert lv.count == REPEAT * sum(1 for e in expect.values() if lv.level in e[1])
+        longest = max(e[1] for e in expect.values() if lv.level in e[2])
+        assert max(w.max_insns for w in lv.windows) == longest
+        assert lv.count == REPEAT * sum(1 for e in expect.values() if lv.level in e[2])
         assert lv.bound_cycles == lv.max_cycles + windows.entry_cycles
         assert lv.open_at_exit is None
     code = next(w for w in windows.levels[0].windows if w.cause == "primask").code

@@ -9,6 +9,9 @@
  *   W_BASEPRI   msr basepri (W_BASEPRI_VALUE); W_BASEPRI_NOPS nops; mov + msr basepri (0)
  *               -> a window at the levels at or below W_BASEPRI_VALUE (numerically >=) of
  *                  W_BASEPRI_NOPS + 2 instructions;
+ *   W_BASEPRI_MAX  msr basepri_max (0x80) with BASEPRI 0 (it sets it); 30 nops; mov + msr
+ *               basepri (0) -> a window at levels 4-7 of 32 instructions;
+ *   W_FAULTMASK cpsid f; 10 nops; cpsie f -> a window at every level of 11 instructions;
  *   W_HANDLER   the handler of a software-raised IRQ at priority W_HANDLER_PRIO: a naked
  *               function of W_HANDLER_NOPS nops, 4 instructions counting its runs and
  *               bx lr -> a window at the levels at or below W_HANDLER_PRIO of
@@ -59,6 +62,12 @@ void lab_bench_run(void)
         __asm__ volatile("mov r0, #" W_BASEPRI_VALUE "\n\tmsr basepri, r0" ::: "r0", "memory"); /* W_BASEPRI_START */
         __asm__ volatile(NOP20 NOP20 ::: "memory");
         __asm__ volatile("mov r0, #0\n\tmsr basepri, r0" ::: "r0", "memory"); /* W_BASEPRI_END */
+        __asm__ volatile("mov r0, #0x80\n\tmsr basepri_max, r0" ::: "r0", "memory"); /* W_BASEPRI_MAX_START */
+        __asm__ volatile(NOP20 NOP4 NOP4 "nop\n\tnop" ::: "memory");
+        __asm__ volatile("mov r0, #0\n\tmsr basepri, r0" ::: "r0", "memory"); /* W_BASEPRI_MAX_END */
+        __asm__ volatile("cpsid f" ::: "memory"); /* W_FAULTMASK_START */
+        __asm__ volatile(NOP4 NOP4 "nop\n\tnop" ::: "memory");
+        __asm__ volatile("cpsie f" ::: "memory"); /* W_FAULTMASK_END */
         lab_target_irq_trigger(line);
     }
     lab_target_irq_remove(line);
