@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rtoslab.analysis.analyse import analyse
 from rtoslab.analysis.derived import apply_totals, derive, total_names
+from rtoslab.analysis.irq_windows import locate, parse_report
 from rtoslab.builder.cmake import BuildResult, bench_inputs, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
@@ -119,9 +120,11 @@ def traced(config: BuildConfig) -> bool:
 
 
 def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
-                  runner: Runner) -> BenchResult:
-    """Run one built benchmark and analyse it. Failures become a failed result."""
-    return run_benchmark_traced(config, bench, built, runner)[0]
+                  runner: Runner, irq_windows: bool = False) -> BenchResult:
+    """Run one built benchmark and analyse it. Failures become a failed result.
+    ``irq_windows``: also track masked windows and keep them, located in the source
+    (docs/irq-windows.md)."""
+    return run_benchmark_traced(config, bench, built, runner, irq_windows)[0]
 
 
 def _timeline(config: BuildConfig, bench: Benchmark, elf: Path, names: dict[int, str],
@@ -140,9 +143,11 @@ def _timeline(config: BuildConfig, bench: Benchmark, elf: Path, names: dict[int,
 
 
 def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResult,
-                         runner: Runner) -> tuple[BenchResult, Timeline | None]:
+                         runner: Runner, irq_windows: bool = False
+                         ) -> tuple[BenchResult, Timeline | None]:
     """Run one built benchmark and analyse it; with the timeline hook on (``traced``) also
-    arrange its timeline. Failures become a failed result (and no timeline)."""
+    arrange its timeline; with ``irq_windows`` also track masked windows. Failures become a
+    failed result (and no timeline)."""
     target = config.target_info()
     timing = config.timing_settings()
     clock_hz = float(timing.get("clock_hz", target.clock_hz))  # type: ignore[arg-type]
@@ -155,6 +160,7 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
         timeout_s=bench.timeout_s,
         model={k: v for k, v in timing.items() if k != "clock_hz"},
         events=traced(config),
+        irq_windows=irq_windows,
     )
     try:
         out = runner.run(req)
@@ -198,15 +204,23 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
                           total_names(bench.metric_decls))
     except RtoslabError as e:
         return replace(failed, reason=f"{bench.name}: {e}"), None
+    windows = None
+    if irq_windows:
+        if out.irq_windows is None:
+            return replace(failed, reason=f"{bench.name}: the plugin wrote no irq-windows report"), None
+        try:
+            windows = locate(parse_report(out.irq_windows, bench.name), built.elfs[bench.name])
+        except RtoslabError as e:
+            return replace(failed, reason=f"{bench.name}: {e}"), None
     end = trace.end
-    return replace(failed, status="ok", metrics=tuple(metrics), calibration=calib,
+    return replace(failed, status="ok", irq_windows=windows, metrics=tuple(metrics), calibration=calib,
                    total_insns=end.total_insns if end else 0,
                    total_cycles=end.total_cycles if end else 0), timeline
 
 
 def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
             runner: Runner, on_progress: Callable[[Progress], None] | None = None,
-            jobs: int = 1) -> list[BenchResult]:
+            jobs: int = 1, irq_windows: bool = False) -> list[BenchResult]:
     """Run the plan, storing every result. Returns the results in plan order.
 
     Builds (one per configuration) and then runs (one per benchmark) go to a pool of
@@ -267,7 +281,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                 if isinstance(b, str):
                     results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b}")
                 else:
-                    runs[pool.submit(run_benchmark_traced, config, bench, b, runner)] = i
+                    runs[pool.submit(run_benchmark_traced, config, bench, b, runner,
+                                     irq_windows)] = i
             flush()
             for ran in as_completed(runs):
                 result, timeline = ran.result()

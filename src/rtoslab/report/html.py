@@ -25,6 +25,7 @@ from rtoslab.catalog import kernels
 from rtoslab.records import Footprint, RtoslabError, Sample, Summary, Unit
 from rtoslab.report.comparison.run_tables import config_labels, grouped_rows, report_table
 from rtoslab.report.comparison.table import Baselines, Column
+from rtoslab.report.irq_windows import html_section as irq_windows_html
 from rtoslab.report.labels import timing_footer
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
 from rtoslab.report.pivot import Pivot, PivotSpec, build_pivot, pivot_grid
@@ -327,6 +328,9 @@ class _Page:
         sections.append(("footprint", "Footprint", self.footprint()))
         if self.r.timelines:
             sections.append(("timeline", "Timeline", timeline_section(self.r.timelines)))
+        windows = irq_windows_html(v)
+        if windows:
+            sections.append(("irq-windows", "Masked interrupt windows", windows))
         if not v.results:
             sections = [("summary", "Results", "<p>No results are stored for this run.</p>")]
         nav = "".join(f'<a href="#{sid}">{_e(name)}</a>' for sid, name, _ in sections)
