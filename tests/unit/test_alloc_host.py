@@ -1,0 +1,83 @@
+"""Host correctness tests of every allocator behind lab/alloc.h (firmware/allocators/*).
+
+tests/host/alloc/CMakeLists.txt builds one allocator folder, unchanged, for the host with
+the randomised test tests/host/alloc/test_alloc.c under AddressSanitizer and
+UndefinedBehaviorSanitizer: no overlap, alignment, contents intact, stats consistent,
+exhaustion. Allocators that exist only prebuilt for ARM (newlib, newlib-nano) say why in
+host_na.txt; their checks run on the target (the a_* benchmarks).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rtoslab.builder.deps import cmake_var, dep_path
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = ROOT / "tests" / "host" / "alloc"
+ALLOCATORS = sorted(p.parent.name for p in (ROOT / "firmware" / "allocators").glob("*/alloc.cmake"))
+CRATES = ("freertos-next", "umm-malloc-sys", "o1heap")
+SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("gcc") is None or shutil.which("cmake") is None or shutil.which("ninja") is None,
+    reason="no host gcc/cmake/ninja on PATH: cannot build the allocator host tests",
+)
+
+
+def build(alloc: str, build_dir: Path) -> subprocess.CompletedProcess[str] | None:
+    """Configure and build; None when the allocator has no host build (host_na.txt)."""
+    deps = [f"-D{cmake_var(c)}={dep_path(c)}" for c in CRATES]
+    conf = subprocess.run(
+        ["cmake", "-G", "Ninja", "-S", str(HOST), "-B", str(build_dir), f"-DLAB_ALLOC={alloc}",
+         "-DCMAKE_C_COMPILER=gcc", *deps],
+        capture_output=True, text=True, check=False, timeout=120,
+    )
+    assert conf.returncode == 0, conf.stdout[-3000:] + conf.stderr[-3000:]
+    if (build_dir / "host_na.txt").exists():
+        return None
+    made = subprocess.run(["ninja", "-C", str(build_dir)], capture_output=True, text=True,
+                          check=False, timeout=300)
+    assert made.returncode == 0, made.stdout[-4000:] + made.stderr[-2000:]
+    return made
+
+
+def run(build_dir: Path, *seeds: str, sabotage: bool = False) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop("LAB_ALLOC_TEST_SABOTAGE", None)
+    if sabotage:
+        env["LAB_ALLOC_TEST_SABOTAGE"] = "1"
+    return subprocess.run([str(build_dir / "test_alloc"), *seeds], capture_output=True, text=True,
+                          env=env, check=False, timeout=300)
+
+
+def test_every_allocator_folder_is_found() -> None:
+    assert {"tlsf", "pool", "heap4", "heap5", "umm", "o1heap", "newlib", "newlib_nano"} <= set(ALLOCATORS)
+
+
+@pytest.mark.parametrize("alloc", ALLOCATORS)
+def test_allocator_host_correctness(alloc: str, tmp_path: Path) -> None:
+    if build(alloc, tmp_path / alloc) is None:
+        reason = (tmp_path / alloc / "host_na.txt").read_text().strip()
+        assert alloc.startswith("newlib"), f"{alloc} has no host build: {reason}"
+        pytest.skip(f"{alloc}: {reason} (checked on the target)")
+    proc = run(tmp_path / alloc)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-4000:]
+    m = SUMMARY.search(proc.stdout)
+    assert m is not None and int(m.group(1)) == 5 and m.group(2) == "0", out[-4000:]
+
+
+def test_corruption_behind_the_allocator_fails_the_test(tmp_path: Path) -> None:
+    """The checker can fail: a byte changed behind tlsf's back is found."""
+    assert build("tlsf", tmp_path / "tlsf") is not None
+    proc = run(tmp_path / "tlsf", "1", sabotage=True)
+    assert proc.returncode != 0
+    assert "0 passed, 1 failed" in proc.stdout
+    assert "intact" in proc.stdout + proc.stderr
