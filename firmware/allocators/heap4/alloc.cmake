@@ -18,7 +18,9 @@ set(LAB_ALLOC_FREERTOS_RENAMES
     xPortResetHeapMinimumEverFreeHeapSize=lab_heap_reset_min_ever
     vPortInitialiseBlocks=lab_heap_initialise_blocks vPortGetHeapStats=lab_heap_stats
     vPortHeapResetState=lab_heap_reset_state vPortDefineHeapRegions=lab_heap_define_regions
-    vTaskSuspendAll=lab_heap_lock xTaskResumeAll=lab_heap_unlock ucHeap=lab_alloc_region)
+    vTaskSuspendAll=lab_heap_lock xTaskResumeAll=lab_heap_unlock
+    vPortEnterCritical=lab_heap_critical_enter vPortExitCritical=lab_heap_critical_exit
+    ucHeap=lab_alloc_region)
 set(LAB_ALLOC_SOURCES ${LAB_ALLOC_DIR}/alloc_heap4.c)
 set(LAB_ALLOC_THIRD_PARTY_SOURCES ${LAB_ALLOC_FREERTOS_KERNEL}/portable/MemMang/heap_4.c)
 set(LAB_ALLOC_INCLUDES ${LAB_ALLOC_DIR} ${LAB_ALLOC_ROOT}/heap4/freertos_cfg ${LAB_ALLOC_FREERTOS_KERNEL}/include

@@ -12,13 +12,7 @@ set(LAB_ALLOC_INCLUDES ${LAB_ALLOC_DIR})
 set(LAB_ALLOC_DEFINES "")
 set(LAB_ALLOC_THIRD_PARTY_OPTIONS "")
 if(NOT LAB_ALLOC_HOST)
-  separate_arguments(lab_newlib_cpu_flags UNIX_COMMAND "${LAB_TARGET_CPU_FLAGS}")
-  execute_process(COMMAND ${CMAKE_C_COMPILER} ${lab_newlib_cpu_flags} -print-file-name=libc.a
-                  OUTPUT_VARIABLE lab_newlib_libc OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(NOT EXISTS "${lab_newlib_libc}")
-    message(FATAL_ERROR "allocator newlib: the compiler names no libc.a for ${LAB_TARGET_CPU_FLAGS} "
-                        "('${lab_newlib_libc}'): install libnewlib-arm-none-eabi (make setup)")
-  endif()
+  lab_alloc_toolchain_lib(libc.a lab_newlib_libc)
   set(lab_newlib_objs lib_a-mallocr.o lib_a-freer.o lib_a-reallocr.o lib_a-malignr.o
       lib_a-mallinfor.o)
   set(lab_newlib_dir ${CMAKE_BINARY_DIR}/alloc_newlib_full)

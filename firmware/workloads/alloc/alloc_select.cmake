@@ -5,7 +5,7 @@
 # Outputs (from the allocator's alloc.cmake): LAB_ALLOC, LAB_ALLOC_DIR, LAB_ALLOC_SOURCES
 # (ours: strict warnings), LAB_ALLOC_THIRD_PARTY_SOURCES (theirs: own warning level, plus
 # LAB_ALLOC_THIRD_PARTY_OPTIONS), LAB_ALLOC_INCLUDES, LAB_ALLOC_DEFINES (both kinds),
-# LAB_ALLOC_OBJECTS (prebuilt objects to link), LAB_ALLOC_HOST_NA (why no host build).
+# LAB_ALLOC_OBJECTS (prebuilt objects or archives to link), LAB_ALLOC_HOST_NA (why no host build).
 set(LAB_ALLOC_ROOT ${LAB_ROOT}/allocators)
 set(LAB_ALLOC tlsf)
 foreach(def IN LISTS LAB_DEFINES)
@@ -30,6 +30,17 @@ macro(lab_alloc_require_dep crate var)
                         "the folder of crate ${crate} (deps/Cargo.toml, fetched by `make setup`)")
   endif()
   set(${var} ${${lab_alloc_dep_var}})
+endmacro()
+
+# lab_alloc_toolchain_lib(file var): var = the toolchain's library `file` (libc.a, libm.a)
+# of the multilib that matches the target's cpu flags, or a clear stop.
+macro(lab_alloc_toolchain_lib file var)
+  execute_process(COMMAND ${CMAKE_C_COMPILER} ${LAB_TARGET_CPU_FLAGS} -print-file-name=${file}
+                  OUTPUT_VARIABLE ${var} OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT IS_ABSOLUTE "${${var}}" OR NOT EXISTS "${${var}}")
+    message(FATAL_ERROR "allocator ${LAB_ALLOC}: the compiler names no ${file} for "
+                        "${LAB_TARGET_CPU_FLAGS}: install libnewlib-arm-none-eabi (make setup)")
+  endif()
 endmacro()
 
 set(LAB_ALLOC_OBJECTS "")

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from rtoslab.builder.config import BuildConfig
-from rtoslab.builder.deps import cmake_var, dep_path
+from rtoslab.builder.deps import cmake_var, dep_path, direct_deps
 from rtoslab.catalog import Benchmark, Target, benchmarks, missing_capabilities
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import RtoslabError
@@ -170,6 +170,11 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
     }
     for crate in config.kernel_info().deps:
         args[cmake_var(crate)] = str(dep_path(crate))
+    if "LAB_ALLOC" in config.define_map():
+        # the allocation lab's allocator folders (firmware/allocators/*/alloc.cmake) take
+        # their third-party sources from the crates of deps/Cargo.toml (docs/allocation.md)
+        for crate in direct_deps():
+            args[cmake_var(crate)] = str(dep_path(crate))
 
     stamp = build_dir / "rtoslab-configure.json"
     log = build_dir / "build.log"

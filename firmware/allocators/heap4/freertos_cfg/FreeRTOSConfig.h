@@ -23,5 +23,7 @@
 /* heap_4 manages the lab's region array (alloc.cmake renames ucHeap to lab_alloc_region) */
 #define configAPPLICATION_ALLOCATED_HEAP 1
 #define configTOTAL_HEAP_SIZE ((size_t)LAB_ALLOC_HEAP_BYTES)
+/* read only by portmacro.h's inline interrupt-mask functions, which the heaps never call */
+#define configMAX_SYSCALL_INTERRUPT_PRIORITY 0
 
 #endif /* FREERTOS_CONFIG_H */
