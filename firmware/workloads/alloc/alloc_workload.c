@@ -169,7 +169,7 @@ void alloc_wl_sweep(unsigned reps)
 void alloc_wl_fragment(void)
 {
     uint32_t holes = 0;
-    while (live_bytes < LAB_ALLOC_HEAP_BYTES / 2u) {
+    while (live_bytes < LAB_ALLOC_HEAP_BYTES / 4u) {
         struct slot *h = empty_slot();
         uint32_t hs = 16u + rnd() % 81u;
         uint8_t *p = lab_alloc_malloc(hs);
@@ -211,12 +211,15 @@ static uint32_t draw_size(enum alloc_dist dist)
          * of ln 2 steps (64 ln 2 = 44 B) is geometric with p = 1/2, exactly as for an
          * exponential; within a step the size is uniform (the exact density falls by
          * half across a step). */
-        uint32_t e = 0;
-        while ((rnd() & 1u) == 0u && e < 92u) {
-            e++;
-        }
-        uint32_t s = 44u * e + rnd() % 44u + 1u;
-        return s > 4096u ? 4096u : s;
+        uint32_t s;
+        do { /* cut at 512 B: redraw above */
+            uint32_t e = 0;
+            while ((rnd() & 1u) == 0u && e < 12u) {
+                e++;
+            }
+            s = 44u * e + rnd() % 44u + 1u;
+        } while (s > 512u);
+        return s;
     }
     case ALLOC_DIST_BIMODAL:
     default:
@@ -303,17 +306,19 @@ void alloc_wl_mix(enum alloc_dist dist, unsigned steps, unsigned max_life)
                 s = &slots[i];
             }
         }
+        /* the request sequence does not depend on the allocator's answers */
+        uint32_t size = draw_size(dist);
+        uint32_t death = t + 1u + rnd() % max_life;
         if (s == NULL) {
             continue;
         }
-        uint32_t size = draw_size(dist);
         uint8_t *p = mix_malloc(size);
         if (p == NULL) {
             failures++;
             continue;
         }
         take(s, p, size);
-        s->death = t + 1u + rnd() % max_life;
+        s->death = death;
         allocs++;
         if (t % 16u == 0u) {
             uint32_t used = used_bytes();

@@ -44,12 +44,15 @@
     LAB_INTERVAL(free_##size, 102 + 4 * (k), 103 + 4 * (k), "free of a " #size " B block");
 #define ALLOC_SWEEP_META() ALLOC_SWEEP_SIZES(ALLOC_SWEEP_META_ONE)
 
-/* The random mix's metric records (per size class). */
-#define ALLOC_MIX_META()                                                                   \
+/* The random mix's metric records, per size class (a mix declares the classes its
+ * distribution draws from: a class without samples would fail the run). */
+#define ALLOC_MIX_META_SMALL()                                                             \
     LAB_INTERVAL(malloc_small, 300, 301, "malloc of 1..64 B");                             \
-    LAB_INTERVAL(free_small, 302, 303, "free of a 1..64 B block");                         \
+    LAB_INTERVAL(free_small, 302, 303, "free of a 1..64 B block");
+#define ALLOC_MIX_META_MEDIUM()                                                            \
     LAB_INTERVAL(malloc_medium, 304, 305, "malloc of 65..512 B");                          \
-    LAB_INTERVAL(free_medium, 306, 307, "free of a 65..512 B block");                      \
+    LAB_INTERVAL(free_medium, 306, 307, "free of a 65..512 B block");
+#define ALLOC_MIX_META_LARGE()                                                             \
     LAB_INTERVAL(malloc_large, 308, 309, "malloc of more than 512 B");                     \
     LAB_INTERVAL(free_large, 310, 311, "free of a block of more than 512 B");
 
@@ -60,7 +63,7 @@
 
 enum alloc_dist {
     ALLOC_DIST_UNIFORM,     /* 8 .. 1024 B, uniform */
-    ALLOC_DIST_EXPONENTIAL, /* about exponential, mean 64 B, 1 .. 4096 B (draw_size) */
+    ALLOC_DIST_EXPONENTIAL, /* about exponential, mean 64 B, cut at 512 B (draw_size) */
     ALLOC_DIST_BIMODAL,     /* 90 %: 16 .. 64 B, 10 %: 1024 .. 4096 B */
 };
 
@@ -71,8 +74,8 @@ void alloc_wl_init(void);
  * (after alloc_wl_fragment: the fragmented heap). Failures: LAB-KV sweep_failures. */
 void alloc_wl_sweep(unsigned reps);
 
-/* Fragment the heap deterministically: pairs (hole, keeper) of 16..96 B each until half
- * the heap is handed out, then free the holes. Prints LAB-KV frag_holes and the heap's
+/* Fragment the heap deterministically: pairs (hole, keeper) of 16..96 B each until a
+ * quarter of the heap is handed out, then free the holes (~75 holes in 32 KiB). Prints LAB-KV frag_holes and the heap's
  * state (alloc_wl_report_state). */
 void alloc_wl_fragment(void);
 
