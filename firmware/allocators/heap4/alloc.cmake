@@ -22,8 +22,9 @@ set(LAB_ALLOC_FREERTOS_RENAMES
     vPortEnterCritical=lab_heap_critical_enter vPortExitCritical=lab_heap_critical_exit
     ucHeap=lab_alloc_region)
 set(LAB_ALLOC_SOURCES ${LAB_ALLOC_DIR}/alloc_heap4.c)
-set(LAB_ALLOC_THIRD_PARTY_SOURCES ${LAB_ALLOC_FREERTOS_KERNEL}/portable/MemMang/heap_4.c)
+# through a wrapper: source properties must not reach the kernel's own heap_4.c
+set(LAB_ALLOC_THIRD_PARTY_SOURCES ${LAB_ALLOC_ROOT}/heap4/lab_heap_4.c)
 set(LAB_ALLOC_INCLUDES ${LAB_ALLOC_DIR} ${LAB_ALLOC_ROOT}/heap4/freertos_cfg ${LAB_ALLOC_FREERTOS_KERNEL}/include
-    ${LAB_ALLOC_FREERTOS_PORTMACRO})
+    ${LAB_ALLOC_FREERTOS_PORTMACRO} ${LAB_ALLOC_FREERTOS_KERNEL}/portable/MemMang)
 set(LAB_ALLOC_DEFINES ${LAB_ALLOC_FREERTOS_RENAMES})
 set(LAB_ALLOC_THIRD_PARTY_OPTIONS -iquote ${LAB_ALLOC_ROOT}/heap4/freertos_cfg)

@@ -24,7 +24,8 @@
  *
  * Metrics per task k (0 = lowest priority), probes 500 + 16k + ...:
  *   malloc_wait_tk   +0 -> +1  request -> lock acquired: time blocked by another task
- *                              holding the lock (0 when the lock cannot be contended)
+ *                              holding the lock (irq, sched, mutex only; with no lock
+ *                              malloc_own_tk starts at +0)
  *   malloc_own_tk    +1 -> +2  lock acquired -> malloc returned: the allocator's work,
  *                              plus interrupts and (mutex only) preemption while holding
  *   malloc_total_tk  +0 -> +3  request -> lock released
@@ -69,13 +70,27 @@
 #error "a_lock_* need a scheduler, delays, a tick, IRQs, critical sections and mutexes with priority inheritance"
 #endif
 
+/* With no lock (none, pools) there is nothing to wait for: no wait metric, and "own"
+ * starts at the request (two probes back to back would be an empty interval). */
+#define ALLOC_LOCKED (ALLOC_LOCK == ALLOC_LOCK_IRQ || ALLOC_LOCK == ALLOC_LOCK_SCHED || ALLOC_LOCK == ALLOC_LOCK_MUTEX)
+#if ALLOC_LOCKED
+#define CONTEND_PROBE_ACQUIRED(id) LAB_PROBE(id)
+#define ALLOC_CONTEND_META_WAIT(k)                                                         \
+    LAB_INTERVAL(malloc_wait_t##k, 500 + 16 * (k), 501 + 16 * (k), "malloc request -> lock acquired, task " #k); \
+    LAB_INTERVAL(free_wait_t##k, 504 + 16 * (k), 505 + 16 * (k), "free request -> lock acquired, task " #k);
+#define ALLOC_OWN_FROM 1
+#else
+#define CONTEND_PROBE_ACQUIRED(id) ((void)0)
+#define ALLOC_CONTEND_META_WAIT(k)
+#define ALLOC_OWN_FROM 0
+#endif
+
 /* Metric records of task k (expanded only for the tasks that exist). */
 #define ALLOC_CONTEND_META_TASK(k)                                                         \
-    LAB_INTERVAL(malloc_wait_t##k, 500 + 16 * (k), 501 + 16 * (k), "malloc request -> lock acquired, task " #k); \
-    LAB_INTERVAL(malloc_own_t##k, 501 + 16 * (k), 502 + 16 * (k), "lock acquired -> malloc returned, task " #k); \
+    ALLOC_CONTEND_META_WAIT(k)                                                             \
+    LAB_INTERVAL(malloc_own_t##k, 500 + ALLOC_OWN_FROM + 16 * (k), 502 + 16 * (k), "lock acquired -> malloc returned, task " #k); \
     LAB_INTERVAL(malloc_total_t##k, 500 + 16 * (k), 503 + 16 * (k), "malloc request -> lock released, task " #k); \
-    LAB_INTERVAL(free_wait_t##k, 504 + 16 * (k), 505 + 16 * (k), "free request -> lock acquired, task " #k); \
-    LAB_INTERVAL(free_own_t##k, 505 + 16 * (k), 506 + 16 * (k), "lock acquired -> free returned, task " #k); \
+    LAB_INTERVAL(free_own_t##k, 504 + ALLOC_OWN_FROM + 16 * (k), 506 + 16 * (k), "lock acquired -> free returned, task " #k); \
     LAB_INTERVAL(free_total_t##k, 504 + 16 * (k), 507 + 16 * (k), "free request -> lock released, task " #k);
 
 LAB_INTERVAL(irq_latency, 2, 3, "timer ISR raises a kernel-level IRQ (tasks allocating) -> its handler");
@@ -201,7 +216,7 @@ static uint8_t contend_pattern(unsigned k, uint32_t burst, uint32_t b, uint32_t 
     do {                                                                                   \
         LAB_PROBE(500 + 16 * (k));                                                         \
         contend_lock();                                                                    \
-        LAB_PROBE(501 + 16 * (k));                                                         \
+        CONTEND_PROBE_ACQUIRED(501 + 16 * (k));                                            \
         (out) = contend_malloc((k), (size));                                               \
         LAB_PROBE(502 + 16 * (k));                                                         \
         contend_unlock();                                                                  \
@@ -211,7 +226,7 @@ static uint8_t contend_pattern(unsigned k, uint32_t burst, uint32_t b, uint32_t 
     do {                                                                                   \
         LAB_PROBE(504 + 16 * (k));                                                         \
         contend_lock();                                                                    \
-        LAB_PROBE(505 + 16 * (k));                                                         \
+        CONTEND_PROBE_ACQUIRED(505 + 16 * (k));                                            \
         contend_free((k), (ptr));                                                          \
         LAB_PROBE(506 + 16 * (k));                                                         \
         contend_unlock();                                                                  \
