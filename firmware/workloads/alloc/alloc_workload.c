@@ -11,6 +11,12 @@ uint8_t lab_alloc_region[LAB_ALLOC_HEAP_BYTES] __attribute__((aligned(64)));
 
 #define SLOTS 2048u
 
+/* 1: change one byte of the 100th block behind the allocator's back; the run must fail
+ * (tests/e2e/test_alloc.py). */
+#ifndef LAB_ALLOC_SABOTAGE
+#define LAB_ALLOC_SABOTAGE 0
+#endif
+
 struct slot {
     uint8_t *p;      /* NULL: empty */
     uint32_t size;   /* requested bytes */
@@ -50,6 +56,11 @@ static void take(struct slot *s, uint8_t *p, uint32_t size)
     for (uint32_t i = 0; i < size; i++) {
         p[i] = pattern(s->serial, i);
     }
+#if LAB_ALLOC_SABOTAGE
+    if (s->serial == 100u) {
+        p[size / 2u] ^= 0x5au; /* the test of the integrity check: one byte changed */
+    }
+#endif
     live_bytes += size;
 }
 
