@@ -20,7 +20,7 @@ from rtoslab.analysis.derived import derive
 from rtoslab.builder.cmake import BuildResult, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
-from rtoslab.catalog import Benchmark, na_reason
+from rtoslab.catalog import Benchmark, alloc_na_reason, na_reason
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, RtoslabError
 from rtoslab.runners.base import Runner, RunRequest
@@ -169,7 +169,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
 
     to_build: dict[str, tuple[BuildConfig, list[Benchmark]]] = {}
     for i, (config, bench, _) in enumerate(items):
-        reason = na_reason(bench, config.kernel_info())
+        reason = na_reason(bench, config.kernel_info()) or alloc_na_reason(bench, config.define_map())
         if reason is not None:
             results[i] = BenchResult(bench.name, "n/a", reason)
         else:

@@ -103,3 +103,13 @@ def test_lock_strategies_under_freertos(run_cli: RunCli, tmp_path: Path) -> None
     # task 1 wakes while task 0 holds the mutex: it waits for it, at least once longer
     # than task 0's typical work inside the lock
     assert float(mutex["malloc_wait_t1"]["max"]) > float(mutex["malloc_own_t0"]["median"])  # type: ignore[arg-type]
+
+
+def test_missing_allocator_capability_is_na(run_cli: RunCli, tmp_path: Path) -> None:
+    doc = run_json(run_cli, tmp_path / "r.sqlite", "--bench", "a_realloc", "--bench", "a_aligned",
+                   "--define", "LAB_ALLOC=umm")
+    by = {r["benchmark"]: r for r in rows(doc)}
+    assert by["a_aligned"]["status"] == "n/a"
+    assert by["a_aligned"]["reason"] == ("allocator umm lacks LAB_ALLOC_HAS_ALIGNED=0 "
+                                         "(umm_malloc has no aligned allocation)")
+    assert by["a_realloc"]["status"] == "ok"  # umm has realloc: built, run, checked

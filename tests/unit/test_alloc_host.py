@@ -81,3 +81,29 @@ def test_corruption_behind_the_allocator_fails_the_test(tmp_path: Path) -> None:
     assert proc.returncode != 0
     assert "0 passed, 1 failed" in proc.stdout
     assert "intact" in proc.stdout + proc.stderr
+
+
+def test_every_allocator_states_every_capability_with_a_reason_for_each_0() -> None:
+    from rtoslab.catalog import allocator_capabilities
+
+    seam = (ROOT / "firmware" / "include" / "lab" / "alloc.h").read_text()
+    documented = set(re.findall(r"\bLAB_ALLOC_HAS_[A-Z_]+\b", seam))
+    assert {"LAB_ALLOC_HAS_REALLOC", "LAB_ALLOC_HAS_ALIGNED", "LAB_ALLOC_HAS_FREE_BYTES"} <= documented
+    caps = allocator_capabilities()
+    assert set(caps) == set(ALLOCATORS)
+    for name, (have, reasons) in caps.items():
+        assert set(have) == documented, name
+        for cap, on in have.items():
+            assert on or reasons.get(cap), f"{name}: {cap} = 0 without a reason"
+
+
+def test_missing_allocator_capability_is_na_with_the_reason() -> None:
+    from rtoslab.catalog import alloc_na_reason, benchmarks, missing_alloc_capabilities
+
+    bench = benchmarks()["a_realloc"]
+    assert alloc_na_reason(bench, {"LAB_ALLOC": "tlsf"}) is None
+    assert alloc_na_reason(bench, {}) is None  # the default allocator, tlsf, has realloc
+    assert alloc_na_reason(bench, {"LAB_ALLOC": "pool"}) == (
+        "allocator pool lacks LAB_ALLOC_HAS_REALLOC=0 (a fixed-block pool has one block size: "
+        "nothing to resize)")
+    assert missing_alloc_capabilities(bench, {"LAB_ALLOC": "nosuch"}) == []  # the build says why

@@ -22,8 +22,9 @@
  *                              fixed array (FreeRTOS heap_4: lab_alloc_region below)
  *   LAB_ALLOC_HAS_REINIT       lab_alloc_init may be called again to start over with an
  *                              empty heap (newlib cannot: its state and break are global)
- * A workload that needs a capability the allocator lacks does not run that part: it
- * reports it with lab_alloc_na (a LAB-KV line "alloc_na=<reason>").
+ * A benchmark that needs a capability lists it in its bench.toml `requires`; rtoslab reads
+ * the build's allocator's lab_alloc_caps.h and reports the benchmark "n/a" with the reason
+ * beside the 0, without building it (the benchmark also guards it with #error).
  *
  * Not thread-safe unless the caller locks: the lab measures locking strategies itself
  * (firmware/workloads/alloc/), so an allocator's own lock hooks are left empty where it

@@ -420,3 +420,66 @@ void alloc_wl_mix_to_failure(enum alloc_dist dist)
     alloc_wl_report_state("mix_fail");
     alloc_wl_free_all();
 }
+
+#if LAB_ALLOC_HAS_REALLOC
+void alloc_wl_realloc(void)
+{
+    struct slot *b[2] = {empty_slot(), NULL};
+    uint32_t moves = 0;
+    uint8_t *p = lab_alloc_malloc(16u);
+    LAB_CHECK(p != NULL);
+    take(b[0], p, 16u);
+    b[1] = empty_slot();
+    p = lab_alloc_malloc(16u);
+    LAB_CHECK(p != NULL);
+    take(b[1], p, 16u);
+    for (int dir = 0; dir < 2; dir++) {
+        for (unsigned step = 0; step < 2u * 84u; step++) {
+            struct slot *s = b[step & 1u];
+            uint32_t size = dir == 0 ? s->size + 48u : s->size - 48u;
+            uint8_t *q;
+            if (dir == 0) {
+                LAB_PROBE(420);
+                q = lab_alloc_realloc(s->p, size);
+                LAB_PROBE(421);
+            } else {
+                LAB_PROBE(422);
+                q = lab_alloc_realloc(s->p, size);
+                LAB_PROBE(423);
+            }
+            LAB_CHECK(q != NULL); /* two blocks of at most 4 KiB fit the heap */
+            moves += q != s->p;
+            struct slot kept = *s;
+            kept.p = q;
+            kept.size = size < s->size ? size : s->size;
+            check_block(&kept); /* the prefix realloc keeps */
+            release(s);
+            take(s, q, size);
+        }
+    }
+    lab_console_put_kv("realloc_moves", moves);
+    alloc_wl_free_all();
+}
+#endif
+
+#if LAB_ALLOC_HAS_ALIGNED
+void alloc_wl_aligned(void)
+{
+    for (uint32_t align = 16u; align <= 256u; align *= 2u) {
+        for (unsigned r = 0; r < 20u; r++) {
+            struct slot *s = empty_slot();
+            uint8_t *p;
+            LAB_PROBE(430);
+            p = lab_alloc_aligned(align, 100u);
+            LAB_PROBE(431);
+            LAB_CHECK(p != NULL && ((uintptr_t)p % align) == 0u);
+            take(s, p, 100u);
+            check_block(s);
+            LAB_PROBE(432);
+            lab_alloc_free(p);
+            LAB_PROBE(433);
+            release(s);
+        }
+    }
+}
+#endif

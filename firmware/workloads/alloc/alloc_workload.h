@@ -18,6 +18,7 @@
  *   mix     300 + 4c .. 303 + 4c for size class c (0 small <= 64 B, 1 medium <= 512 B,
  *           2 large)
  *   fill    400..403 (successful malloc, failing malloc)
+ *   realloc 420..423 (grow, shrink); aligned 430..433 (allocation, free)
  */
 #ifndef ALLOC_WORKLOAD_H
 #define ALLOC_WORKLOAD_H
@@ -61,6 +62,14 @@
     LAB_INTERVAL(malloc_ok, 400, 401, "a successful malloc while filling the heap");       \
     LAB_INTERVAL(malloc_fail, 402, 403, "the malloc that fails (heap full or fragmented)");
 
+/* Realloc (LAB_ALLOC_HAS_REALLOC) and aligned allocation (LAB_ALLOC_HAS_ALIGNED). */
+#define ALLOC_REALLOC_META()                                                               \
+    LAB_INTERVAL(realloc_grow, 420, 421, "realloc to 48 B more (two blocks grown in turn)"); \
+    LAB_INTERVAL(realloc_shrink, 422, 423, "realloc to 48 B less");
+#define ALLOC_ALIGNED_META()                                                               \
+    LAB_INTERVAL(aligned_malloc, 430, 431, "aligned allocation of 100 B, alignment 16..256"); \
+    LAB_INTERVAL(aligned_free, 432, 433, "free of an aligned block");
+
 enum alloc_dist {
     ALLOC_DIST_UNIFORM,     /* 8 .. 1024 B, uniform */
     ALLOC_DIST_EXPONENTIAL, /* about exponential, mean 64 B, cut at 512 B (draw_size) */
@@ -92,6 +101,18 @@ void alloc_wl_fill(size_t size);
 /* Random mix (distribution dist) allocating twice as often as freeing until the first
  * failure: LAB-KV mix_fail_live_bytes, mix_fail_permille, mix_fail_allocs. */
 void alloc_wl_mix_to_failure(enum alloc_dist dist);
+
+#if LAB_ALLOC_HAS_REALLOC
+/* Two blocks grown in turn by realloc from 16 B to 4 KiB in 48 B steps, then shrunk back;
+ * contents checked after every call (the kept prefix intact). LAB-KV realloc_moves. */
+void alloc_wl_realloc(void);
+#endif
+
+#if LAB_ALLOC_HAS_ALIGNED
+/* 20 aligned allocations of 100 B at each alignment 16, 32, 64, 128, 256, each checked and
+ * freed. */
+void alloc_wl_aligned(void);
+#endif
 
 /* Free everything still live (checking each block). */
 void alloc_wl_free_all(void);

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rtoslab.builder.config import BuildConfig
 from rtoslab.builder.deps import cmake_var, dep_path, direct_deps
-from rtoslab.catalog import Benchmark, Target, benchmarks, missing_capabilities
+from rtoslab.catalog import Benchmark, Target, benchmarks, missing_alloc_capabilities, missing_capabilities
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import RtoslabError
 from rtoslab.schema import parse_file
@@ -132,7 +132,9 @@ def write_kernel_config(config: BuildConfig, out_dir: Path) -> None:
 
 def buildable_benchmarks(config: BuildConfig) -> list[Benchmark]:
     kernel = config.kernel_info()
-    return [b for b in benchmarks().values() if not missing_capabilities(b, kernel)]
+    defines = config.define_map()
+    return [b for b in benchmarks().values()
+            if not missing_capabilities(b, kernel) and not missing_alloc_capabilities(b, defines)]
 
 
 def _tool(name: str) -> str:
