@@ -180,7 +180,8 @@ void alloc_wl_sweep(unsigned reps)
 void alloc_wl_fragment(void)
 {
     uint32_t holes = 0;
-    while (live_bytes < LAB_ALLOC_HEAP_BYTES / 4u) {
+    const uint32_t target = (uint32_t)((uint64_t)LAB_ALLOC_HEAP_BYTES * LAB_ALLOC_FRAG_PERMILLE / 1000u);
+    while (live_bytes + 1u <= target) { /* (not "<": target may be the constant 0) */
         struct slot *h = empty_slot();
         uint32_t hs = 16u + rnd() % 81u;
         uint8_t *p = lab_alloc_malloc(hs);

@@ -83,8 +83,14 @@ void alloc_wl_init(void);
  * (after alloc_wl_fragment: the fragmented heap). Failures: LAB-KV sweep_failures. */
 void alloc_wl_sweep(unsigned reps);
 
-/* Fragment the heap deterministically: pairs (hole, keeper) of 16..96 B each until a
- * quarter of the heap is handed out, then free the holes (~75 holes in 32 KiB). Prints LAB-KV frag_holes and the heap's
+/* How much of the heap alloc_wl_fragment hands out before freeing the holes, per mille
+ * (default 250: a quarter, ~75 holes in 32 KiB); 0 leaves the heap empty. */
+#ifndef LAB_ALLOC_FRAG_PERMILLE
+#define LAB_ALLOC_FRAG_PERMILLE 250u
+#endif
+
+/* Fragment the heap deterministically: pairs (hole, keeper) of 16..96 B each until
+ * LAB_ALLOC_FRAG_PERMILLE of the heap is handed out, then free the holes. Prints LAB-KV frag_holes and the heap's
  * state (alloc_wl_report_state). */
 void alloc_wl_fragment(void);
 
