@@ -3,7 +3,7 @@
 include(${LAB_ROOT}/workloads/alloc/alloc_select.cmake)
 set(LAB_BENCH_SOURCES ${LAB_ROOT}/workloads/alloc/alloc_workload.c ${LAB_ALLOC_SOURCES}
     ${LAB_ALLOC_THIRD_PARTY_SOURCES} ${LAB_ALLOC_OBJECTS})
-set(LAB_BENCH_INCLUDES ${LAB_ROOT}/workloads/alloc ${LAB_ALLOC_INCLUDES})
+set(LAB_BENCH_INCLUDES ${LAB_ROOT}/workloads/alloc ${LAB_ROOT}/workloads/alloc/traces ${LAB_ALLOC_INCLUDES})
 if(LAB_ALLOC_DEFINES)
   set_source_files_properties(${LAB_ALLOC_SOURCES} ${LAB_ALLOC_THIRD_PARTY_SOURCES}
                               PROPERTIES COMPILE_DEFINITIONS "${LAB_ALLOC_DEFINES}")

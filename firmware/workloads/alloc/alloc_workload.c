@@ -4,6 +4,7 @@
  */
 #include "alloc_workload.h"
 
+#include "alloc_pipeline.h"
 #include "lab/console.h"
 
 /* The heap region every workload hands to the allocator (lab/alloc.h). */
@@ -484,3 +485,49 @@ void alloc_wl_aligned(void)
     }
 }
 #endif
+
+void alloc_wl_replay(const uint32_t *trace)
+{
+    LAB_CHECK(trace[0] == ALLOC_TRACE_MAGIC && trace[1] == 1u && trace[3] <= ALLOC_TRACE_SLOTS);
+    struct slot *map[ALLOC_TRACE_SLOTS] = {0};
+    uint32_t failures = 0, peak = 0;
+    for (uint32_t e = 0; e < trace[2]; e++) {
+        uint32_t w = trace[4u + e];
+        uint32_t id = (w >> 16) & 0x7FFFu;
+        LAB_CHECK(id < ALLOC_TRACE_SLOTS);
+        if (w & ALLOC_TRACE_FREE) {
+            struct slot *s = map[id];
+            map[id] = NULL;
+            if (s == NULL) {
+                continue; /* its malloc failed */
+            }
+            check_block(s);
+            LAB_PROBE(442);
+            lab_alloc_free(s->p);
+            LAB_PROBE(443);
+            release(s);
+        } else {
+            uint32_t size = w & 0xFFFFu;
+            struct slot *s = empty_slot();
+            uint8_t *p;
+            LAB_CHECK(map[id] == NULL);
+            LAB_PROBE(440);
+            p = lab_alloc_malloc(size);
+            LAB_PROBE(441);
+            if (p == NULL) {
+                failures++;
+                continue;
+            }
+            take(s, p, size);
+            map[id] = s;
+        }
+        if (e % 64u == 0u) {
+            uint32_t used = used_bytes();
+            peak = used > peak ? used : peak;
+        }
+    }
+    lab_console_put_kv("replay_events", trace[2]);
+    lab_console_put_kv("replay_failures", failures);
+    lab_console_put_kv("peak_used_bytes", peak);
+    alloc_wl_free_all();
+}

@@ -19,6 +19,7 @@
  *           2 large)
  *   fill    400..403 (successful malloc, failing malloc)
  *   realloc 420..423 (grow, shrink); aligned 430..433 (allocation, free)
+ *   replay  440..443 (malloc, free)
  */
 #ifndef ALLOC_WORKLOAD_H
 #define ALLOC_WORKLOAD_H
@@ -70,6 +71,11 @@
     LAB_INTERVAL(aligned_malloc, 430, 431, "aligned allocation of 100 B, alignment 16..256"); \
     LAB_INTERVAL(aligned_free, 432, 433, "free of an aligned block");
 
+/* Trace replay (a_replay). */
+#define ALLOC_REPLAY_META()                                                                \
+    LAB_INTERVAL(replay_malloc, 440, 441, "malloc of the recorded pipeline trace");        \
+    LAB_INTERVAL(replay_free, 442, 443, "free of the recorded pipeline trace");
+
 enum alloc_dist {
     ALLOC_DIST_UNIFORM,     /* 8 .. 1024 B, uniform */
     ALLOC_DIST_EXPONENTIAL, /* about exponential, mean 64 B, cut at 512 B (draw_size) */
@@ -119,6 +125,11 @@ void alloc_wl_realloc(void);
  * freed. */
 void alloc_wl_aligned(void);
 #endif
+
+/* Replay a recorded trace (format: alloc_pipeline.h) on the allocator: every malloc and
+ * free between probes, blocks checked as everywhere. A malloc that fails is counted and
+ * its later free skipped. LAB-KV replay_events, replay_failures, peak_used_bytes. */
+void alloc_wl_replay(const uint32_t *trace);
 
 /* Free everything still live (checking each block). */
 void alloc_wl_free_all(void);
