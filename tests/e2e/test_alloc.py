@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from rtoslab.paths import cache_root
+
 from .conftest import RunCli
 
 pytestmark = pytest.mark.qemu
@@ -80,7 +82,7 @@ def test_full_newlib_malloc_is_linked_not_nano(run_cli: RunCli, tmp_path: Path) 
     doc = run_json(run_cli, tmp_path / "r.sqlite", "--bench", "a_sweep", "--define", "LAB_ALLOC=newlib")
     assert all(r["status"] == "ok" for r in rows(doc)), rows(doc)[:1]
     # the build folder of this image: the one whose recorded configuration picks newlib
-    elfs = [p.parent / "a_sweep.elf" for p in (REPO / ".cache" / "build").glob("*/rtoslab-config.json")
+    elfs = [p.parent / "a_sweep.elf" for p in (cache_root() / "build").glob("*/rtoslab-config.json")
             if json.loads(p.read_text()).get("defines") == {"LAB_ALLOC": "newlib"}
             and json.loads(p.read_text()).get("kernel") == "baremetal"]
     elf = max((e for e in elfs if e.is_file()), key=lambda e: e.stat().st_mtime)
