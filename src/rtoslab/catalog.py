@@ -23,6 +23,10 @@ from rtoslab.records import DERIVED_KINDS, DerivedSpec, MetricDecl, RtoslabError
 from rtoslab.schema import parse_file
 
 _CAP_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\b", re.MULTILINE)
+_ALLOC_CAP_RE = re.compile(r"^\s*#\s*define\s+(LAB_ALLOC_HAS_[A-Z0-9_]+)\s+([01])\b", re.MULTILINE)
+_ALLOC_CAP_DOC_RE = re.compile(
+    r"^\s*#\s*define\s+(LAB_ALLOC_HAS_[A-Z0-9_]+)\s+([01])\s*/\*\s*(.*?)\s*\*/", re.MULTILINE)
+DEFAULT_ALLOCATOR = "tlsf"  # the allocator of a build without LAB_ALLOC (alloc_select.cmake)
 _CAP_DOC_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\s*/\*\s*(.*?)\s*\*/",
                          re.MULTILINE)
 
@@ -416,7 +420,7 @@ class BenchFile:
 
 
 _SUITE_RE = re.compile(r"[a-z0-9_]+")
-_CAP_NAME_RE = re.compile(r"LAB_HAS_[A-Z0-9_]+")
+_CAP_NAME_RE = re.compile(r"LAB_(ALLOC_)?HAS_[A-Z0-9_]+")
 
 
 @cache
@@ -451,6 +455,7 @@ def kernels() -> dict[str, Kernel]:
 def benchmarks() -> dict[str, Benchmark]:
     found: dict[str, Benchmark] = {}
     known_caps = {c for k in kernels().values() for c in k.capabilities}
+    alloc_caps = {c for caps, _ in allocator_capabilities().values() for c in caps}
     for toml in _discover("bench", "bench.toml"):
         d = parse_file(BenchFile, toml)
         name = toml.parent.name
@@ -462,6 +467,11 @@ def benchmarks() -> dict[str, Benchmark]:
             if not _SUITE_RE.fullmatch(s):
                 raise RtoslabError(f"{toml}: key 'suite[{i}]' is {s!r}: a suite name is [a-z0-9_]+")
         for i, cap in enumerate(d.requires):
+            if cap.startswith("LAB_ALLOC_HAS_"):  # the build's allocator's (docs/allocation.md)
+                if cap not in alloc_caps:
+                    raise RtoslabError(f"{toml}: key 'requires[{i}]' is {cap!r}: choose capabilities "
+                                       f"the allocators declare: {_choices(alloc_caps)}")
+                continue
             if not _CAP_NAME_RE.fullmatch(cap) or cap not in known_caps:
                 raise RtoslabError(f"{toml}: key 'requires[{i}]' is {cap!r}: choose capabilities the "
                                    f"ports declare: {_choices(known_caps)}")
@@ -577,7 +587,8 @@ def get_benchmark(name: str) -> Benchmark:
 
 def missing_capabilities(bench: Benchmark, kernel: Kernel) -> list[str]:
     """Capabilities the benchmark needs that the kernel does not have (empty: it can run)."""
-    return [c for c in bench.requires if not kernel.capabilities.get(c, False)]
+    return [c for c in bench.requires
+            if c.startswith("LAB_HAS_") and not kernel.capabilities.get(c, False)]
 
 
 def target_lacks(bench: Benchmark, target: Target) -> list[str]:
@@ -597,3 +608,36 @@ def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) ->
         why = kernel.unsupported_reasons.get(cap)
         parts.append(f"{cap}=0" + (f" ({why})" if why else ""))
     return f"kernel {kernel.name} lacks " + ", ".join(parts)
+
+
+@cache
+def allocator_capabilities() -> dict[str, tuple[dict[str, bool], dict[str, str]]]:
+    """Allocator folder (firmware/allocators/<name>/) -> its LAB_ALLOC_HAS_* values from
+    lab_alloc_caps.h and the comment beside each 0 (docs/allocation.md)."""
+    found: dict[str, tuple[dict[str, bool], dict[str, str]]] = {}
+    for header in sorted((firmware_root() / "allocators").glob("*/lab_alloc_caps.h")):
+        text = header.read_text()
+        caps = {m.group(1): m.group(2) == "1" for m in _ALLOC_CAP_RE.finditer(text)}
+        reasons = {m.group(1): m.group(3) for m in _ALLOC_CAP_DOC_RE.finditer(text) if m.group(2) == "0"}
+        found[header.parent.name] = (caps, reasons)
+    return found
+
+
+def missing_alloc_capabilities(bench: Benchmark, defines: dict[str, str]) -> list[str]:
+    """LAB_ALLOC_HAS_* the benchmark needs that the build's allocator (LAB_ALLOC) lacks.
+    An unknown allocator has none missing here: its build says what is wrong."""
+    alloc = defines.get("LAB_ALLOC", DEFAULT_ALLOCATOR)
+    caps = allocator_capabilities().get(alloc)
+    if caps is None:
+        return []
+    return [c for c in bench.requires if c.startswith("LAB_ALLOC_HAS_") and not caps[0].get(c, False)]
+
+
+def alloc_na_reason(bench: Benchmark, defines: dict[str, str]) -> str | None:
+    missing = missing_alloc_capabilities(bench, defines)
+    if not missing:
+        return None
+    alloc = defines.get("LAB_ALLOC", DEFAULT_ALLOCATOR)
+    reasons = allocator_capabilities()[alloc][1]
+    parts = [f"{cap}=0" + (f" ({reasons[cap]})" if reasons.get(cap) else "") for cap in missing]
+    return f"allocator {alloc} lacks " + ", ".join(parts)

@@ -678,6 +678,12 @@ class _Page:
 __all__ = ["CHART_UNITS", "HtmlRenderer", "render_html"]
 
 
+def _metric_number(name: str) -> int | None:
+    """The number a metric name ends with (``malloc_4096`` -> 4096), else None."""
+    head, _, tail = name.rpartition("_")
+    return int(tail) if head and tail.isdigit() else None
+
+
 def _pivot_chart(p: Pivot) -> str:
     """The chart of a pivot ([[report.table]] ``chart``): "line" (a value against the one
     numeric row axis, one line per column), "bars" (a group per row, a bar per column: OS
@@ -685,6 +691,10 @@ def _pivot_chart(p: Pivot) -> str:
     bars), "none"."""
     kind = p.spec.chart
     xs = [rk[0] for rk in p.row_keys]
+    if p.row_dims == ("metric",):  # metrics named <what>_<number> (malloc_64): x = the number
+        sized = [_metric_number(str(x)) for x in xs]
+        if sized and all(n is not None for n in sized):
+            xs = [n for n in sized if n is not None]
     numeric = len(p.row_dims) == 1 and bool(xs) and all(
         isinstance(x, int) and not isinstance(x, bool) for x in xs)
     if kind == "auto":
@@ -699,7 +709,7 @@ def _pivot_chart(p: Pivot) -> str:
         return ""
     series: list[Series] = []
     for ck in p.col_keys:
-        pts = tuple((float(rk[0]), v) for rk in p.row_keys  # type: ignore[arg-type]
+        pts = tuple((float(x), v) for x, rk in zip(xs, p.row_keys, strict=True)  # type: ignore[arg-type]
                     if (v := p.value(rk, ck)) is not None)
         if pts:
             series.append(Series(p.col_label(ck), tuple(sorted(pts))))
