@@ -104,6 +104,9 @@ class TargetFile:
     fpu: str = "none"
     float_abi: Literal["soft", "softfp", "hard"] = "soft"
     timing: TimingDefaults = TimingDefaults()
+    # Rust's target triple for this core (e.g. thumbv7m-none-eabi), for Rust kernel ports
+    # (docs/rust-models.md); "" = no Rust images for this target.
+    rust_target: str = ""
 
 
 @dataclass(frozen=True)
@@ -236,6 +239,9 @@ class Kernel:
     config_templates: tuple[str, ...]  # files X.in rendered into the config dir as X
     deps: tuple[str, ...]  # crates.io packages whose sources the build needs
     is_template: bool
+    # A Rust model (docs/rust-models.md): its crate in firmware/rust/; benchmarks with a
+    # Rust version for this kernel (bench/<b>/rust/<kernel>/) use it. "" = a C kernel.
+    rust_crate: str = ""
 
 
 @dataclass(frozen=True)
@@ -249,6 +255,8 @@ class Benchmark:
     timeout_s: float
     validation: tuple[ValidationCase, ...] = ()  # reference figures (suite "validation")
     derived: tuple[DerivedSpec, ...] = ()  # [[derived]]: figures composed on the host
+    # Rust kernel ports with a Rust version of this benchmark (its rust/<kernel>/ crates)
+    rust_kernels: tuple[str, ...] = ()
 
 
 @cache
@@ -274,6 +282,8 @@ class PortFile:
     config_templates: tuple[str, ...] = ()  # X: the port folder holds X.in
     template: bool = False  # a skeleton to copy, not a kernel to measure
     options: dict[str, str | int | bool] = field(default_factory=dict)  # kernel option defaults
+    # A Rust model: the name of its crate in firmware/rust/ (docs/rust-models.md).
+    rust_crate: str = ""
 
 
 @dataclass(frozen=True)
@@ -338,6 +348,7 @@ def kernels() -> dict[str, Kernel]:
             config_templates=d.config_templates,
             deps=d.deps,
             is_template=d.template,
+            rust_crate=d.rust_crate,
         )
     return found
 
@@ -387,6 +398,7 @@ def benchmarks() -> dict[str, Benchmark]:
             timeout_s=d.timeout_s,
             validation=d.validation,
             derived=d.derived,
+            rust_kernels=tuple(sorted(c.parent.name for c in toml.parent.glob("rust/*/Cargo.toml"))),
         )
     return found
 
@@ -432,7 +444,11 @@ def get_benchmark(name: str) -> Benchmark:
 
 
 def missing_capabilities(bench: Benchmark, kernel: Kernel) -> list[str]:
-    """Capabilities the benchmark needs that the kernel does not have (empty: it can run)."""
+    """Capabilities the benchmark needs that the kernel does not have (empty: it can run).
+    A Rust kernel runs a benchmark's Rust version, written for the model itself, whatever
+    the C version requires."""
+    if kernel.rust_crate and kernel.name in bench.rust_kernels:
+        return []
     return [c for c in bench.requires if not kernel.capabilities.get(c, False)]
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rtoslab.builder.config import BuildConfig
 from rtoslab.builder.deps import cmake_var, dep_path
+from rtoslab.builder.rust import build_staticlibs, uses_rust
 from rtoslab.catalog import Benchmark, Target, benchmarks, missing_capabilities
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import RtoslabError
@@ -170,6 +171,11 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
     }
     for crate in config.kernel_info().deps:
         args[cmake_var(crate)] = str(dep_path(crate))
+    kernel = config.kernel_info()
+    rust_benches = sorted(b.name for b in benches if uses_rust(b, kernel))
+    if rust_benches:  # a Rust kernel: these benchmarks link their Rust version (builder/rust.py)
+        args["LAB_RUST_BENCHES"] = ";".join(rust_benches)
+        args["LAB_RUST_LIB_DIR"] = str(build_dir / "rust")
 
     stamp = build_dir / "rtoslab-configure.json"
     log = build_dir / "build.log"
@@ -189,6 +195,8 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
     for b in wanted:
         if b not in benches:
             raise RtoslabError(f"benchmark {b.name} cannot be built for kernel {config.kernel}")
+    build_staticlibs(config.target_info(), kernel,
+                     [b for b in wanted if b.name in rust_benches], build_dir / "rust", log)
     out = _run_logged(["ninja", "-C", str(build_dir), *names], log,
                       f"build of {config.describe()} ({chash})")
     rebuilt = "no work to do" not in out

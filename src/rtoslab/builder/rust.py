@@ -1,0 +1,135 @@
+"""Rust benchmark versions for Rust kernel ports (docs/rust-models.md).
+
+A port whose port.toml names a `rust_crate` is a Rust model (embassy, rtic). A benchmark
+folder may hold a Rust version for such a kernel: the crate bench/<b>/rust/<kernel>/, a
+member of the firmware workspace firmware/rust/ that builds a staticlib defining
+lab_bench_run(). This module builds those staticlibs with Debian's rustc/cargo (the
+`rustc-web` package: the thumb targets need -Zbuild-std=core, so compiler and library
+sources must match; rustup's toolchain stays for the plugin), --locked --offline, into the
+one target directory .cache/rust-target, and copies each into the CMake build folder,
+where firmware/CMakeLists.txt links it instead of C sources. The C target keeps startup,
+vectors and the harness.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import subprocess
+import tomllib
+from pathlib import Path
+
+from rtoslab.catalog import Benchmark, Kernel, Target
+from rtoslab.paths import cache_root, firmware_root
+from rtoslab.records import RtoslabError
+
+# Debian's packaged toolchain (rustc-web, cargo-web from bookworm-security: `dpkg -L
+# rustc-web`), called by path so that a rustup toolchain earlier in PATH is not used.
+RUSTC = Path(os.environ.get("RTOSLAB_RUSTC", "/usr/bin/rustc"))
+CARGO = Path(os.environ.get("RTOSLAB_CARGO", "/usr/bin/cargo"))
+SETUP_FIX = "run `make setup` (installs rustc-web, cargo-web, rust-web-src from bookworm-security)"
+
+
+def workspace_dir() -> Path:
+    return firmware_root() / "rust"
+
+
+def target_dir() -> Path:
+    """The one cargo target directory of every Rust image (350+ MB: never one per build)."""
+    return cache_root() / "rust-target"
+
+
+def uses_rust(bench: Benchmark, kernel: Kernel) -> bool:
+    """Does this benchmark's image for `kernel` come from its Rust version?"""
+    return bool(kernel.rust_crate) and kernel.name in bench.rust_kernels
+
+
+def crate_dir(bench: Benchmark, kernel: Kernel) -> Path:
+    return bench.path / "rust" / kernel.name
+
+
+def package_name(bench: Benchmark, kernel: Kernel) -> str:
+    manifest = crate_dir(bench, kernel) / "Cargo.toml"
+    with manifest.open("rb") as f:
+        name = tomllib.load(f).get("package", {}).get("name")
+    if not isinstance(name, str):
+        raise RtoslabError(f"{manifest}: key 'package.name' is missing: name the crate")
+    return name
+
+
+def rust_triple(target: Target) -> str:
+    triple = target.spec.rust_target
+    if not triple:
+        raise RtoslabError(f"target {target.name} has no rust_target in target.toml: add Rust's "
+                           "triple for its core (e.g. \"thumbv7m-none-eabi\") to build Rust kernels")
+    return triple
+
+
+def cargo_env(target: Target) -> dict[str, str]:
+    """The environment of every cargo call: Debian's rustc, build-std allowed, the target's
+    facts (read by the lab crate with env!, as the C build passes them as macros)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTUP_", "CARGO_BUILD_"))}
+    spec = target.spec
+    env.update({
+        "RUSTC": str(RUSTC),
+        "RUSTC_BOOTSTRAP": "1",  # -Zbuild-std on a release compiler
+        "CARGO_TARGET_DIR": str(target_dir()),
+        "LAB_PROBE_REGION_BASE": f"{spec.probe.base:#x}",
+        "LAB_PROBE_REGION_SIZE": f"{spec.probe.size:#x}",
+        "LAB_TARGET_CLOCK_HZ": str(spec.clock_hz),
+        "LAB_TARGET_NVIC_PRIO_BITS": str(spec.nvic_prio_bits),
+    })
+    return env
+
+
+def lib_file_name(package: str) -> str:
+    return f"lib{package.replace('-', '_')}.a"
+
+
+def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], out_dir: Path,
+                     log: Path) -> None:
+    """Build the Rust versions of `benches` for `kernel` and leave lib<bench>.a in
+    out_dir (rewritten only when changed, so Ninja relinks only what changed)."""
+    if not benches:
+        return
+    for tool in (RUSTC, CARGO):
+        if not tool.is_file():
+            raise RtoslabError(f"{tool} not found (Rust kernel {kernel.name}): {SETUP_FIX}")
+    triple = rust_triple(target)
+    packages = {b.name: package_name(b, kernel) for b in benches}
+    cmd = [str(CARGO), "build", "--release", "--locked", "--offline", "--quiet",
+           "--manifest-path", str(workspace_dir() / "Cargo.toml"), "--target", triple,
+           "-Zbuild-std=core"]
+    for p in sorted(set(packages.values())):
+        cmd += ["-p", p]
+    target_dir().mkdir(parents=True, exist_ok=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    # One build at a time in the shared target directory, and the copies taken before
+    # another configuration (other target facts) overwrites the outputs.
+    with (target_dir() / ".rtoslab.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False,
+                              env=cargo_env(target), cwd=workspace_dir())
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with log.open("a") as f:
+            f.write("$ " + " ".join(cmd) + "\n" + proc.stdout + proc.stderr)
+        if proc.returncode != 0:
+            lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip()]
+            first = next((ln for ln in lines if ln.startswith("error")), lines[0] if lines else "?")
+            raise RtoslabError(f"Rust build for kernel {kernel.name} failed: {first[:300]} "
+                               f"(full log: {log}; offline: {SETUP_FIX})")
+        for bench, package in packages.items():
+            src = target_dir() / triple / "release" / lib_file_name(package)
+            dst = out_dir / f"lib{bench}.a"
+            data = src.read_bytes()
+            if not dst.exists() or dst.read_bytes() != data:
+                dst.write_bytes(data)
+
+
+def rustc_version() -> str:
+    """First line of Debian rustc's version, or "" when it is missing."""
+    if not RUSTC.is_file():
+        return ""
+    proc = subprocess.run([str(RUSTC), "--version"], capture_output=True, text=True, check=False)
+    return proc.stdout.strip().splitlines()[0] if proc.stdout.strip() else ""
