@@ -20,6 +20,7 @@ from rtoslab.analysis.derived import derive
 from rtoslab.builder.cmake import BuildResult, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
+from rtoslab.builder.rust import rustc_version
 from rtoslab.catalog import Benchmark, na_reason
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, RtoslabError
@@ -70,6 +71,8 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
         "emulator": tools.get("qemu-system-arm", ""),
         "plugin": tools.get("rtoslab-plugin", ""),
     }
+    if config.kernel_info().rust_crate:  # a Rust model: Debian's rustc builds its images
+        identity["rust_compiler"] = rustc_version()
     identity["identity_hash"] = sha256_text(canonical_json(identity))[:12]
     return identity
 
@@ -84,7 +87,11 @@ def source_hash(config: BuildConfig, bench: Benchmark) -> str:
     """Hash of all of rtoslab's own source compiled into a benchmark's image: its folder,
     the shared workloads, harness and seams, the target and the kernel port. (Third-party
     sources are pinned by version in deps/Cargo.lock; flags are in the configuration.)"""
-    return _source_hash(bench.path, config.target_info().path, config.kernel_info().path)
+    kernel = config.kernel_info()
+    if kernel.rust_crate:  # a Rust model: the firmware/rust workspace is compiled in too
+        return _source_hash(bench.path, config.target_info().path, kernel.path) + "+" + \
+            tree_hash([firmware_root() / "rust"])[:12]
+    return _source_hash(bench.path, config.target_info().path, kernel.path)
 
 
 def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,

@@ -17,6 +17,7 @@ import fcntl
 import os
 import subprocess
 import tomllib
+from functools import cache
 from pathlib import Path
 
 from rtoslab.catalog import Benchmark, Kernel, Target
@@ -127,9 +128,36 @@ def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], o
                 dst.write_bytes(data)
 
 
+@cache
 def rustc_version() -> str:
     """First line of Debian rustc's version, or "" when it is missing."""
     if not RUSTC.is_file():
         return ""
     proc = subprocess.run([str(RUSTC), "--version"], capture_output=True, text=True, check=False)
     return proc.stdout.strip().splitlines()[0] if proc.stdout.strip() else ""
+
+
+def doctor_rows() -> list[tuple[str, bool, str]]:
+    """(item, ok, version or fix) for `rtoslab doctor`: Debian's rustc and cargo, the
+    library sources build-std needs, and the workspace's crates fetched for offline builds."""
+    rows: list[tuple[str, bool, str]] = []
+    version = rustc_version()
+    rows.append(("rustc-web (Rust firmware)", bool(version), version or f"{RUSTC} missing: {SETUP_FIX}"))
+    rows.append(("cargo-web (Rust firmware)", CARGO.is_file(),
+                 str(CARGO) if CARGO.is_file() else f"{CARGO} missing: {SETUP_FIX}"))
+    if version:
+        proc = subprocess.run([str(RUSTC), "--print", "sysroot"], capture_output=True, text=True,
+                              check=False)
+        core = Path(proc.stdout.strip()) / "lib/rustlib/src/rust/library/core/Cargo.toml"
+        rows.append(("rust-web-src (build-std)", core.is_file(),
+                     str(core.parent) if core.is_file() else f"no {core}: {SETUP_FIX}"))
+    if CARGO.is_file():
+        proc = subprocess.run(
+            [str(CARGO), "metadata", "--format-version", "1", "--locked", "--offline",
+             "--manifest-path", str(workspace_dir() / "Cargo.toml")],
+            capture_output=True, text=True, check=False, env={**os.environ, "RUSTC": str(RUSTC)})
+        ok = proc.returncode == 0
+        last = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        rows.append(("source: firmware/rust crates", ok,
+                     str(workspace_dir() / "Cargo.lock") if ok else f"not fetched ({last}): {SETUP_FIX}"))
+    return rows
