@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import subprocess
 import tomllib
 from functools import cache
@@ -123,9 +124,24 @@ def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], o
         for bench, package in packages.items():
             src = target_dir() / triple / "release" / lib_file_name(package)
             dst = out_dir / f"lib{bench}.a"
-            data = src.read_bytes()
+            tmp = out_dir / f"lib{bench}.a.tmp"
+            tmp.write_bytes(src.read_bytes())
+            # The C harness owns `main`: a Rust `main` (RTIC's app generates one) becomes
+            # lab_rust_main, which the benchmark's lab_bench_run calls.
+            _run_objcopy(["--redefine-sym", "main=lab_rust_main", str(tmp)], log)
+            data = tmp.read_bytes()
+            tmp.unlink()
             if not dst.exists() or dst.read_bytes() != data:
                 dst.write_bytes(data)
+
+
+def _run_objcopy(args: list[str], log: Path) -> None:
+    objcopy = shutil.which("arm-none-eabi-objcopy")
+    if objcopy is None:
+        raise RtoslabError("arm-none-eabi-objcopy not found: run `make setup`")
+    proc = subprocess.run([objcopy, *args], capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise RtoslabError(f"objcopy of a Rust staticlib failed: {proc.stderr.strip()[:200]} (log: {log})")
 
 
 @cache
