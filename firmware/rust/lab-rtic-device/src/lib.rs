@@ -61,9 +61,11 @@ unsafe impl cortex_m::interrupt::InterruptNumber for Interrupt {
 /// Install `handler` (an RTIC dispatcher or hardware-task handler) for `irq` at RTIC
 /// priority `prio` (1 = least urgent, the value RTIC itself programs into the NVIC:
 /// `(2^NVIC_PRIO_BITS - prio) << (8 - NVIC_PRIO_BITS)`). Call in `init`, before the
-/// interrupt can be pended.
+/// interrupt can be pended. `irq` must be one of the target's free lines
+/// (lab_target_irq_soft 0..3): the run fails otherwise, rather than take a device's line.
 pub fn install(irq: Interrupt, handler: lab::IrqHandler, prio: u8) {
     lab::check!(prio >= 1);
+    lab::check!((0..4).any(|n| lab::irq_soft(n) == irq as u32));
     lab::irq_install(irq as u32, handler, lab::nvic_prio_from_least_urgent(prio - 1));
 }
 
