@@ -226,6 +226,7 @@ mod ffi {
 }
 
 /// End the run with success (harness). Never returns.
+#[inline]
 pub fn finish() -> ! {
     // SAFETY: the harness's C function; callable from any context.
     unsafe { ffi::lab_finish() }
@@ -255,12 +256,14 @@ pub fn irq_install(irq: u32, handler: IrqHandler, priority: u32) {
 
 /// Make device interrupt `irq` pending (NVIC STIR): it runs before the next instruction
 /// when the caller runs at a lower priority with interrupts enabled.
+#[inline]
 pub fn irq_trigger(irq: u32) {
     // SAFETY: a register write.
     unsafe { ffi::lab_target_irq_trigger(irq) }
 }
 
 /// Device interrupt line `n` (0..3) that no device drives (lab_target_irq_soft).
+#[inline]
 pub fn irq_soft(n: u32) -> u32 {
     // SAFETY: pure lookup.
     unsafe { ffi::lab_target_irq_soft(n) }
@@ -274,6 +277,7 @@ pub fn timer_start(period: u32, handler: IrqHandler, priority: u32) {
 }
 
 /// Stop the benchmark timer.
+#[inline]
 pub fn timer_stop() {
     // SAFETY: the target's C function.
     unsafe { ffi::lab_target_timer_stop() }
