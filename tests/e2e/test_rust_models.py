@@ -82,3 +82,37 @@ def test_rust_run_is_bit_identical(run_cli: RunCli, embassy_smoke: tuple[dict, P
                            str(db), "1", str(db), "2"],
                           capture_output=True, text=True, check=False)
     assert runs.returncode == 0, runs.stdout + runs.stderr
+
+
+RUST_KERNEL_BENCHES = ("k_yield", "k_preempt", "k_isr_to_task", "k_queue", "k_mutex", "k_irq_latency")
+
+
+@pytest.mark.parametrize("kernel", ["rtic", "embassy"])
+def test_rust_kernel_benchmarks_run_check_and_repeat_bit_identically(
+        run_cli: RunCli, tmp_path: Path, kernel: str) -> None:
+    db = tmp_path / "r.sqlite"
+    args = ["run", "--kernel", kernel, "--json", "--db", str(db)]
+    for b in RUST_KERNEL_BENCHES:
+        args += ["--bench", b]
+    first = run_cli(*args)
+    assert first.returncode == 0, first.stderr
+    doc = json.loads(first.stdout)
+    metrics = {(r["benchmark"], r["metric"]) for r in doc["results"] if r["unit"] == "cycle"}
+    # the C suite's metric names where the measured thing is the same
+    for m in [("k_yield", "yield_switch"), ("k_preempt", "preempt_resume"),
+              ("k_isr_to_task", "isr_notify_to_task"), ("k_queue", "queue_latency"),
+              ("k_mutex", "mutex_lock"), ("k_irq_latency", "irq_latency_idle")]:
+        assert m in metrics, (kernel, m)
+    preempt = [r for r in doc["results"] if r["metric"] == "preempt_resume" and r["unit"] == "insn"]
+    assert preempt[0]["n"] == 1000 and preempt[0]["min"] == preempt[0]["max"]
+    second = run_cli(*args)
+    assert second.returncode == 0, second.stderr
+    same = subprocess.run([sys.executable, str(repo_root() / "scripts" / "same_samples.py"),
+                           str(db), "1", str(db), "2"], capture_output=True, text=True, check=False)
+    assert same.returncode == 0, same.stdout + same.stderr
+
+
+def test_rust_kernel_lacking_a_version_is_na_with_the_reason(run_cli: RunCli, tmp_path: Path) -> None:
+    proc = run_cli("run", "--kernel", "rtic", "--bench", "k_sem", "--db", str(tmp_path / "r.sqlite"))
+    assert "n/a" in proc.stdout + proc.stderr
+    assert "rtic: tasks are RTIC software and hardware tasks" in proc.stdout + proc.stderr
