@@ -222,6 +222,7 @@ mod ffi {
         pub fn lab_target_irq_soft(n: u32) -> u32;
         pub fn lab_target_timer_start(period: u32, handler: super::IrqHandler, priority: u32) -> i32;
         pub fn lab_target_timer_stop();
+        pub fn lab_console_put_kv(key: *const u8, value: u32);
     }
 }
 
@@ -281,6 +282,14 @@ pub fn timer_start(period: u32, handler: IrqHandler, priority: u32) {
 pub fn timer_stop() {
     // SAFETY: the target's C function.
     unsafe { ffi::lab_target_timer_stop() }
+}
+
+/// Print "LAB-KV key=value" (lab/console.h; never on a measured path). `key` must end
+/// with "\0".
+pub fn put_kv(key: &'static str, value: u32) {
+    assert!(key.ends_with('\0'));
+    // SAFETY: NUL-terminated key; the harness's console printer.
+    unsafe { ffi::lab_console_put_kv(key.as_ptr(), value) }
 }
 
 /// Raw NVIC priority value for priority level `level` counted from the least urgent

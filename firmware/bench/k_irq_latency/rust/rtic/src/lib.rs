@@ -1,5 +1,5 @@
 //! k_irq_latency, RTIC version: interrupt latency to a hardware task while the app idles
-//! (RTIC's default idle: sleep). As the C benchmark: the target's benchmark timer, at the
+//! (an idle that sleeps with WFI). As the C benchmark: the target's benchmark timer, at the
 //! most urgent priority, hits probe 2 and raises a free line (lab_target_irq_soft(0),
 //! IRQ31 on mps2-an385: the run fails on a target where it is another) bound to a hardware
 //! task at priority 1, whose first statement hits probe 3:
@@ -60,6 +60,15 @@ mod app {
         let most_urgent = lab::nvic_prio_from_least_urgent((1u8 << lab::NVIC_PRIO_BITS) - 1);
         lab::timer_start(IRQ_TIMER_PERIOD, timer_handler, most_urgent);
         (Shared {}, Local {})
+    }
+
+    /// Idle sleeps (WFI) until an interrupt, as the C ports' idle does (RTIC's default
+    /// idle, with none declared, is a busy loop).
+    #[idle]
+    fn idle(_cx: idle::Context) -> ! {
+        loop {
+            cortex_m::asm::wfi();
+        }
     }
 
     #[task(binds = IRQ31, priority = 1)]
