@@ -1,7 +1,8 @@
 /* Capabilities of the rtic port (see lab/port.h and docs/rust-models.md). RTIC is
  * measured through Rust versions of the benchmarks (bench/<b>/rust/rtic/), each an RTIC
- * app; none of lab/port.h's C API is offered, so every capability is 0 and a C benchmark
- * that needs one is "n/a" for this reason. */
+ * app; none of lab/port.h's C API is offered, so every capability but CRITICAL is 0 and a C benchmark
+ * that needs one is "n/a" for this reason; only critical sections (PRIMASK, as the model's own)
+ * exist, for C workload code linked into Rust images. */
 #ifndef LAB_PORT_CAPS_H
 #define LAB_PORT_CAPS_H
 
@@ -16,7 +17,7 @@
 #define LAB_HAS_MUTEX_PI 0           /* rtic: resources use priority ceilings, no inheritance */
 #define LAB_HAS_QUEUE 0              /* rtic: tasks are RTIC software and hardware tasks of an app, not lab/port.h threads; the Rust version of a benchmark runs where one exists */
 #define LAB_HAS_NOTIFY 0             /* rtic: tasks are RTIC software and hardware tasks of an app, not lab/port.h threads; the Rust version of a benchmark runs where one exists */
-#define LAB_HAS_CRITICAL 0           /* rtic: tasks are RTIC software and hardware tasks of an app, not lab/port.h threads; the Rust version of a benchmark runs where one exists */
+#define LAB_HAS_CRITICAL 1
 #define LAB_HAS_IRQ 0                /* rtic: tasks are RTIC software and hardware tasks of an app, not lab/port.h threads; the Rust version of a benchmark runs where one exists */
 
 #endif /* LAB_PORT_CAPS_H */

@@ -196,7 +196,8 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
         if b not in benches:
             raise RtoslabError(f"benchmark {b.name} cannot be built for kernel {config.kernel}")
     build_staticlibs(config.target_info(), kernel,
-                     [b for b in wanted if b.name in rust_benches], build_dir / "rust", log)
+                     [b for b in wanted if b.name in rust_benches], build_dir / "rust", log,
+                     config.define_map())
     out = _run_logged(["ninja", "-C", str(build_dir), *names], log,
                       f"build of {config.describe()} ({chash})")
     rebuilt = "no work to do" not in out

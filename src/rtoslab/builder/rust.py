@@ -67,11 +67,13 @@ def rust_triple(target: Target) -> str:
     return triple
 
 
-def cargo_env(target: Target) -> dict[str, str]:
+def cargo_env(target: Target, defines: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of every cargo call: Debian's rustc, build-std allowed, the target's
-    facts (read by the lab crate with env!, as the C build passes them as macros)."""
+    facts (read by the lab crate with env!, as the C build passes them as macros), and each
+    of the configuration's defines NAME=VALUE as LAB_DEFINE_NAME (read with option_env!)."""
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTUP_", "CARGO_BUILD_"))}
+           if not k.startswith(("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTUP_", "CARGO_BUILD_",
+                                "LAB_DEFINE_"))}
     spec = target.spec
     env.update({
         "RUSTC": str(RUSTC),
@@ -82,6 +84,8 @@ def cargo_env(target: Target) -> dict[str, str]:
         "LAB_TARGET_CLOCK_HZ": str(spec.clock_hz),
         "LAB_TARGET_NVIC_PRIO_BITS": str(spec.nvic_prio_bits),
     })
+    for name, value in (defines or {}).items():
+        env[f"LAB_DEFINE_{name}"] = value
     return env
 
 
@@ -90,7 +94,7 @@ def lib_file_name(package: str) -> str:
 
 
 def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], out_dir: Path,
-                     log: Path) -> None:
+                     log: Path, defines: dict[str, str] | None = None) -> None:
     """Build the Rust versions of `benches` for `kernel` and leave lib<bench>.a in
     out_dir (rewritten only when changed, so Ninja relinks only what changed)."""
     if not benches:
@@ -112,7 +116,7 @@ def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], o
     with (target_dir() / ".rtoslab.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False,
-                              env=cargo_env(target), cwd=workspace_dir())
+                              env=cargo_env(target, defines), cwd=workspace_dir())
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("a") as f:
             f.write("$ " + " ".join(cmd) + "\n" + proc.stdout + proc.stderr)
