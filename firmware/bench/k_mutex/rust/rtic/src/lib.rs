@@ -24,7 +24,6 @@ mod app {
     use super::*;
     use crate::handlers;
     use lab_rtic_device::Interrupt;
-    use rtic::Mutex;
 
     #[shared]
     struct Shared {
