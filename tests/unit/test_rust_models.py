@@ -96,3 +96,10 @@ def test_a_target_without_rust_target_is_refused_in_one_line() -> None:
     bare = dataclasses.replace(t, spec=dataclasses.replace(t.spec, rust_target=""))
     with pytest.raises(RtoslabError, match=r"has no rust_target in target.toml"):
         rust.rust_triple(bare)
+
+
+def test_every_workspace_crate_denies_warnings() -> None:
+    assert _toml(WORKSPACE / "Cargo.toml")["workspace"]["lints"]["rust"]["warnings"] == "deny"
+    manifests = [WORKSPACE / m / "Cargo.toml" for m in ("lab", "lab-embassy", "lab-rtic-device")]
+    for manifest in manifests + _bench_crates():
+        assert _toml(manifest).get("lints") == {"workspace": True}, manifest
