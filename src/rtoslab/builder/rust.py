@@ -123,8 +123,11 @@ def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], o
         if proc.returncode != 0:
             lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip()]
             first = next((ln for ln in lines if ln.startswith("error")), lines[0] if lines else "?")
+            text = proc.stderr.lower()
+            hint = (f"; crates missing offline: {SETUP_FIX}"
+                    if any(w in text for w in ("offline", "no matching package", "lock file")) else "")
             raise RtoslabError(f"Rust build for kernel {kernel.name} failed: {first[:300]} "
-                               f"(full log: {log}; offline: {SETUP_FIX})")
+                               f"(full log: {log}{hint})")
         for bench, package in packages.items():
             src = target_dir() / triple / "release" / lib_file_name(package)
             dst = out_dir / f"lib{bench}.a"
