@@ -103,3 +103,15 @@ def test_every_workspace_crate_denies_warnings() -> None:
     manifests = [WORKSPACE / m / "Cargo.toml" for m in ("lab", "lab-embassy", "lab-rtic-device")]
     for manifest in manifests + _bench_crates():
         assert _toml(manifest).get("lints") == {"workspace": True}, manifest
+
+
+def test_footprint_splits_a_rust_staticlib_by_crate_role() -> None:
+    from rtoslab.builder.footprint import component_of
+
+    member = "rust/libk_mutex.a({}-391a224d1d9a8244.{}.e0bb2b265a849e59-cgu.0.rcgu.o)"
+    assert component_of(member.format("bench_k_mutex_rtic", "bench_k_mutex_rtic")) == "benchmark"
+    assert component_of(member.format("core", "core")) == "libc"
+    assert component_of(member.format("compiler_builtins", "compiler_builtins")) == "libc"
+    for crate in ("rtic", "embassy_executor", "lab", "cortex_m"):
+        assert component_of(member.format(crate, crate)) == "kernel"
+    assert component_of("/abs/build/rust/libcall.a(lab-0123abcd.lab.x-cgu.0.rcgu.o)") == "kernel"
