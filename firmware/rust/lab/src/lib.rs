@@ -246,6 +246,17 @@ pub fn fail_status(status: i32, what: &'static str) -> ! {
     unsafe { ffi::lab_fail_status(status, what.as_ptr()) }
 }
 
+/// The value of `r`, or the end of the run as a failed check when it is an error. Unlike
+/// `unwrap`, which formats the error for its panic message, this pulls no formatting code
+/// into the image (so images are not inflated by core::fmt; docs/rust-models.md).
+#[inline]
+pub fn ok<T, E>(r: Result<T, E>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(_) => fail_status(EXIT_CHECK_FAILED, "Rust: an operation returned an error\0"),
+    }
+}
+
 /// Install `handler` for device interrupt `irq` at raw NVIC priority `priority` (0 = most
 /// urgent) and enable it. The handler must also be listed with `isr!` for the timing
 /// model. Fails the run if the target refuses.

@@ -72,6 +72,6 @@ pub extern "C" fn lab_bench_run() {
     let most_urgent = lab::nvic_prio_from_least_urgent((1u8 << lab::NVIC_PRIO_BITS) - 1);
     lab::timer_start(IRQ_TIMER_PERIOD, timer_handler, most_urgent);
     lab_embassy::run_thread_executor(|spawner: Spawner| {
-        spawner.spawn(waiter().unwrap());
+        spawner.spawn(lab::ok(waiter()));
     })
 }

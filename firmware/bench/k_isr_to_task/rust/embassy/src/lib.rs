@@ -48,6 +48,6 @@ async fn waiter() {
 pub extern "C" fn lab_bench_run() {
     lab::timer_start(PERIOD, timer_tick, lab::nvic_prio_from_least_urgent(TIMER_LEVEL));
     lab_embassy::run_thread_executor(|spawner: Spawner| {
-        spawner.spawn(waiter().unwrap());
+        spawner.spawn(lab::ok(waiter()));
     })
 }

@@ -60,8 +60,8 @@ async fn low() {
 #[no_mangle]
 pub extern "C" fn lab_bench_run() {
     let high_spawner = lab_embassy::start_interrupt_executor(&HIGH_EXEC, 0, HIGH_LEVEL, high_irq);
-    high_spawner.spawn(high().unwrap());
+    high_spawner.spawn(lab::ok(high()));
     lab_embassy::run_thread_executor(|spawner: Spawner| {
-        spawner.spawn(low().unwrap());
+        spawner.spawn(lab::ok(low()));
     })
 }

@@ -64,7 +64,7 @@ async fn yielder(me: u32) {
 #[no_mangle]
 pub extern "C" fn lab_bench_run() {
     lab_embassy::run_thread_executor(|spawner: Spawner| {
-        spawner.spawn(yielder(0).unwrap());
-        spawner.spawn(yielder(1).unwrap());
+        spawner.spawn(lab::ok(yielder(0)));
+        spawner.spawn(lab::ok(yielder(1)));
     })
 }

@@ -84,8 +84,8 @@ pub extern "C" fn lab_bench_run() {
     unsafe { ffi::toggle_init() };
     lab_embassy::run_thread_executor(|spawner: Spawner| {
         for k in 0..TOGGLE_TASKS {
-            spawner.spawn(toggler(k).unwrap());
+            spawner.spawn(lab::ok(toggler(k)));
         }
-        spawner.spawn(coordinator().unwrap());
+        spawner.spawn(lab::ok(coordinator()));
     })
 }
