@@ -93,7 +93,7 @@ def test_rust_kernel_benchmarks_run_check_and_repeat_bit_identically(
         run_cli: RunCli, tmp_path: Path, kernel: str) -> None:
     db = tmp_path / "r.sqlite"
     args = ["run", "--kernel", kernel, "--json", "--db", str(db)]
-    for b in RUST_KERNEL_BENCHES + (("k_delay",) if kernel == "rtic" else ("ftl_os",)):
+    for b in RUST_KERNEL_BENCHES + (("k_delay", "ftl_os") if kernel == "rtic" else ("ftl_os",)):
         args += ["--bench", b]
     first = run_cli(*args)
     assert first.returncode == 0, first.stderr
@@ -103,8 +103,8 @@ def test_rust_kernel_benchmarks_run_check_and_repeat_bit_identically(
     for m in [("k_yield", "yield_switch"), ("k_preempt", "preempt_resume"),
               ("k_isr_to_task", "isr_notify_to_task"), ("k_queue", "queue_latency"),
               ("k_mutex", "mutex_lock"), ("k_irq_latency", "irq_latency_idle"),
-              ("toggle_rtos", "total")] + ([("k_delay", "wake_latency")] if kernel == "rtic"
-                                           else [("ftl_os", "total")]):
+              ("toggle_rtos", "total"), ("ftl_os", "total")]
+              + ([("k_delay", "wake_latency")] if kernel == "rtic" else [])):
         assert m in metrics, (kernel, m)
     preempt = [r for r in doc["results"] if r["metric"] == "preempt_resume" and r["unit"] == "insn"]
     assert preempt[0]["n"] == 1000 and preempt[0]["min"] == preempt[0]["max"]
