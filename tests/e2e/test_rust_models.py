@@ -35,11 +35,16 @@ def _median(doc: dict, bench: str, metric: str) -> float:
     return float(rows[0]["median"])
 
 
-def _elf(bench: str) -> Path:
+def _rust_elf(bench: str, symbol: str) -> Path:
+    """The newest built ELF of `bench` that defines `symbol` (its Rust version's)."""
     from rtoslab.paths import cache_root
     elfs = sorted((cache_root() / "build").glob(f"*/{bench}.elf"), key=lambda p: p.stat().st_mtime)
-    assert elfs, bench
-    return elfs[-1]
+    for elf in reversed(elfs):
+        syms = subprocess.run(["arm-none-eabi-nm", str(elf)], capture_output=True, text=True,
+                              check=True).stdout
+        if re.search(rf"\b{symbol}$", syms, re.MULTILINE):
+            return elf
+    raise AssertionError(f"no {bench}.elf defines {symbol}")
 
 
 def _function_insns(elf: Path, name: str) -> int:
@@ -59,7 +64,7 @@ def test_rust_probes_measure_exact_counts(embassy_smoke: tuple[dict, Path]) -> N
     assert _median(doc, "loop", "sum_loop_100") == 301  # the C version (no Rust one)
     # call: the bl plus the Rust function as compiled (Rust's thumb targets force frame
     # pointers, so it is push/mov/pop rather than GCC's bx lr): counted from the ELF.
-    call_elf = _elf("call")
+    call_elf = _rust_elf("call", "lab_rs_call_empty")
     body = _function_insns(call_elf, "lab_rs_call_empty")
     assert body >= 1
     assert _median(doc, "call", "empty_call") == 1 + body
@@ -67,9 +72,8 @@ def test_rust_probes_measure_exact_counts(embassy_smoke: tuple[dict, Path]) -> N
 
 def test_rust_version_is_linked_and_metadata_read(embassy_smoke: tuple[dict, Path]) -> None:
     doc, _ = embassy_smoke
-    syms = subprocess.run(["arm-none-eabi-nm", str(_elf("straight"))], capture_output=True,
-                          text=True, check=True).stdout
-    assert "LAB_META_RUST" in syms  # the Rust .lab_meta record, not the C one
+    # the Rust .lab_meta record, not the C one: the image the run built from the Rust version
+    assert _rust_elf("straight", "LAB_META_RUST").is_file()
     metrics = {(r["benchmark"], r["metric"]) for r in doc["results"]}
     assert ("straight", "block_100") in metrics and ("call", "empty_call") in metrics
 
@@ -100,11 +104,13 @@ def test_rust_kernel_benchmarks_run_check_and_repeat_bit_identically(
     doc = json.loads(first.stdout)
     metrics = {(r["benchmark"], r["metric"]) for r in doc["results"] if r["unit"] == "cycle"}
     # the C suite's metric names where the measured thing is the same
-    for m in [("k_yield", "yield_switch"), ("k_preempt", "preempt_resume"),
-              ("k_isr_to_task", "isr_notify_to_task"), ("k_queue", "queue_latency"),
-              ("k_mutex", "mutex_lock"), ("k_irq_latency", "irq_latency_idle"),
-              ("toggle_rtos", "total"), ("ftl_os", "total")]
-              + ([("k_delay", "wake_latency")] if kernel == "rtic" else [])):
+    expected = [("k_yield", "yield_switch"), ("k_preempt", "preempt_resume"),
+                ("k_isr_to_task", "isr_notify_to_task"), ("k_queue", "queue_latency"),
+                ("k_mutex", "mutex_lock"), ("k_irq_latency", "irq_latency_idle"),
+                ("toggle_rtos", "total"), ("ftl_os", "total")]
+    if kernel == "rtic":
+        expected.append(("k_delay", "wake_latency"))
+    for m in expected:
         assert m in metrics, (kernel, m)
     preempt = [r for r in doc["results"] if r["metric"] == "preempt_resume" and r["unit"] == "insn"]
     assert preempt[0]["n"] == 1000 and preempt[0]["min"] == preempt[0]["max"]
