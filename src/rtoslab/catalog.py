@@ -338,6 +338,10 @@ def kernels() -> dict[str, Kernel]:
             if not (toml.parent / f"{tmpl}.in").is_file():
                 raise RtoslabError(f"{toml}: key 'config_templates[{i}]' is {tmpl!r} but there is no "
                                    f"{tmpl}.in in {toml.parent}: add the file or drop the entry")
+        if d.rust_crate and not (firmware_root() / "rust" / d.rust_crate / "Cargo.toml").is_file():
+            raise RtoslabError(f"{toml}: key 'rust_crate' is {d.rust_crate!r} but there is no "
+                               f"firmware/rust/{d.rust_crate}/Cargo.toml: name a crate of the "
+                               "Rust firmware workspace or drop the key")
         found[name] = Kernel(
             name=name,
             path=toml.parent,

@@ -89,8 +89,8 @@ def source_hash(config: BuildConfig, bench: Benchmark) -> str:
     sources are pinned by version in deps/Cargo.lock; flags are in the configuration.)"""
     kernel = config.kernel_info()
     if kernel.rust_crate:  # a Rust model: the firmware/rust workspace is compiled in too
-        return _source_hash(bench.path, config.target_info().path, kernel.path) + "+" + \
-            tree_hash([firmware_root() / "rust"])[:12]
+        return sha256_text(_source_hash(bench.path, config.target_info().path, kernel.path)
+                           + tree_hash([firmware_root() / "rust"]))
     return _source_hash(bench.path, config.target_info().path, kernel.path)
 
 
