@@ -193,6 +193,9 @@ class TargetFile:
     fpu: str = "none"
     float_abi: Literal["soft", "softfp", "hard"] = "soft"
     timing: TimingDefaults = TimingDefaults()
+    # Rust's target triple for this core (e.g. thumbv7m-none-eabi), for Rust kernel ports
+    # (docs/rust-models.md); "" = no Rust images for this target.
+    rust_target: str = ""
     # [lacks]: board features (TARGET_FEATURES) this target does not have, each with the
     # reason; a benchmark that `needs` one is n/a here with that reason.
     lacks: dict[str, str] = field(default_factory=dict)
@@ -342,6 +345,9 @@ class Kernel:
     config_templates: tuple[str, ...]  # files X.in rendered into the config dir as X
     deps: tuple[str, ...]  # crates.io packages whose sources the build needs
     is_template: bool
+    # A Rust model (docs/rust-models.md): its crate in firmware/rust/; benchmarks with a
+    # Rust version for this kernel (bench/<b>/rust/<kernel>/) use it. "" = a C kernel.
+    rust_crate: str = ""
 
 
 @dataclass(frozen=True)
@@ -357,6 +363,8 @@ class Benchmark:
     derived: tuple[DerivedSpec, ...] = ()  # [[derived]]: figures composed on the host
     metric_decls: tuple[MetricDecl, ...] = ()  # [[metric]]: e.g. one-sample totals
     needs: tuple[str, ...] = ()  # board features (TARGET_FEATURES) the target must have
+    # Rust kernel ports with a Rust version of this benchmark (its rust/<kernel>/ crates)
+    rust_kernels: tuple[str, ...] = ()
 
 
 @cache
@@ -381,6 +389,8 @@ class PortFile:
     config_templates: tuple[str, ...] = ()  # X: the port folder holds X.in
     template: bool = False  # a skeleton to copy, not a kernel to measure
     options: dict[str, str | int | bool] = field(default_factory=dict)  # kernel option defaults
+    # A Rust model: the name of its crate in firmware/rust/ (docs/rust-models.md).
+    rust_crate: str = ""
 
 
 @dataclass(frozen=True)
@@ -437,6 +447,10 @@ def kernels() -> dict[str, Kernel]:
             if not (toml.parent / f"{tmpl}.in").is_file():
                 raise RtoslabError(f"{toml}: key 'config_templates[{i}]' is {tmpl!r} but there is no "
                                    f"{tmpl}.in in {toml.parent}: add the file or drop the entry")
+        if d.rust_crate and not (firmware_root() / "rust" / d.rust_crate / "Cargo.toml").is_file():
+            raise RtoslabError(f"{toml}: key 'rust_crate' is {d.rust_crate!r} but there is no "
+                               f"firmware/rust/{d.rust_crate}/Cargo.toml: name a crate of the "
+                               "Rust firmware workspace or drop the key")
         found[name] = Kernel(
             name=name,
             path=toml.parent,
@@ -447,6 +461,7 @@ def kernels() -> dict[str, Kernel]:
             config_templates=d.config_templates,
             deps=d.deps,
             is_template=d.template,
+            rust_crate=d.rust_crate,
         )
     return found
 
@@ -507,6 +522,7 @@ def benchmarks() -> dict[str, Benchmark]:
             derived=d.derived,
             metric_decls=d.metric,
             needs=d.needs,
+            rust_kernels=tuple(sorted(c.parent.name for c in toml.parent.glob("rust/*/Cargo.toml"))),
         )
     return found
 
@@ -586,7 +602,11 @@ def get_benchmark(name: str) -> Benchmark:
 
 
 def missing_capabilities(bench: Benchmark, kernel: Kernel) -> list[str]:
-    """Capabilities the benchmark needs that the kernel does not have (empty: it can run)."""
+    """Capabilities the benchmark needs that the kernel does not have (empty: it can run).
+    A Rust kernel runs a benchmark's Rust version, written for the model itself, whatever
+    the C version requires. (LAB_ALLOC_HAS_* belong to the build's allocator.)"""
+    if kernel.rust_crate and kernel.name in bench.rust_kernels:
+        return []
     return [c for c in bench.requires
             if c.startswith("LAB_HAS_") and not kernel.capabilities.get(c, False)]
 

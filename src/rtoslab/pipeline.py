@@ -21,6 +21,7 @@ from rtoslab.analysis.irq_windows import locate, parse_report
 from rtoslab.builder.cmake import BuildResult, bench_inputs, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
+from rtoslab.builder.rust import rustc_version
 from rtoslab.catalog import Benchmark, alloc_na_reason, na_reason
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, PairMeta, RtoslabError
@@ -82,6 +83,8 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
         "emulator": tools.get("qemu-system-arm", ""),
         "plugin": tools.get("rtoslab-plugin", ""),
     }
+    if config.kernel_info().rust_crate:  # a Rust model: Debian's rustc builds its images
+        identity["rust_compiler"] = rustc_version()
     identity["identity_hash"] = sha256_text(canonical_json(identity))[:12]
     return identity
 
@@ -103,11 +106,15 @@ def external_inputs(config: BuildConfig, bench: Benchmark) -> list[Path]:
 
 def source_hash(config: BuildConfig, bench: Benchmark) -> str:
     """Hash of all of the source compiled into a benchmark's image that no version pins:
-    its folder, the shared workloads, harness and seams, the target and the kernel port,
-    and whatever its bench.cmake pulled in from outside the firmware folder (so the
-    identity changes when they do). (Third-party kernel sources are pinned by version in
-    deps/Cargo.lock; flags are in the configuration.)"""
-    base = _source_hash(bench.path, config.target_info().path, config.kernel_info().path)
+    its folder, the shared workloads, harness and seams, the target and the kernel port
+    (for a Rust model also the firmware/rust workspace), and whatever its bench.cmake
+    pulled in from outside the firmware folder (so the identity changes when they do).
+    (Third-party sources are pinned by version in deps/Cargo.lock and
+    firmware/rust/Cargo.lock; flags are in the configuration.)"""
+    kernel = config.kernel_info()
+    base = _source_hash(bench.path, config.target_info().path, kernel.path)
+    if kernel.rust_crate:  # a Rust model: the firmware/rust workspace is compiled in too
+        base = sha256_text(base + tree_hash([firmware_root() / "rust"]))
     extra = external_inputs(config, bench)
     if not extra:
         return base  # (the hash of a benchmark with no outside inputs, as before)

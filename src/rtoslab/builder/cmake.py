@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rtoslab.builder.config import BuildConfig
 from rtoslab.builder.deps import cmake_var, dep_path, direct_deps
+from rtoslab.builder.rust import build_staticlibs, uses_rust
 from rtoslab.catalog import (
     Benchmark,
     Target,
@@ -190,6 +191,11 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
         # their third-party sources from the crates of deps/Cargo.toml (docs/allocation.md)
         for crate in direct_deps():
             args[cmake_var(crate)] = str(dep_path(crate))
+    kernel = config.kernel_info()
+    rust_benches = sorted(b.name for b in benches if uses_rust(b, kernel))
+    if rust_benches:  # a Rust kernel: these benchmarks link their Rust version (builder/rust.py)
+        args["LAB_RUST_BENCHES"] = ";".join(rust_benches)
+        args["LAB_RUST_LIB_DIR"] = str(build_dir / "rust")
 
     stamp = build_dir / "rtoslab-configure.json"
     log = build_dir / "build.log"
@@ -209,6 +215,9 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
     for b in wanted:
         if b not in benches:
             raise RtoslabError(f"benchmark {b.name} cannot be built for kernel {config.kernel}")
+    build_staticlibs(config.target_info(), kernel,
+                     [b for b in wanted if b.name in rust_benches], build_dir / "rust", log,
+                     config.define_map())
     out = _run_logged(["ninja", "-C", str(build_dir), *names], log,
                       f"build of {config.describe()} ({chash})")
     rebuilt = "no work to do" not in out
