@@ -7,10 +7,13 @@
 //!
 //! Header (32 bytes): magic "RTLEVENT", version u32 = 1, record size u32 = 24, flags u32
 //! (bit 0: cycle column modelled), 12 reserved bytes = 0. Records (24 bytes): kind u16
-//! (1 entry, 2 return, 3 tail-chain; 0xFFFF end), reserved u16 = 0, pc u32 (the first
+//! (1 entry, 2 return, 3 tail-chain; 0xFFFF end), core u16 (the vCPU that took the
+//! event; 0 on a single-core machine, which is what this field held before it had a
+//! meaning), pc u32 (the first
 //! block's address: the handler for entry and tail-chain, where the interrupted code
 //! resumes for return), insns u64 (guest instructions completed before it), cycles u64
-//! (modelled cycles completed before the event's own charge). The end record holds the
+//! (modelled cycles completed before the event's own charge); both counts are the core's
+//! own (the trace file has the machine's shared clock). The end record holds the
 //! status bits in the pc field (bit 0: the record cap was reached and later events were
 //! dropped) and the totals. All little-endian.
 
@@ -43,9 +46,10 @@ pub fn header_bytes(flags: u32) -> [u8; HEADER_SIZE] {
 }
 
 /// Encode one record.
-pub fn record_bytes(kind: u16, pc: u32, insns: u64, cycles: u64) -> [u8; RECORD_SIZE] {
+pub fn record_bytes(kind: u16, core: u16, pc: u32, insns: u64, cycles: u64) -> [u8; RECORD_SIZE] {
     let mut r = [0u8; RECORD_SIZE];
     r[0..2].copy_from_slice(&kind.to_le_bytes());
+    r[2..4].copy_from_slice(&core.to_le_bytes());
     r[4..8].copy_from_slice(&pc.to_le_bytes());
     r[8..16].copy_from_slice(&insns.to_le_bytes());
     r[16..24].copy_from_slice(&cycles.to_le_bytes());
@@ -74,7 +78,14 @@ impl<W: Write> EventWriter<W> {
     }
 
     /// Append an event, or drop it (status bit 0) once the cap is reached.
-    pub fn event(&mut self, kind: u16, pc: u32, insns: u64, cycles: u64) -> io::Result<()> {
+    pub fn event(
+        &mut self,
+        kind: u16,
+        core: u16,
+        pc: u32,
+        insns: u64,
+        cycles: u64,
+    ) -> io::Result<()> {
         if self.finished {
             return Ok(());
         }
@@ -83,7 +94,7 @@ impl<W: Write> EventWriter<W> {
             return Ok(());
         }
         self.n += 1;
-        self.out.write_all(&record_bytes(kind, pc, insns, cycles))
+        self.out.write_all(&record_bytes(kind, core, pc, insns, cycles))
     }
 
     /// Write the end record and flush; only the first call writes.
@@ -93,7 +104,7 @@ impl<W: Write> EventWriter<W> {
         }
         self.finished = true;
         self.out
-            .write_all(&record_bytes(KIND_END, self.status, insns, cycles))?;
+            .write_all(&record_bytes(KIND_END, 0, self.status, insns, cycles))?;
         self.out.flush()
     }
 
@@ -110,9 +121,9 @@ mod tests {
     #[test]
     fn layout_and_cap() {
         let mut w = EventWriter::new(Vec::new(), 1, 2).unwrap();
-        w.event(KIND_ENTRY, 0x1234, 10, 20).unwrap();
-        w.event(KIND_RETURN, 0x5678, 30, 40).unwrap();
-        w.event(KIND_TAIL_CHAIN, 0x9, 50, 60).unwrap(); // over the cap: dropped
+        w.event(KIND_ENTRY, 0, 0x1234, 10, 20).unwrap();
+        w.event(KIND_RETURN, 1, 0x5678, 30, 40).unwrap();
+        w.event(KIND_TAIL_CHAIN, 0, 0x9, 50, 60).unwrap(); // over the cap: dropped
         w.finish(99, 199).unwrap();
         w.finish(1, 1).unwrap(); // no-op
         let b = w.get_ref();
@@ -122,7 +133,7 @@ mod tests {
         assert_eq!(&b[32..40], &[1, 0, 0, 0, 0x34, 0x12, 0, 0]);
         assert_eq!(u64::from_le_bytes(b[40..48].try_into().unwrap()), 10);
         assert_eq!(u64::from_le_bytes(b[48..56].try_into().unwrap()), 20);
-        assert_eq!(&b[56..58], &[2, 0]);
+        assert_eq!(&b[56..60], &[2, 0, 1, 0], "kind 2 on core 1");
         let end = &b[80..];
         assert_eq!(&end[0..2], &[0xFF, 0xFF]);
         assert_eq!(

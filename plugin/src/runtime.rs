@@ -1,17 +1,22 @@
 //! QEMU-facing part: registration, translation-time instrumentation, callbacks.
 //!
-//! Threading: `mps2-an385` has one vCPU and the plugin refuses to load with more, so
-//! all execution-time callbacks run on the one vCPU thread. The two counters live in a
-//! per-vCPU scoreboard (plugin API v2 and later): TCG-generated inline adds update the
-//! vCPU's entry, and the callbacks read and write the same entry through a pointer taken
-//! once (see `Counters`). The trace writer sits behind a `Mutex` because the exit
-//! callback may run on another thread (QEMU's main thread on a normal shutdown); the
-//! mutex is only taken on a probe hit, never on the per-store fast path.
+//! Threading and cores: every vCPU has its own counters and its own timing-model state
+//! (block-entry tracker, exception and FP context, live vector table), indexed by the
+//! vCPU index QEMU passes to each callback, so a callback only touches its own vCPU's
+//! state. The counters live in a per-vCPU scoreboard (plugin API v2 and later):
+//! TCG-generated inline adds update the running vCPU's entry, and the callbacks read and
+//! write the same entry through a pointer taken once per vCPU (see `Counters`). rtoslab
+//! always runs QEMU with `-icount`, under which QEMU runs all vCPUs round-robin in one
+//! thread: callbacks never overlap, and a probe hit may read the other vCPUs' counters
+//! for the machine's shared clock (docs/timing-model.md, "Two cores"). The trace writer
+//! sits behind a `Mutex` because the exit callback may run on another thread (QEMU's
+//! main thread on a normal shutdown); the mutex is only taken on a probe hit, never on
+//! the per-store fast path.
 
 use std::cell::{Cell, UnsafeCell};
 use std::fs::File;
 use std::io::BufWriter;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use qemu_plugin::install::{Args, Info};
@@ -38,7 +43,7 @@ use crate::instrument::plan_tb;
 use crate::irqwin::{self, At, MaskOp, Windows};
 use crate::thumb::{self, Class, Flow, Insn, Mem};
 use crate::timing::CycleModel;
-use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, TraceWriter};
+use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, Stamp, TraceWriter};
 
 /// Exit code when the instruction limit stops the guest (like timeout(1)).
 const EXIT_INSN_LIMIT: i32 = 124;
@@ -53,25 +58,34 @@ struct Entry {
     in_handler: u64,
 }
 
-/// The counters: a QEMU scoreboard with one `Entry` per vCPU, and the address of vCPU
-/// 0's entry for the callbacks, taken when the vCPU starts (`on_vcpu_init`: QEMU hands
+/// The counters: a QEMU scoreboard with one `Entry` per vCPU, and the address of each
+/// vCPU's entry for the callbacks, taken when the vCPU starts (`on_vcpu_init`: QEMU hands
 /// out entries only for vCPUs that exist). QEMU moves a scoreboard's storage only when it
-/// grows it for another vCPU; the plugin refuses machines with more than one vCPU (at
-/// install and again in `on_vcpu_init`), so the address never changes after that.
+/// grows it for another vCPU, which happens (if at all) while vCPUs are created, before
+/// any guest code runs; `on_vcpu_init` takes every known vCPU's address again each time.
 struct Counters {
     score: *mut qemu_plugin_scoreboard,
 }
 
-// SAFETY: the entry is written only by TCG code and by callbacks on the single vCPU
-// thread (or read after the vCPU stopped, at exit); the pointers never change.
+// SAFETY: an entry is written only by TCG code and by callbacks of its vCPU, which run
+// on the one round-robin thread (or read after the vCPUs stopped, at exit); the
+// pointers do not change once guest code runs.
 unsafe impl Sync for Counters {}
 unsafe impl Send for Counters {}
 
 static COUNTERS: OnceLock<Counters> = OnceLock::new();
 
-/// vCPU 0's scoreboard entry (null until `on_vcpu_init`), in a plain static so the
-/// per-block and per-store paths read it with one load (no `OnceLock` state check).
-static ENTRY: AtomicPtr<Entry> = AtomicPtr::new(std::ptr::null_mut());
+/// The most vCPUs the plugin accepts (`install` refuses more).
+const MAX_VCPUS: usize = 8;
+
+/// Each vCPU's scoreboard entry (null until its `on_vcpu_init`), in a plain static so
+/// the per-block and per-store paths read it with one indexed load (no `OnceLock`
+/// state check).
+static ENTRY: [AtomicPtr<Entry>; MAX_VCPUS] =
+    [const { AtomicPtr::new(std::ptr::null_mut()) }; MAX_VCPUS];
+
+/// vCPUs started so far (1 + the highest index `on_vcpu_init` has seen).
+static STARTED: AtomicUsize = AtomicUsize::new(0);
 
 fn counters() -> &'static Counters {
     // Set in `install`, before any callback is registered.
@@ -94,22 +108,50 @@ impl Counters {
     }
 }
 
-/// vCPU 0's entry (set before the vCPU runs any code).
+/// The entry of `vcpu` (set before that vCPU runs any code).
 #[inline(always)]
-fn entry() -> *mut Entry {
-    ENTRY.load(Ordering::Relaxed)
+fn entry(vcpu: VCPUIndex) -> *mut Entry {
+    ENTRY[vcpu as usize].load(Ordering::Relaxed)
 }
 
 #[inline(always)]
-fn insns_now() -> u64 {
+fn insns_now(vcpu: VCPUIndex) -> u64 {
     // SAFETY: aligned u64 in the scoreboard; see `Counters`.
-    unsafe { std::ptr::read_volatile(&raw const (*entry()).insns) }
+    unsafe { std::ptr::read_volatile(&raw const (*entry(vcpu)).insns) }
 }
 
 #[inline(always)]
-fn cycles_now() -> u64 {
+fn cycles_now(vcpu: VCPUIndex) -> u64 {
     // SAFETY: as above.
-    unsafe { std::ptr::read_volatile(&raw const (*entry()).cycles) }
+    unsafe { std::ptr::read_volatile(&raw const (*entry(vcpu)).cycles) }
+}
+
+/// Every started vCPU's (insns, cycles) now, in vCPU order.
+fn all_counts() -> Vec<(u64, u64)> {
+    (0..STARTED.load(Ordering::Relaxed) as VCPUIndex)
+        .map(|v| {
+            if entry(v).is_null() {
+                (0, 0)
+            } else {
+                (insns_now(v), cycles_now(v))
+            }
+        })
+        .collect()
+}
+
+/// One value per vCPU, touched only by that vCPU's callbacks (see the module comment).
+struct PerCore<T>(Box<[UnsafeCell<T>]>);
+
+impl<T> PerCore<T> {
+    fn new(n: usize, f: impl Fn() -> T) -> PerCore<T> {
+        PerCore((0..n).map(|_| UnsafeCell::new(f())).collect())
+    }
+
+    /// `vcpu`'s value; only that vCPU's callbacks may dereference it.
+    #[inline(always)]
+    fn get(&self, vcpu: VCPUIndex) -> *mut T {
+        self.0[vcpu as usize].get()
+    }
 }
 
 type Writer = TraceWriter<BufWriter<File>>;
@@ -135,21 +177,21 @@ struct Runtime {
     writer: Mutex<Writer>,
     /// Exception event file (`events=`, the timeline); None: off.
     events: Option<Events>,
-    /// Previous block and active exceptions, for the dynamic part (vCPU thread only).
-    tracker: UnsafeCell<Tracker<'static>>,
-    /// What the current block's entry charged (vCPU thread only): a probe store in the
-    /// block must not count the part that belongs to it or to later instructions.
-    entry_charge: UnsafeCell<Charge>,
+    /// Previous block and active exceptions, for the dynamic part (per vCPU).
+    tracker: PerCore<Tracker<'static>>,
+    /// What the current block's entry charged (per vCPU): a probe store in the block
+    /// must not count the part that belongs to it or to later instructions.
+    entry_charge: PerCore<Charge>,
     /// The PC value the last exception-return-capable branch loaded, read just before it
-    /// ran (vCPU thread only; taken by the next block entry).
-    seen_target: UnsafeCell<Option<u32>>,
-    /// The live vector table (vCPU thread only; see `live_vector`).
-    vectors: UnsafeCell<LiveVectors>,
+    /// ran (per vCPU; taken by the next block entry).
+    seen_target: PerCore<Option<u32>>,
+    /// The live vector table (per vCPU: each core has its own VTOR; see `live_vector`).
+    vectors: PerCore<LiveVectors>,
     /// With a priced FPU: the FP context words of an extended frame, and the FP-context
-    /// state (vCPU thread only; `fpctx`, `fp_charge`).
-    fp: Option<(u32, UnsafeCell<FpContext>)>,
-    /// Masked-window tracking (`irq_windows=`; vCPU thread only, read at exit) and its
-    /// report file.
+    /// state (per vCPU; `fpctx`, `fp_charge`).
+    fp: Option<(u32, PerCore<FpContext>)>,
+    /// Masked-window tracking (`irq_windows=`; single-vCPU machines only, `install`;
+    /// read at exit) and its report file.
     irqwin: Option<(UnsafeCell<Windows>, String)>,
 }
 
@@ -166,8 +208,9 @@ struct LiveVectors {
     len: u64,
 }
 
-// SAFETY: `tracker` and `entry_charge` are only touched from callbacks on the single
-// vCPU thread; everything else is immutable or behind the mutex.
+// SAFETY: the `PerCore` fields are only touched by their own vCPU's callbacks, which run
+// on the one round-robin thread, as does `irqwin` (one vCPU); everything else is
+// immutable or behind a mutex.
 unsafe impl Sync for Runtime {}
 
 static RUNTIME: OnceLock<Runtime> = OnceLock::new();
@@ -182,11 +225,11 @@ fn lock(rt: &Runtime) -> MutexGuard<'_, Writer> {
 }
 
 #[inline(always)]
-fn add_cycles(n: u64) {
+fn add_cycles(vcpu: VCPUIndex, n: u64) {
     // SAFETY: as for the inline adds; callbacks run on the vCPU thread. Wrapping: a
     // negative correction is added as two's complement.
     unsafe {
-        let c = &raw mut (*entry()).cycles;
+        let c = &raw mut (*entry(vcpu)).cycles;
         *c = (*c).wrapping_add(n);
     }
 }
@@ -194,50 +237,67 @@ fn add_cycles(n: u64) {
 /// Store callback, registered on every instruction that may store. The fast path is a
 /// subtraction and a compare (plus, with data wait states, a region lookup).
 #[inline(always)]
-fn on_store(rt: &'static Runtime, vaddr: u64, cost: u32, idx: usize) {
+fn on_store(rt: &'static Runtime, vcpu: VCPUIndex, vaddr: u64, cost: u32, idx: usize) {
     let off = vaddr.wrapping_sub(rt.base);
     if off < rt.size {
-        probe_hit(rt, off, cost, idx);
+        probe_hit(rt, vcpu, off, cost, idx);
     }
     if rt.data_ws {
         // After the probe check: a probe's value excludes its own store's cost.
-        add_cycles(rt.model.data_ws(vaddr));
+        add_cycles(vcpu, rt.model.data_ws(vaddr));
     }
     if rt.dynamic {
-        // SAFETY: vCPU thread only (see `Runtime`).
-        let v = unsafe { &mut *rt.vectors.get() };
-        if vaddr.wrapping_sub(v.lo) < v.len || vaddr == u64::from(VTOR) {
-            v.generation += 1;
+        // A store into a vector table changes it for every core that uses it; VTOR is
+        // banked per core (each core's own System Control Space).
+        for (i, cell) in rt.vectors.0.iter().enumerate() {
+            // SAFETY: one round-robin thread (see `Runtime`); no reference is live.
+            let v = unsafe { &mut *cell.get() };
+            if vaddr.wrapping_sub(v.lo) < v.len || (i == vcpu as usize && vaddr == u64::from(VTOR))
+            {
+                v.generation += 1;
+            }
         }
     }
 }
 
 /// Load callback (only with data wait states): charge the access's region.
 #[inline(always)]
-fn on_load(rt: &'static Runtime, vaddr: u64) {
-    add_cycles(rt.model.data_ws(vaddr));
+fn on_load(rt: &'static Runtime, vcpu: VCPUIndex, vaddr: u64) {
+    add_cycles(vcpu, rt.model.data_ws(vaddr));
 }
 
 #[cold]
 #[inline(never)]
-fn probe_hit(rt: &'static Runtime, off: u64, cost: u32, idx: usize) {
+fn probe_hit(rt: &'static Runtime, vcpu: VCPUIndex, off: u64, cost: u32, idx: usize) {
     // The store's segment (it is the segment's last instruction) has been added: the
     // counters include the store itself, and the block entry's charge may include cycles
     // of the store or of instructions after it.
-    let insns = insns_now().wrapping_sub(1);
+    let insns = insns_now(vcpu).wrapping_sub(1);
     // SAFETY: vCPU thread only (see `Runtime`).
-    let entry = unsafe { *rt.entry_charge.get() };
-    let cycles = cycles_now()
+    let entry = unsafe { *rt.entry_charge.get(vcpu) };
+    let cycles = cycles_now(vcpu)
         .wrapping_sub(u64::from(cost))
         .wrapping_sub(entry.from_insn(idx));
+    // The shared clock: this core's counts plus the other cores' counts now (they are
+    // not running: one round-robin thread).
+    let mut at = Stamp::single(insns, cycles);
+    if STARTED.load(Ordering::Relaxed) > 1 {
+        at.core = vcpu as u16;
+        for (v, (i, c)) in all_counts().into_iter().enumerate() {
+            if v != vcpu as usize {
+                at.m_insns = at.m_insns.wrapping_add(i);
+                at.m_cycles = at.m_cycles.wrapping_add(c);
+            }
+        }
+    }
     let mut w = lock(rt);
     if off & 3 != 0 {
         w.set_status(STATUS_UNALIGNED);
         return;
     }
-    if let Err(e) = w.hit((off / 4) as u32, insns, cycles) {
+    if let Err(e) = w.hit((off / 4) as u32, at) {
         // Nothing more can be trusted: stop without an end record (reads as truncated).
-        w.finish(0, 0, 0).ok();
+        w.finish(0, &[]).ok();
         drop(w);
         fatal(&format!("writing the trace failed: {e}"));
     }
@@ -246,18 +306,18 @@ fn probe_hit(rt: &'static Runtime, off: u64, cost: u32, idx: usize) {
 /// Per-block callback without a dynamic model: the instruction limit only (registered on
 /// blocks that can loop).
 #[inline(always)]
-fn on_tb_limit(rt: &'static Runtime) {
-    let now = insns_now();
+fn on_tb_limit(rt: &'static Runtime, vcpu: VCPUIndex) {
+    let now = insns_now(vcpu);
     if now >= rt.insn_limit {
-        stop_on_limit(rt, now);
+        stop_on_limit(rt, vcpu, now);
     }
 }
 
 /// A translated block as its entry callback sees it: its shape, and the charge of the
 /// last `Next` or `Taken` entry into it from a block with a pure exit (`memo_prev`, null
 /// when none), which every later entry from that block run whole repeats
-/// (`Tracker::enter_again`). Kept for the block's lifetime; touched on the vCPU thread
-/// only.
+/// (`Tracker::enter_again`). Kept for the block's lifetime; touched on the one
+/// round-robin thread only (the memo is off with more than one vCPU: `Runtime::memo`).
 struct Block {
     shape: TbShape,
     /// The block executes a floating-point instruction (lazy FP stacking: `fpctx`).
@@ -266,22 +326,22 @@ struct Block {
     memo_charge: Cell<Charge>,
 }
 
-// SAFETY: the cells are only touched from callbacks on the single vCPU thread.
+// SAFETY: the cells are only touched from callbacks on the one round-robin thread.
 unsafe impl Sync for Block {}
 unsafe impl Send for Block {}
 
 /// Per-block callback with a dynamic model (every block): its block-entry charge, and the
 /// instruction limit.
 #[inline(always)]
-fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
-    let now = insns_now();
+fn on_tb_enter(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'static Block) {
+    let now = insns_now(vcpu);
     let shape = &blk.shape;
     {
-        // SAFETY: vCPU thread only (see `Runtime`).
-        let tr = unsafe { &mut *rt.tracker.get() };
-        // SAFETY: vCPU thread only (see `Runtime`).
+        // SAFETY: this vCPU's own state (see `Runtime`).
+        let tr = unsafe { &mut *rt.tracker.get(vcpu) };
+        // SAFETY: as above.
         let seen = Seen {
-            target: unsafe { (*rt.seen_target.get()).take() },
+            target: unsafe { (*rt.seen_target.get(vcpu)).take() },
         };
         // The event, when not a remembered one (those are `Next` or `Taken`).
         let mut fresh = Event::None;
@@ -296,7 +356,7 @@ fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
             } else {
                 0
             };
-            let ev = tr.enter_seen(shape, now, seen, |addr| live_vector(rt, addr));
+            let ev = tr.enter_seen(shape, now, seen, |addr| live_vector(rt, vcpu, addr));
             let charge = match (ev, rt.cycle) {
                 (Event::None, _) => Charge::default(),
                 (_, Some(m)) => m.event_charge(ev, shape),
@@ -305,34 +365,34 @@ fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
             if let Some((w, _)) = &rt.irqwin
                 && matches!(ev, Event::Entry | Event::Return | Event::TailChain)
             {
-                irqwin_event(w, ev, now, prev_pc, shape.start as u32, charge.before());
+                irqwin_event(w, vcpu, ev, now, prev_pc, shape.start as u32, charge.before());
             }
             if let (Some(k), Event::Next(_) | Event::Taken(_)) = (key, ev) {
                 blk.memo_prev.set(k);
                 blk.memo_charge.set(charge);
             }
             if let Some(evw) = &rt.events {
-                exc_event(evw, ev, shape.start, now);
+                exc_event(evw, vcpu, ev, shape.start, now);
             }
             #[cfg(feature = "debug-events")]
-            debug_event(now, shape, ev, charge.total(), tr.frames());
+            debug_event(vcpu, now, shape, ev, charge.total(), tr.frames());
             fresh = ev;
             charge
         };
         let charge = match &rt.fp {
             Some((words, fp)) if blk.has_fp || matches!(fresh, Event::Entry | Event::Return) => {
-                fp_charge(fp, *words, fresh, blk.has_fp, charge)
+                fp_charge(fp, vcpu, *words, fresh, blk.has_fp, charge)
             }
             _ => charge,
         };
         // SAFETY: the vCPU's own entry (see `Counters`).
-        unsafe { (*entry()).in_handler = u64::from(tr.in_handler()) };
-        add_cycles(charge.total());
-        // SAFETY: vCPU thread only (see `Runtime`).
-        unsafe { *rt.entry_charge.get() = charge };
+        unsafe { (*entry(vcpu)).in_handler = u64::from(tr.in_handler()) };
+        add_cycles(vcpu, charge.total());
+        // SAFETY: this vCPU's own state (see `Runtime`).
+        unsafe { *rt.entry_charge.get(vcpu) = charge };
     }
     if rt.insn_limit != 0 && now >= rt.insn_limit {
-        stop_on_limit(rt, now);
+        stop_on_limit(rt, vcpu, now);
     }
 }
 
@@ -340,7 +400,7 @@ fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
 /// at the block entry that the model charges for them, before that charge is added.
 #[cold]
 #[inline(never)]
-fn exc_event(evw: &Events, ev: Event, pc: u64, now: u64) {
+fn exc_event(evw: &Events, vcpu: VCPUIndex, ev: Event, pc: u64, now: u64) {
     let kind = match ev {
         Event::Entry => events::KIND_ENTRY,
         Event::Return => events::KIND_RETURN,
@@ -348,7 +408,7 @@ fn exc_event(evw: &Events, ev: Event, pc: u64, now: u64) {
         _ => return,
     };
     let mut w = evw.lock().unwrap_or_else(|e| e.into_inner());
-    if let Err(e) = w.event(kind, pc as u32, now, cycles_now()) {
+    if let Err(e) = w.event(kind, vcpu as u16, pc as u32, now, cycles_now(vcpu)) {
         fatal(&format!("writing the event file failed: {e}"));
     }
 }
@@ -361,14 +421,15 @@ fn exc_event(evw: &Events, ev: Event, pc: u64, now: u64) {
 #[cold]
 #[inline(never)]
 fn fp_charge(
-    fp: &UnsafeCell<FpContext>,
+    fp: &PerCore<FpContext>,
+    vcpu: VCPUIndex,
     words: u32,
     ev: Event,
     has_fp: bool,
     charge: Charge,
 ) -> Charge {
-    // SAFETY: vCPU thread only (see `Runtime`).
-    let ctx = unsafe { &mut *fp.get() };
+    // SAFETY: this vCPU's own state (see `Runtime`).
+    let ctx = unsafe { &mut *fp.get(vcpu) };
     let mut extra = match ev {
         Event::Entry => {
             let exc_return = read_reg(14).unwrap_or(u32::MAX);
@@ -399,7 +460,7 @@ fn fp_charge(
 /// `RTOSLAB_DEBUG_EVENTS=FROM:TO` (instruction counts) print every block-entry event in
 /// that window on stderr.
 #[cfg(feature = "debug-events")]
-fn debug_event(now: u64, shape: &TbShape, ev: Event, c: u64, frames: &[u32]) {
+fn debug_event(vcpu: VCPUIndex, now: u64, shape: &TbShape, ev: Event, c: u64, frames: &[u32]) {
     static WINDOW: OnceLock<(u64, u64)> = OnceLock::new();
     let (from, to) = *WINDOW.get_or_init(|| {
         std::env::var("RTOSLAB_DEBUG_EVENTS")
@@ -412,8 +473,8 @@ fn debug_event(now: u64, shape: &TbShape, ev: Event, c: u64, frames: &[u32]) {
     });
     if (from..to).contains(&now) {
         eprintln!(
-            "insns {now} cycles {} pc {:#x} n {} {ev:?} +{} frames {frames:?}",
-            cycles_now(),
+            "vcpu {vcpu} insns {now} cycles {} pc {:#x} n {} {ev:?} +{} frames {frames:?}",
+            cycles_now(vcpu),
             shape.start,
             shape.n_insns,
             c as i64
@@ -460,9 +521,10 @@ fn read_words(addr: u32, n: usize) -> Option<Vec<u32>> {
 /// Is `addr` the target of an entry of the live vector table? Re-reads the table (at
 /// VTOR, 16 + the implemented external interrupts from ICTR, at most 256 entries) when
 /// a store may have changed it.
-fn live_vector(rt: &'static Runtime, addr: u64) -> bool {
-    // SAFETY: vCPU thread only (see `Runtime`).
-    let v = unsafe { &mut *rt.vectors.get() };
+fn live_vector(rt: &'static Runtime, vcpu: VCPUIndex, addr: u64) -> bool {
+    // SAFETY: this vCPU's own state (see `Runtime`); VTOR and ICTR are read from the
+    // running vCPU's System Control Space.
+    let v = unsafe { &mut *rt.vectors.get(vcpu) };
     if v.read_at != v.generation {
         let vtor = read_words(VTOR, 1).map_or(0, |w| w[0] & !0x7F);
         let irqs = read_words(ICTR, 1).map_or(32, |w| 32 * ((w[0] as usize & 0xF) + 1));
@@ -520,13 +582,14 @@ impl irqwin::Machine for QemuMachine {
 #[inline(never)]
 fn irqwin_event(
     w: &UnsafeCell<Windows>,
+    vcpu: VCPUIndex,
     ev: Event,
     now: u64,
     prev_pc: u32,
     start: u32,
     before: u32,
 ) {
-    let c = cycles_now();
+    let c = cycles_now(vcpu);
     let close = At {
         insns: now,
         cycles: c,
@@ -550,6 +613,7 @@ fn irqwin_event(
 /// the counters: the segment's inline add ran first).
 fn on_mask_insn(
     rt: &'static Runtime,
+    vcpu: VCPUIndex,
     op: MaskOp,
     idx: usize,
     pc: u32,
@@ -562,10 +626,10 @@ fn on_mask_insn(
         MaskOp::Cps { .. } => 0,
     };
     // SAFETY: vCPU thread only (see `Runtime`).
-    let entry = unsafe { *rt.entry_charge.get() };
+    let entry = unsafe { *rt.entry_charge.get(vcpu) };
     let at = At {
-        insns: insns_now().wrapping_sub(suffix_insns),
-        cycles: cycles_now()
+        insns: insns_now(vcpu).wrapping_sub(suffix_insns),
+        cycles: cycles_now(vcpu)
             .wrapping_sub(suffix_cycles)
             .wrapping_sub(entry.from_insn(idx + 1)),
         pc,
@@ -577,7 +641,7 @@ fn on_mask_insn(
 
 /// Conditional callback (only while an exception is active) on an exception-return-capable
 /// branch, just before it runs: the value it is about to load into the PC.
-fn on_exc_ret_branch(rt: &'static Runtime, src: TargetSrc) {
+fn on_exc_ret_branch(rt: &'static Runtime, vcpu: VCPUIndex, src: TargetSrc) {
     let v = match src {
         TargetSrc::Reg(r) => read_reg(r),
         TargetSrc::Mem {
@@ -592,22 +656,22 @@ fn on_exc_ret_branch(rt: &'static Runtime, src: TargetSrc) {
             read_words(addr, 1).map(|w| w[0])
         })(),
     };
-    // SAFETY: vCPU thread only (see `Runtime`).
-    unsafe { *rt.seen_target.get() = v };
+    // SAFETY: this vCPU's own state (see `Runtime`).
+    unsafe { *rt.seen_target.get(vcpu) = v };
 }
 
 #[cold]
 #[inline(never)]
-fn stop_on_limit(rt: &'static Runtime, insns: u64) -> ! {
+fn stop_on_limit(rt: &'static Runtime, vcpu: VCPUIndex, insns: u64) -> ! {
     let res = {
         let mut w = lock(rt);
-        w.finish(STATUS_INSN_LIMIT, insns, cycles_now())
+        w.finish(STATUS_INSN_LIMIT, &all_counts())
     };
     if let Err(e) = res {
         eprintln!("rtoslab-plugin: writing the trace end record failed: {e}");
     }
     eprintln!(
-        "rtoslab-plugin: instruction limit {} reached ({insns} instructions): guest stopped",
+        "rtoslab-plugin: instruction limit {} reached ({insns} instructions on core {vcpu}): guest stopped",
         rt.insn_limit
     );
     // exit() runs QEMU's atexit handlers, including ours, which sees the trace finished.
@@ -616,13 +680,13 @@ fn stop_on_limit(rt: &'static Runtime, insns: u64) -> ! {
 
 fn on_exit(rt: &'static Runtime) {
     let mut w = lock(rt);
-    // QEMU may stop before the vCPU started (no counters yet): nothing ran.
-    let (insns, cycles) = if entry().is_null() {
-        (0, 0)
-    } else {
-        (insns_now(), cycles_now())
-    };
-    if let Err(e) = w.finish(0, insns, cycles) {
+    // QEMU may stop before a vCPU started (no counters yet): nothing ran there. The
+    // event file and the masked-window report take the machine totals.
+    let counts = all_counts();
+    let counts: &[(u64, u64)] = if counts.is_empty() { &[(0, 0)] } else { &counts };
+    let insns = counts.iter().fold(0u64, |a, c| a.wrapping_add(c.0));
+    let cycles = counts.iter().fold(0u64, |a, c| a.wrapping_add(c.1));
+    if let Err(e) = w.finish(0, counts) {
         eprintln!("rtoslab-plugin: writing the trace end record failed: {e}");
     }
     if let Some(evw) = &rt.events {
@@ -648,12 +712,20 @@ fn on_exit(rt: &'static Runtime) {
 
 fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
     let cfg: Config = parse_args(&args.raw).map_err(|e| e.0)?;
-    if let Some(sys) = &info.system
-        && sys.smp_vcpus > 1
-    {
+    let vcpus = info
+        .system
+        .as_ref()
+        .map_or(1, |sys| sys.smp_vcpus.max(1));
+    if vcpus > MAX_VCPUS as i64 {
         return Err(format!(
-            "{} vCPUs: only single-vCPU machines are supported (exact counts)",
-            sys.smp_vcpus
+            "{vcpus} vCPUs: at most {MAX_VCPUS} are supported; start QEMU with fewer cores"
+        ));
+    }
+    let vcpus = vcpus as usize;
+    if vcpus > 1 && cfg.irq_windows.is_some() {
+        return Err(format!(
+            "irq_windows= on a machine with {vcpus} vCPUs: masked windows are tracked for \
+             single-core machines only; drop --irq-windows for this target"
         ));
     }
     if !info.target_name.starts_with("arm") {
@@ -682,6 +754,7 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
         cfg.base,
         cfg.size,
         flags,
+        vcpus as u32,
         cfg.max_records,
     )
     .map_err(|e| format!("cannot write trace file {}: {e}", cfg.trace))?;
@@ -705,7 +778,10 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
             Some(Mutex::new(w))
         }
     };
-    let memo = cycle.is_some_and(CycleModel::stateless) && !cfg!(feature = "debug-events");
+    // The memo lives in the shared `Block`: one vCPU only, so it never sees another
+    // vCPU's previous block (the charge would be the same, but the cells are not shared).
+    let memo =
+        cycle.is_some_and(CycleModel::stateless) && !cfg!(feature = "debug-events") && vcpus == 1;
     let data_ws = model.has_data_ws();
     let irqwin = cfg.irq_windows.clone().map(|path| {
         let entry = cfg.model.core.map_or(0, |t| t.entry);
@@ -723,10 +799,10 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
         handlers,
         writer: Mutex::new(writer),
         events,
-        tracker: UnsafeCell::new(Tracker::default()),
-        entry_charge: UnsafeCell::new(Charge::default()),
-        seen_target: UnsafeCell::new(None),
-        vectors: UnsafeCell::new(LiveVectors {
+        tracker: PerCore::new(vcpus, Tracker::default),
+        entry_charge: PerCore::new(vcpus, Charge::default),
+        seen_target: PerCore::new(vcpus, || None),
+        vectors: PerCore::new(vcpus, || LiveVectors {
             generation: 0,
             read_at: u64::MAX,
             targets: Vec::new(),
@@ -735,7 +811,7 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
         }),
         fp: cycle
             .and_then(CycleModel::fp_context_words)
-            .map(|w| (w, UnsafeCell::new(FpContext::new()))),
+            .map(|w| (w, PerCore::new(vcpus, FpContext::new))),
         irqwin,
     };
     if COUNTERS.set(Counters::new()).is_err() || RUNTIME.set(rt).is_err() {
@@ -748,17 +824,25 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
     Ok(())
 }
 
-/// A vCPU starts: take the address of its scoreboard entry for the callbacks.
+/// A vCPU starts: take the address of its scoreboard entry for the callbacks (and again
+/// those of the vCPUs started before it: growing the scoreboard may have moved them).
 extern "C" fn on_vcpu_init(_id: PluginId, vcpu: VCPUIndex) {
     let c = counters();
-    // SAFETY: plain QEMU API call on a live scoreboard.
-    if vcpu != 0 || !entry().is_null() {
+    let n_state = RUNTIME.get().map_or(1, |rt| rt.tracker.0.len());
+    if vcpu as usize >= n_state || !entry(vcpu).is_null() {
         fatal(&format!(
-            "vCPU {vcpu}: only single-vCPU machines are supported (exact counts)"
+            "vCPU {vcpu}: not among the {n_state} vCPUs the machine announced at install"
         ));
     }
-    let entry = unsafe { qemu_plugin_scoreboard_find(c.score, vcpu) } as *mut Entry;
-    ENTRY.store(entry, Ordering::Relaxed);
+    let started = STARTED.load(Ordering::Relaxed).max(vcpu as usize + 1);
+    STARTED.store(started, Ordering::Relaxed);
+    for v in 0..started as VCPUIndex {
+        if v == vcpu || !entry(v).is_null() {
+            // SAFETY: plain QEMU API call on a live scoreboard, for a vCPU that exists.
+            let e = unsafe { qemu_plugin_scoreboard_find(c.score, v) } as *mut Entry;
+            ENTRY[v as usize].store(e, Ordering::Relaxed);
+        }
+    }
     // The register handles (only valid from here on, QEMU's plugin API documentation).
     let all = qemu_plugin_get_registers().unwrap_or_default();
     let names = [
@@ -886,8 +970,8 @@ impl HasCallbacks for RtosLab {
                 // Registers: the MSR source and LR (who masks: `At::lr`).
                 let flags = CallbackFlags::QEMU_PLUGIN_CB_R_REGS;
                 tb.instruction(i)?.register_execute_callback_flags(
-                    move |_vcpu: VCPUIndex| {
-                        on_mask_insn(rt, op, i, pc, suffix_insns, suffix_cycles)
+                    move |vcpu: VCPUIndex| {
+                        on_mask_insn(rt, vcpu, op, i, pc, suffix_insns, suffix_cycles)
                     },
                     flags,
                 );
@@ -897,8 +981,8 @@ impl HasCallbacks for RtosLab {
             let (cost, idx) = (st.cycles, st.idx);
             tb.instruction(st.idx)?
                 .register_memory_access_callback_flags(
-                    move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| {
-                        on_store(rt, vaddr, cost, idx)
+                    move |vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| {
+                        on_store(rt, vcpu, vaddr, cost, idx)
                     },
                     MemRW::QEMU_PLUGIN_MEM_W,
                     CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
@@ -909,7 +993,7 @@ impl HasCallbacks for RtosLab {
             // (measured: loads do reach one registered for MEM_RW). These instructions
             // only load, so MEM_RW sees exactly their loads.
             tb.instruction(idx)?.register_memory_access_callback_flags(
-                move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| on_load(rt, vaddr),
+                move |vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| on_load(rt, vcpu, vaddr),
                 MemRW::QEMU_PLUGIN_MEM_RW,
                 CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
             );
@@ -923,7 +1007,7 @@ impl HasCallbacks for RtosLab {
             let flag = counters().field(std::mem::offset_of!(Entry, in_handler));
             tb.instruction(n - 1)?
                 .register_conditional_execute_callback_flags(
-                    move |_vcpu: VCPUIndex| on_exc_ret_branch(rt, src),
+                    move |vcpu: VCPUIndex| on_exc_ret_branch(rt, vcpu, src),
                     CallbackFlags::QEMU_PLUGIN_CB_R_REGS,
                     PluginCondition::QEMU_PLUGIN_COND_NE,
                     flag,
@@ -940,12 +1024,12 @@ impl HasCallbacks for RtosLab {
                 memo_charge: Cell::new(Charge::default()),
             }));
             tb.register_execute_callback_flags(
-                move |_vcpu: VCPUIndex| on_tb_enter(rt, blk),
+                move |vcpu: VCPUIndex| on_tb_enter(rt, vcpu, blk),
                 CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
             );
         } else if rt.insn_limit != 0 && plan.may_loop {
             tb.register_execute_callback_flags(
-                move |_vcpu: VCPUIndex| on_tb_limit(rt),
+                move |vcpu: VCPUIndex| on_tb_limit(rt, vcpu),
                 CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
             );
         }

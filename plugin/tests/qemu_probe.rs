@@ -126,9 +126,12 @@ fn insn_limit_stops_a_hang() {
         t.hits,
         vec![Rec {
             id: 0,
+            core: 0,
             status: 0,
             insns: 2,
-            cycles: 0
+            cycles: 0,
+            m_insns: 2,
+            m_cycles: 0
         }]
     );
     assert_eq!(t.end.status, 0b010, "status bit 1 only");

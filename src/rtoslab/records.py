@@ -77,20 +77,42 @@ class EndStatus(IntEnum):
 class Hit:
     """One executed probe store.
 
-    ``insns``: guest instructions completed before the store executed.
-    ``cycles``: modelled cycles completed before the store (0 when no cycle model).
+    ``insns``: guest instructions completed before the store executed, on its core.
+    ``cycles``: modelled cycles completed before the store on its core (0 when no cycle
+    model).
+    ``core``: the core (vCPU) that executed the store; 0 on a single-core machine.
+    ``shared``: the machine's shared clock at the store, (insns, cycles) summed over all
+    cores (docs/timing-model.md, "Two cores"); None means the hit's own counts (a
+    single-core trace).
     """
 
     probe_id: int
     insns: int
     cycles: int
+    core: int = 0
+    shared: tuple[int, int] | None = None
+
+    @property
+    def shared_insns(self) -> int:
+        return self.insns if self.shared is None else self.shared[0]
+
+    @property
+    def shared_cycles(self) -> int:
+        return self.cycles if self.shared is None else self.shared[1]
 
 
 @dataclass(frozen=True)
 class TraceEnd:
+    """The end record: status bits and the machine's totals (all cores summed).
+
+    ``per_core``: each core's (insns, cycles) totals, in core order (version 2 traces;
+    empty for a version 1 trace, whose one core's totals are the machine's).
+    """
+
     status: int
     total_insns: int
     total_cycles: int
+    per_core: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -101,6 +123,7 @@ class Trace:
     has_cycles: bool
     hits: tuple[Hit, ...]
     end: TraceEnd | None  # None: the trace was cut short
+    cores: int = 1
 
     @property
     def truncated(self) -> bool:

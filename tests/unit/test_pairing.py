@@ -108,3 +108,19 @@ def test_period_counters_backwards() -> None:
 def test_unknown_kind() -> None:
     with pytest.raises(RtoslabError, match=r"^metric 'odd': unknown pair kind 5"):
         pair_samples((), PairMeta("odd", 5, 2, 3, 0, ""))
+
+
+def test_same_core_pairs_on_its_own_counters_across_core_on_the_shared_clock() -> None:
+    # Core 0 starts at its own 100 (machine 100); core 1, whose counts run from its own
+    # start, ends at its own 7 (machine 130): the interval is 30 on the shared clock.
+    trace = [
+        Hit(2, 100, 150, core=0, shared=(100, 150)),
+        Hit(3, 7, 9, core=1, shared=(130, 190)),
+        Hit(2, 120, 170, core=0, shared=(140, 200)),
+        Hit(3, 130, 180, core=0, shared=(150, 210)),
+    ]
+    assert pair_samples(trace, YIELD) == [Sample(30, 40), Sample(10, 10)]
+
+
+def test_single_core_hits_without_shared_clock_pair_as_before() -> None:
+    assert pair_samples([Hit(2, 5, 6), Hit(3, 9, 16)], YIELD) == [Sample(4, 10)]

@@ -1,4 +1,4 @@
-"""Trace file v1 parsing (docs/formats.md §2), byte-exact inputs built with struct."""
+"""Trace file v1 and v2 parsing (docs/formats.md §2), byte-exact inputs built with struct."""
 
 from __future__ import annotations
 
@@ -97,8 +97,8 @@ def test_read_trace_missing_file(tmp_path: Path) -> None:
         (b"ELF\x7f" + header()[4:], r"bad magic"),
         (header()[:20], r"^trace file t\.bin: header cut short \(20 of 32 bytes\)"),
         (
-            header(version=2),
-            r"^trace file t\.bin has version 2; this rtoslab reads version 1 only",
+            header(version=3),
+            r"^trace file t\.bin has version 3; this rtoslab reads versions 1, 2",
         ),
         (header(record_size=32), r"record size 32, expected 24"),
         (header(flags=0b11), r"unknown header flags 0x3"),
@@ -153,7 +153,7 @@ def test_probe_id_outside_region() -> None:
 
 
 def test_hit_with_non_zero_second_word() -> None:
-    with pytest.raises(RtoslabError, match=r"record 0 \(probe 2\) has a non-zero second word"):
+    with pytest.raises(RtoslabError, match=r"record 0 \(probe 2\) has a non-zero status word"):
         parse_trace(header() + record(2, 1, 1, word=1), "t.bin")
 
 
@@ -179,3 +179,70 @@ def test_cycles_without_cycle_model() -> None:
     data = header(flags=0) + record(2, 10, 3)
     with pytest.raises(RtoslabError, match=r"record 0 has cycles 3 but .* no cycle model"):
         parse_trace(data, "t.bin")
+
+
+# ---------------------------------------------------------------- version 2 (cores)
+
+CORE_TOTAL = 0xFFFFFFFE
+
+
+def header2(cores: int, flags: int = 1) -> bytes:
+    return struct.pack("<8sIIIIII", b"RTLTRACE", 2, 40, BASE, SIZE, flags, cores)
+
+
+def record2(probe_id: int, core: int, insns: int, cycles: int, m_insns: int, m_cycles: int,
+            status: int = 0) -> bytes:
+    return struct.pack("<IHHQQQQ", probe_id, core, status, insns, cycles, m_insns, m_cycles)
+
+
+def test_v2_single_core_reads_like_v1() -> None:
+    data = (header2(1) + record2(0, 0, 10, 20, 10, 20) + record2(1, 0, 13, 24, 13, 24)
+            + record2(CORE_TOTAL, 0, 30, 40, 30, 40) + record2(END, 0, 30, 40, 30, 40, status=1))
+    trace = parse_trace(data, "t.bin")
+    assert trace.version == 2
+    assert trace.cores == 1
+    assert trace.hits == (Hit(0, 10, 20), Hit(1, 13, 24)), "no shared clock on one core"
+    assert trace.end == TraceEnd(1, 30, 40, per_core=((30, 40),))
+
+
+def test_v2_two_cores_keep_own_and_shared_counts() -> None:
+    data = (
+        header2(2)
+        + record2(0, 0, 100, 150, 100, 150)
+        + record2(1, 1, 5, 9, 105, 159)  # core 1's counts run from 0 of its own
+        + record2(2, 0, 110, 160, 115, 169)
+        + record2(CORE_TOTAL, 0, 200, 300, 230, 350)
+        + record2(CORE_TOTAL, 1, 30, 50, 230, 350)
+        + record2(END, 0, 230, 350, 230, 350)
+    )
+    trace = parse_trace(data, "t.bin")
+    assert trace.cores == 2
+    assert trace.hits == (
+        Hit(0, 100, 150, core=0, shared=(100, 150)),
+        Hit(1, 5, 9, core=1, shared=(105, 159)),
+        Hit(2, 110, 160, core=0, shared=(115, 169)),
+    )
+    assert trace.end == TraceEnd(0, 230, 350, per_core=((200, 300), (30, 50)))
+
+
+@pytest.mark.parametrize(
+    ("records", "message"),
+    [
+        (record2(0, 2, 1, 1, 1, 1), r"record 0 names core 2 of a 2-core machine"),
+        (record2(0, 1, 5, 5, 5, 5) + record2(1, 1, 4, 5, 9, 9),
+         r"instruction count \(core 1\) goes backwards at record 1 \(5 -> 4\)"),
+        (record2(0, 0, 5, 5, 5, 5) + record2(1, 1, 1, 1, 4, 6),
+         r"instruction count \(machine\) goes backwards at record 1 \(5 -> 4\)"),
+        (record2(CORE_TOTAL, 1, 1, 1, 1, 1), r"record 0 is core 1's total, expected core 0's"),
+        (record2(CORE_TOTAL, 0, 1, 1, 1, 1) + record2(3, 0, 1, 1, 1, 1),
+         r"record 1 \(probe 3\) follows a core total"),
+    ],
+)
+def test_v2_corrupt(records: bytes, message: str) -> None:
+    with pytest.raises(RtoslabError, match=message):
+        parse_trace(header2(2) + records, "t.bin")
+
+
+def test_v2_zero_cores_is_corrupt() -> None:
+    with pytest.raises(RtoslabError, match=r"header says 0 cores"):
+        parse_trace(header2(0), "t.bin")

@@ -12,13 +12,18 @@ use std::time::{Duration, Instant};
 
 pub const FIXTURE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 pub const END_ID: u32 = 0xFFFF_FFFF;
+pub const CORE_TOTAL_ID: u32 = 0xFFFF_FFFE;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rec {
     pub id: u32,
+    pub core: u16,
     pub status: u32,
     pub insns: u64,
     pub cycles: u64,
+    /// The machine's shared clock (all cores summed).
+    pub m_insns: u64,
+    pub m_cycles: u64,
 }
 
 #[derive(Debug)]
@@ -26,7 +31,10 @@ pub struct Trace {
     pub base: u32,
     pub size: u32,
     pub flags: u32,
+    pub cores: u32,
     pub hits: Vec<Rec>,
+    /// One core-total record per core, in core order.
+    pub core_totals: Vec<Rec>,
     pub end: Rec,
 }
 
@@ -41,30 +49,45 @@ pub fn parse_trace(path: &Path) -> Trace {
     let b = std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     assert!(b.len() >= 32, "{}: shorter than the header", path.display());
     assert_eq!(&b[0..8], b"RTLTRACE", "magic");
-    assert_eq!(u32_at(&b, 8), 1, "version");
-    assert_eq!(u32_at(&b, 12), 24, "record size");
-    assert_eq!(u32_at(&b, 28), 0, "reserved");
-    assert_eq!((b.len() - 32) % 24, 0, "whole records");
+    assert_eq!(u32_at(&b, 8), 2, "version");
+    assert_eq!(u32_at(&b, 12), 40, "record size");
+    let cores = u32_at(&b, 28);
+    assert!(cores >= 1, "cores");
+    assert_eq!((b.len() - 32) % 40, 0, "whole records");
     let mut recs: Vec<Rec> = b[32..]
-        .chunks_exact(24)
+        .chunks_exact(40)
         .map(|r| Rec {
             id: u32_at(r, 0),
-            status: u32_at(r, 4),
+            core: u16::from_le_bytes([r[4], r[5]]),
+            status: u32::from(u16::from_le_bytes([r[6], r[7]])),
             insns: u64_at(r, 8),
             cycles: u64_at(r, 16),
+            m_insns: u64_at(r, 24),
+            m_cycles: u64_at(r, 32),
         })
         .collect();
     let end = recs.pop().expect("no end record");
     assert_eq!(end.id, END_ID, "last record is the end record");
+    let split = recs.len() - cores as usize;
+    let core_totals = recs.split_off(split);
+    for (i, t) in core_totals.iter().enumerate() {
+        assert_eq!((t.id, t.core as usize), (CORE_TOTAL_ID, i), "core totals before the end");
+    }
     for r in &recs {
         assert_ne!(r.id, END_ID, "end record only at the end");
+        assert_ne!(r.id, CORE_TOTAL_ID, "core totals only before the end");
         assert_eq!(r.status, 0, "hit records have 0 in the status field");
+        if cores == 1 {
+            assert_eq!((r.m_insns, r.m_cycles), (r.insns, r.cycles), "one core: shared = own");
+        }
     }
     Trace {
         base: u32_at(&b, 16),
         size: u32_at(&b, 20),
         flags: u32_at(&b, 24),
+        cores,
         hits: recs,
+        core_totals,
         end,
     }
 }

@@ -1,5 +1,8 @@
 """Pair probe hits into raw samples (docs/formats.md §3), before calibration.
 
+Two hits on the same core are paired on that core's own counters; two on different
+cores on the machine's shared clock (``Hit.shared``).
+
 Hit indices in error messages are positions in the sequence passed in, which is the
 trace's hit list: the same index the user sees when dumping the trace.
 """
@@ -109,7 +112,14 @@ def _period(hits: Sequence[Hit], pair: PairMeta) -> list[Sample]:
 
 
 def _difference(pair: PairMeta, first: Hit, first_index: int, second: Hit, index: int) -> Sample:
-    sample = Sample(insns=second.insns - first.insns, cycles=second.cycles - first.cycles)
+    """``second - first`` on the first hit's core's own counters; a pair whose hits ran
+    on different cores is measured on the machine's shared clock instead (docs/
+    timing-model.md, "Two cores")."""
+    if first.core != second.core:
+        sample = Sample(insns=second.shared_insns - first.shared_insns,
+                        cycles=second.shared_cycles - first.shared_cycles)
+    else:
+        sample = Sample(insns=second.insns - first.insns, cycles=second.cycles - first.cycles)
     if sample.insns < 0 or sample.cycles < 0:
         raise RtoslabError(
             f"metric '{pair.name}': counters go backwards from trace index {first_index} to "

@@ -23,15 +23,16 @@ KIND_END = 0xFFFF
 STATUS_CAPPED = 1
 
 _HEADER = struct.Struct("<8sIII12x")
-_RECORD = struct.Struct("<HxxIQQ")
+_RECORD = struct.Struct("<HHIQQ")
 
 
 @dataclass(frozen=True)
 class ExcEvent:
     kind: int  # KIND_ENTRY | KIND_RETURN | KIND_TAIL_CHAIN
     pc: int  # handler address (entry, tail-chain) or where the interrupted code resumes
-    insns: int
+    insns: int  # the core's own counts
     cycles: int
+    core: int = 0  # the vCPU that took it (0 on a single-core machine)
 
 
 @dataclass(frozen=True)
@@ -54,12 +55,12 @@ def parse_events(data: bytes, source: str) -> ExcEvents:
     if len(body) % RECORD_SIZE:
         raise RtoslabError(f"event file {source}: partial record at its end: the file is corrupt")
     out: list[ExcEvent] = []
-    for kind, pc, insns, cycles in _RECORD.iter_unpack(body):
+    for kind, core, pc, insns, cycles in _RECORD.iter_unpack(body):
         if kind == KIND_END:
             return ExcEvents(tuple(out), bool(pc & STATUS_CAPPED))
         if kind not in (KIND_ENTRY, KIND_RETURN, KIND_TAIL_CHAIN):
             raise RtoslabError(f"event file {source}: unknown event kind {kind}: the file is corrupt")
-        out.append(ExcEvent(kind, pc, insns, cycles))
+        out.append(ExcEvent(kind, pc, insns, cycles, core))
     raise RtoslabError(f"event file {source}: no end record: QEMU stopped before the plugin "
                        "finished writing it")
 

@@ -1,9 +1,11 @@
-"""Read the probe trace written by the QEMU plugin (docs/formats.md §2, version 1).
+"""Read the probe trace written by the QEMU plugin (docs/formats.md §2, versions 1 and 2).
 
 The reader checks the container only: header, record framing, what may follow the end
-record, and that the counters never run backwards. Pairing hits into samples is the
-analysis stage's job. A trace without an end record is returned with ``end=None``
-(truncated); deciding what that means for the run is left to the caller.
+record, and that the counters never run backwards (each core's own, and the machine's
+shared clock). Pairing hits into samples is the analysis stage's job. A trace without an
+end record is returned with ``end=None`` (truncated); deciding what that means for the
+run is left to the caller. Version 1 (single-core, 24-byte records) is still read: its
+hits are core 0 and its shared clock is the core's own.
 """
 
 from __future__ import annotations
@@ -14,14 +16,21 @@ from pathlib import Path
 from rtoslab.records import Hit, RtoslabError, Trace, TraceEnd
 
 MAGIC = b"RTLTRACE"
-VERSION = 1
-RECORD_SIZE = 24
+VERSION = 2
+VERSIONS = (1, 2)
+RECORD_SIZES = {1: 24, 2: 40}
+RECORD_SIZE = RECORD_SIZES[VERSION]
 END_PROBE_ID = 0xFFFFFFFF
+CORE_TOTAL_ID = 0xFFFFFFFE
 FLAG_HAS_CYCLES = 1 << 0
 KNOWN_FLAGS = FLAG_HAS_CYCLES
 
 _HEADER = struct.Struct("<8sIIIIII")
-_RECORD = struct.Struct("<IIQQ")
+_RECORD_V1 = struct.Struct("<IIQQ")
+_RECORD_V2 = struct.Struct("<IHHQQQQ")
+
+# One record as (probe id, core, status, insns, cycles, shared insns, shared cycles).
+_Row = tuple[int, int, int, int, int, int, int]
 
 
 def read_trace(path: str | Path) -> Trace:
@@ -37,31 +46,64 @@ def read_trace(path: str | Path) -> Trace:
     return parse_trace(data, str(path))
 
 
+def _rows(version: int, body: memoryview) -> list[_Row]:
+    if version == 1:
+        return [(p, 0, w, i, c, i, c) for p, w, i, c in _RECORD_V1.iter_unpack(body)]
+    return list(_RECORD_V2.iter_unpack(body))
+
+
 def parse_trace(data: bytes, source: str) -> Trace:
     """Parse trace bytes; ``source`` names the file in error messages."""
-    has_cycles, base, size = _parse_header(data, source)
+    version, has_cycles, base, size, cores = _parse_header(data, source)
+    record_size = RECORD_SIZES[version]
     body = memoryview(data)[_HEADER.size :]
-    if len(body) % RECORD_SIZE:
-        full = len(body) // RECORD_SIZE
+    if len(body) % record_size:
+        full = len(body) // record_size
         raise RtoslabError(
             f"trace file {source}: partial record after record {full} "
-            f"({len(body) % RECORD_SIZE} of {RECORD_SIZE} bytes): the file is corrupt"
+            f"({len(body) % record_size} of {record_size} bytes): the file is corrupt"
         )
     max_id = size // 4
     hits: list[Hit] = []
     end: TraceEnd | None = None
-    last_insns = 0
-    last_cycles = 0
-    for index, (probe_id, word, insns, cycles) in enumerate(_RECORD.iter_unpack(body)):
+    per_core: list[tuple[int, int]] = []
+    last = [(0, 0)] * cores
+    last_shared = (0, 0)
+    machine = "machine" if cores > 1 else ""
+    for index, row in enumerate(_rows(version, body)):
+        probe_id, core, word, insns, cycles, m_insns, m_cycles = row
         if end is not None:
             raise RtoslabError(
                 f"trace file {source}: record {index} follows the end record: the file is corrupt"
             )
-        _check_counters(source, index, insns, cycles, last_insns, last_cycles, has_cycles)
-        last_insns, last_cycles = insns, cycles
+        if core >= cores:
+            raise RtoslabError(
+                f"trace file {source}: record {index} names core {core} of a {cores}-core "
+                "machine: the file is corrupt"
+            )
         if probe_id == END_PROBE_ID:
-            end = TraceEnd(status=word, total_insns=insns, total_cycles=cycles)
+            _check_counters(source, index, m_insns, m_cycles, *last_shared, has_cycles, machine)
+            end = TraceEnd(status=word, total_insns=insns, total_cycles=cycles,
+                           per_core=tuple(per_core))
             continue
+        where = f"core {core}" if cores > 1 else ""
+        _check_counters(source, index, insns, cycles, *last[core], has_cycles, where)
+        _check_counters(source, index, m_insns, m_cycles, *last_shared, has_cycles, machine)
+        last[core] = (insns, cycles)
+        last_shared = (m_insns, m_cycles)
+        if probe_id == CORE_TOTAL_ID and version == 2:
+            if core != len(per_core):
+                raise RtoslabError(
+                    f"trace file {source}: record {index} is core {core}'s total, expected "
+                    f"core {len(per_core)}'s: the file is corrupt"
+                )
+            per_core.append((insns, cycles))
+            continue
+        if per_core:
+            raise RtoslabError(
+                f"trace file {source}: record {index} (probe {probe_id}) follows a core "
+                "total: the file is corrupt"
+            )
         if probe_id >= max_id:
             raise RtoslabError(
                 f"trace file {source}: record {index} has probe id {probe_id}, outside the "
@@ -70,21 +112,23 @@ def parse_trace(data: bytes, source: str) -> Trace:
         if word != 0:
             raise RtoslabError(
                 f"trace file {source}: record {index} (probe {probe_id}) has a non-zero "
-                f"second word {word:#x}: the file is corrupt"
+                f"status word {word:#x}: the file is corrupt"
             )
-        hits.append(Hit(probe_id=probe_id, insns=insns, cycles=cycles))
+        shared = None if cores == 1 else (m_insns, m_cycles)
+        hits.append(Hit(probe_id=probe_id, insns=insns, cycles=cycles, core=core, shared=shared))
     return Trace(
-        version=VERSION,
+        version=version,
         probe_base=base,
         probe_size=size,
         has_cycles=has_cycles,
         hits=tuple(hits),
         end=end,
+        cores=cores,
     )
 
 
-def _parse_header(data: bytes, source: str) -> tuple[bool, int, int]:
-    """Validate the header; return (has_cycles, probe base, probe size)."""
+def _parse_header(data: bytes, source: str) -> tuple[int, bool, int, int, int]:
+    """Validate the header; return (version, has_cycles, probe base, probe size, cores)."""
     if not data:
         raise RtoslabError(
             f"trace file {source} is empty: QEMU stopped before the plugin wrote its header; "
@@ -100,28 +144,34 @@ def _parse_header(data: bytes, source: str) -> tuple[bool, int, int]:
             f"trace file {source}: header cut short ({len(data)} of {_HEADER.size} bytes): "
             "the file is corrupt"
         )
-    _, version, record_size, base, size, flags, _reserved = _HEADER.unpack_from(data)
-    if version != VERSION:
+    _, version, record_size, base, size, flags, cores = _HEADER.unpack_from(data)
+    if version not in VERSIONS:
         raise RtoslabError(
-            f"trace file {source} has version {version}; this rtoslab reads version "
-            f"{VERSION} only: use the plugin and rtoslab from the same release"
+            f"trace file {source} has version {version}; this rtoslab reads versions "
+            f"{', '.join(map(str, VERSIONS))}: use the plugin and rtoslab from the same release"
         )
-    if record_size != RECORD_SIZE:
+    if record_size != RECORD_SIZES[version]:
         raise RtoslabError(
-            f"trace file {source}: record size {record_size}, expected {RECORD_SIZE} "
-            f"for version {VERSION}: the file is corrupt"
+            f"trace file {source}: record size {record_size}, expected "
+            f"{RECORD_SIZES[version]} for version {version}: the file is corrupt"
         )
     if flags & ~KNOWN_FLAGS:
         raise RtoslabError(
-            f"trace file {source}: unknown header flags {flags:#x} for version {VERSION}: "
+            f"trace file {source}: unknown header flags {flags:#x} for version {version}: "
             "use the plugin and rtoslab from the same release"
+        )
+    if version == 1:
+        cores = 1  # the word was reserved (0)
+    elif cores < 1:
+        raise RtoslabError(
+            f"trace file {source}: header says {cores} cores: the file is corrupt"
         )
     if size == 0 or size % 4:
         raise RtoslabError(
             f"trace file {source}: probe region size {size:#x} is not a positive multiple "
             "of 4: the file is corrupt"
         )
-    return bool(flags & FLAG_HAS_CYCLES), base, size
+    return version, bool(flags & FLAG_HAS_CYCLES), base, size, cores
 
 
 def _check_counters(
@@ -132,11 +182,16 @@ def _check_counters(
     last_insns: int,
     last_cycles: int,
     has_cycles: bool,
+    which: str = "",
 ) -> None:
-    """Counters are cumulative: they never decrease, and cycles are 0 without a model."""
+    """Counters are cumulative: they never decrease, and cycles are 0 without a model.
+
+    ``which`` names the counters in messages ("core 1", "machine"; empty: the only core).
+    """
+    of = f" ({which})" if which else ""
     if insns < last_insns:
         raise RtoslabError(
-            f"trace file {source}: instruction count goes backwards at record {index} "
+            f"trace file {source}: instruction count{of} goes backwards at record {index} "
             f"({last_insns} -> {insns}): the file is corrupt"
         )
     if not has_cycles and cycles != 0:
@@ -146,6 +201,6 @@ def _check_counters(
         )
     if cycles < last_cycles:
         raise RtoslabError(
-            f"trace file {source}: cycle count goes backwards at record {index} "
+            f"trace file {source}: cycle count{of} goes backwards at record {index} "
             f"({last_cycles} -> {cycles}): the file is corrupt"
         )
