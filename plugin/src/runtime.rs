@@ -111,7 +111,10 @@ impl Counters {
 /// The entry of `vcpu` (set before that vCPU runs any code).
 #[inline(always)]
 fn entry(vcpu: VCPUIndex) -> *mut Entry {
-    ENTRY[vcpu as usize].load(Ordering::Relaxed)
+    debug_assert!((vcpu as usize) < MAX_VCPUS);
+    // SAFETY: QEMU passes only indices of vCPUs it created, which `install` bounded by
+    // MAX_VCPUS and `on_vcpu_init` checked (the hot paths skip the bounds check).
+    unsafe { ENTRY.get_unchecked(vcpu as usize) }.load(Ordering::Relaxed)
 }
 
 #[inline(always)]
@@ -150,7 +153,10 @@ impl<T> PerCore<T> {
     /// `vcpu`'s value; only that vCPU's callbacks may dereference it.
     #[inline(always)]
     fn get(&self, vcpu: VCPUIndex) -> *mut T {
-        self.0[vcpu as usize].get()
+        debug_assert!((vcpu as usize) < self.0.len());
+        // SAFETY: one value per vCPU the machine announced at install; `on_vcpu_init`
+        // refuses any other index before that vCPU runs a callback.
+        unsafe { self.0.get_unchecked(vcpu as usize) }.get()
     }
 }
 
