@@ -16,7 +16,7 @@
 use std::cell::{Cell, UnsafeCell};
 use std::fs::File;
 use std::io::BufWriter;
-use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use qemu_plugin::install::{Args, Info};
@@ -86,6 +86,29 @@ static ENTRY: [AtomicPtr<Entry>; MAX_VCPUS] =
 
 /// vCPUs started so far (1 + the highest index `on_vcpu_init` has seen).
 static STARTED: AtomicUsize = AtomicUsize::new(0);
+
+/// The vCPU running now, on a machine with more than one (set at every block entry).
+///
+/// Memory and instruction callbacks do not use the vCPU index QEMU passes them: on
+/// QEMU 10.0 with `mps2-an521` that argument was measured to be 0 on vCPU 0 but a
+/// varying wrong number (24, 576) on vCPU 1, while block callbacks and `on_vcpu_init`
+/// get 1 (`tests/qemu_smp.rs`). Block callbacks are reliable, so on a multi-vCPU machine
+/// every block gets one that records its vCPU here; the vCPUs run in turn on one thread
+/// and only switch between blocks, so a callback inside a block reads its own vCPU (a
+/// memory-only block that QEMU re-executes for an I/O access runs on the same vCPU right
+/// after the block it replaces). On a single-vCPU machine the index is the constant 0.
+static CURRENT: AtomicU32 = AtomicU32::new(0);
+
+/// The vCPU a memory or instruction callback runs on (see `CURRENT`); `multi`: the
+/// machine has more than one vCPU (fixed at install).
+#[inline(always)]
+fn vcpu_now(multi: bool) -> VCPUIndex {
+    if multi {
+        CURRENT.load(Ordering::Relaxed)
+    } else {
+        0
+    }
+}
 
 fn counters() -> &'static Counters {
     // Set in `install`, before any callback is registered.
@@ -196,6 +219,8 @@ struct Runtime {
     /// With a priced FPU: the FP context words of an extended frame, and the FP-context
     /// state (per vCPU; `fpctx`, `fp_charge`).
     fp: Option<(u32, PerCore<FpContext>)>,
+    /// More than one vCPU: every block records its vCPU (`CURRENT`).
+    multi: bool,
     /// Masked-window tracking (`irq_windows=`; single-vCPU machines only, `install`;
     /// read at exit) and its report file.
     irqwin: Option<(UnsafeCell<Windows>, String)>,
@@ -237,6 +262,17 @@ fn add_cycles(vcpu: VCPUIndex, n: u64) {
     unsafe {
         let c = &raw mut (*entry(vcpu)).cycles;
         *c = (*c).wrapping_add(n);
+    }
+}
+
+/// A counting segment's instructions and static cycles, added by a callback on a
+/// multi-vCPU machine (what the inline adds do on a single-vCPU one).
+fn add_segment(vcpu: VCPUIndex, insns: u64, cycles: u64) {
+    // SAFETY: the running vCPU's own entry; one round-robin thread (see `Counters`).
+    unsafe {
+        let e = entry(vcpu);
+        (*e).insns = (*e).insns.wrapping_add(insns);
+        (*e).cycles = (*e).cycles.wrapping_add(cycles);
     }
 }
 
@@ -313,8 +349,11 @@ fn probe_hit(rt: &'static Runtime, vcpu: VCPUIndex, off: u64, cost: u32, idx: us
 /// blocks that can loop).
 #[inline(always)]
 fn on_tb_limit(rt: &'static Runtime, vcpu: VCPUIndex) {
+    if rt.multi {
+        CURRENT.store(vcpu, Ordering::Relaxed);
+    }
     let now = insns_now(vcpu);
-    if now >= rt.insn_limit {
+    if rt.insn_limit != 0 && now >= rt.insn_limit {
         stop_on_limit(rt, vcpu, now);
     }
 }
@@ -340,6 +379,9 @@ unsafe impl Send for Block {}
 /// instruction limit.
 #[inline(always)]
 fn on_tb_enter(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'static Block) {
+    if rt.multi {
+        CURRENT.store(vcpu, Ordering::Relaxed);
+    }
     let now = insns_now(vcpu);
     let shape = &blk.shape;
     {
@@ -819,6 +861,7 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
             .and_then(CycleModel::fp_context_words)
             .map(|w| (w, PerCore::new(vcpus, FpContext::new))),
         irqwin,
+        multi: vcpus > 1,
     };
     if COUNTERS.set(Counters::new()).is_err() || RUNTIME.set(rt).is_err() {
         return Err("plugin installed twice".to_string());
@@ -945,6 +988,16 @@ impl HasCallbacks for RtosLab {
         let insns_field = c.field(std::mem::offset_of!(Entry, insns));
         let cycles_field = c.field(std::mem::offset_of!(Entry, cycles));
         for seg in &plan.segments {
+            if rt.multi {
+                // See `CURRENT`: QEMU's per-vCPU inline adds are not used with several
+                // vCPUs; a callback adds the segment to the running vCPU's entry.
+                let (n_insns, n_cycles) = (u64::from(seg.insns), seg.cycles);
+                tb.instruction(seg.first)?.register_execute_callback_flags(
+                    move |_vcpu: VCPUIndex| add_segment(vcpu_now(true), n_insns, n_cycles),
+                    CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+                );
+                continue;
+            }
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
                 tb.instruction(seg.first)?,
                 PluginOp::QEMU_PLUGIN_INLINE_ADD_U64,
@@ -976,7 +1029,8 @@ impl HasCallbacks for RtosLab {
                 // Registers: the MSR source and LR (who masks: `At::lr`).
                 let flags = CallbackFlags::QEMU_PLUGIN_CB_R_REGS;
                 tb.instruction(i)?.register_execute_callback_flags(
-                    move |vcpu: VCPUIndex| {
+                    move |_vcpu: VCPUIndex| {
+                        let vcpu = vcpu_now(rt.multi);
                         on_mask_insn(rt, vcpu, op, i, pc, suffix_insns, suffix_cycles)
                     },
                     flags,
@@ -987,8 +1041,8 @@ impl HasCallbacks for RtosLab {
             let (cost, idx) = (st.cycles, st.idx);
             tb.instruction(st.idx)?
                 .register_memory_access_callback_flags(
-                    move |vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| {
-                        on_store(rt, vcpu, vaddr, cost, idx)
+                    move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| {
+                        on_store(rt, vcpu_now(rt.multi), vaddr, cost, idx)
                     },
                     MemRW::QEMU_PLUGIN_MEM_W,
                     CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
@@ -999,7 +1053,9 @@ impl HasCallbacks for RtosLab {
             // (measured: loads do reach one registered for MEM_RW). These instructions
             // only load, so MEM_RW sees exactly their loads.
             tb.instruction(idx)?.register_memory_access_callback_flags(
-                move |vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| on_load(rt, vcpu, vaddr),
+                move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| {
+                    on_load(rt, vcpu_now(rt.multi), vaddr)
+                },
                 MemRW::QEMU_PLUGIN_MEM_RW,
                 CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
             );
@@ -1011,14 +1067,28 @@ impl HasCallbacks for RtosLab {
         {
             // Read only while an exception is active: the Entry flag is the condition.
             let flag = counters().field(std::mem::offset_of!(Entry, in_handler));
-            tb.instruction(n - 1)?
-                .register_conditional_execute_callback_flags(
-                    move |vcpu: VCPUIndex| on_exc_ret_branch(rt, vcpu, src),
+            if rt.multi {
+                // No per-vCPU condition with several vCPUs (see `CURRENT`): test it here.
+                tb.instruction(n - 1)?.register_execute_callback_flags(
+                    move |_vcpu: VCPUIndex| {
+                        let vcpu = vcpu_now(true);
+                        // SAFETY: the running vCPU's own entry (see `Counters`).
+                        if unsafe { (*entry(vcpu)).in_handler } != 0 {
+                            on_exc_ret_branch(rt, vcpu, src);
+                        }
+                    },
                     CallbackFlags::QEMU_PLUGIN_CB_R_REGS,
-                    PluginCondition::QEMU_PLUGIN_COND_NE,
-                    flag,
-                    0,
                 );
+            } else {
+                tb.instruction(n - 1)?
+                    .register_conditional_execute_callback_flags(
+                        move |_vcpu: VCPUIndex| on_exc_ret_branch(rt, 0, src),
+                        CallbackFlags::QEMU_PLUGIN_CB_R_REGS,
+                        PluginCondition::QEMU_PLUGIN_COND_NE,
+                        flag,
+                        0,
+                    );
+            }
         }
         if rt.dynamic {
             // One per translation, kept for the block's lifetime (QEMU never tells us
@@ -1033,7 +1103,7 @@ impl HasCallbacks for RtosLab {
                 move |vcpu: VCPUIndex| on_tb_enter(rt, vcpu, blk),
                 CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
             );
-        } else if rt.insn_limit != 0 && plan.may_loop {
+        } else if (rt.insn_limit != 0 && plan.may_loop) || rt.multi {
             tb.register_execute_callback_flags(
                 move |vcpu: VCPUIndex| on_tb_limit(rt, vcpu),
                 CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
