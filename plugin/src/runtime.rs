@@ -3,9 +3,11 @@
 //! Threading and cores: every vCPU has its own counters and its own timing-model state
 //! (block-entry tracker, exception and FP context, live vector table), indexed by the
 //! vCPU index QEMU passes to each callback, so a callback only touches its own vCPU's
-//! state. The counters live in a per-vCPU scoreboard (plugin API v2 and later):
-//! TCG-generated inline adds update the running vCPU's entry, and the callbacks read and
-//! write the same entry through a pointer taken once per vCPU (see `Counters`). rtoslab
+//! state. The counters live in a per-vCPU scoreboard (plugin API v2 and later): on a
+//! single-vCPU machine TCG-generated inline adds update the entry; with several vCPUs
+//! callbacks do (QEMU's per-vCPU inline adds misbehave there: see `CURRENT`). The
+//! callbacks read and write the entry through a pointer taken once per vCPU (see
+//! `Counters`). rtoslab
 //! always runs QEMU with `-icount`, under which QEMU runs all vCPUs round-robin in one
 //! thread: callbacks never overlap, and a probe hit may read the other vCPUs' counters
 //! for the machine's shared clock (docs/timing-model.md, "Two cores"). The trace writer
@@ -90,10 +92,13 @@ static STARTED: AtomicUsize = AtomicUsize::new(0);
 /// The vCPU running now, on a machine with more than one (set at every block entry).
 ///
 /// Memory and instruction callbacks do not use the vCPU index QEMU passes them: on
-/// QEMU 10.0 with `mps2-an521` that argument was measured to be 0 on vCPU 0 but a
-/// varying wrong number (24, 576) on vCPU 1, while block callbacks and `on_vcpu_init`
-/// get 1 (`tests/qemu_smp.rs`). Block callbacks are reliable, so on a multi-vCPU machine
-/// every block gets one that records its vCPU here; the vCPUs run in turn on one thread
+/// QEMU 10.0.2 with `mps2-an521` that argument was measured to be 0 on vCPU 0 but 24
+/// (one inline add per segment) or 576 (two) on vCPU 1, while block callbacks and
+/// `on_vcpu_init` get 1; with the per-vCPU inline adds in place the guest also ran away
+/// (docs/timing-model.md, "Two cores"). So with several vCPUs the counting segments are
+/// added by callbacks (`add_segment`), not inline. Block callbacks are reliable, so on a
+/// multi-vCPU machine every block gets one that records its vCPU here; the vCPUs run in
+/// turn on one thread
 /// and only switch between blocks, so a callback inside a block reads its own vCPU (a
 /// memory-only block that QEMU re-executes for an I/O access runs on the same vCPU right
 /// after the block it replaces). On a single-vCPU machine the index is the constant 0.
