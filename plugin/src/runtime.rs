@@ -171,20 +171,36 @@ fn all_counts() -> Vec<(u64, u64)> {
 }
 
 /// One value per vCPU, touched only by that vCPU's callbacks (see the module comment).
-struct PerCore<T>(Box<[UnsafeCell<T>]>);
+/// vCPU 0's value sits in the struct itself, so on a single-vCPU machine (index the
+/// constant 0) a lookup is a field access, as before there were several vCPUs.
+struct PerCore<T> {
+    first: UnsafeCell<T>,
+    rest: Box<[UnsafeCell<T>]>,
+}
 
 impl<T> PerCore<T> {
     fn new(n: usize, f: impl Fn() -> T) -> PerCore<T> {
-        PerCore((0..n).map(|_| UnsafeCell::new(f())).collect())
+        PerCore {
+            first: UnsafeCell::new(f()),
+            rest: (1..n.max(1)).map(|_| UnsafeCell::new(f())).collect(),
+        }
+    }
+
+    /// How many vCPUs have a value.
+    fn len(&self) -> usize {
+        1 + self.rest.len()
     }
 
     /// `vcpu`'s value; only that vCPU's callbacks may dereference it.
     #[inline(always)]
     fn get(&self, vcpu: VCPUIndex) -> *mut T {
-        debug_assert!((vcpu as usize) < self.0.len());
+        if vcpu == 0 {
+            return self.first.get();
+        }
+        debug_assert!((vcpu as usize) < self.len());
         // SAFETY: one value per vCPU the machine announced at install; `on_vcpu_init`
         // refuses any other index before that vCPU runs a callback.
-        unsafe { self.0.get_unchecked(vcpu as usize) }.get()
+        unsafe { self.rest.get_unchecked(vcpu as usize - 1) }.get()
     }
 }
 
@@ -293,12 +309,18 @@ fn on_store(rt: &'static Runtime, vcpu: VCPUIndex, vaddr: u64, cost: u32, idx: u
         // After the probe check: a probe's value excludes its own store's cost.
         add_cycles(vcpu, rt.model.data_ws(vaddr));
     }
-    if rt.dynamic {
+    if rt.dynamic && !rt.multi {
+        // SAFETY: the one vCPU's own state (see `Runtime`).
+        let v = unsafe { &mut *rt.vectors.get(0) };
+        if vaddr.wrapping_sub(v.lo) < v.len || vaddr == u64::from(VTOR) {
+            v.generation += 1;
+        }
+    } else if rt.dynamic {
         // A store into a vector table changes it for every core that uses it; VTOR is
         // banked per core (each core's own System Control Space).
-        for (i, cell) in rt.vectors.0.iter().enumerate() {
+        for i in 0..rt.vectors.len() {
             // SAFETY: one round-robin thread (see `Runtime`); no reference is live.
-            let v = unsafe { &mut *cell.get() };
+            let v = unsafe { &mut *rt.vectors.get(i as VCPUIndex) };
             if vaddr.wrapping_sub(v.lo) < v.len || (i == vcpu as usize && vaddr == u64::from(VTOR))
             {
                 v.generation += 1;
@@ -882,7 +904,7 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
 /// those of the vCPUs started before it: growing the scoreboard may have moved them).
 extern "C" fn on_vcpu_init(_id: PluginId, vcpu: VCPUIndex) {
     let c = counters();
-    let n_state = RUNTIME.get().map_or(1, |rt| rt.tracker.0.len());
+    let n_state = RUNTIME.get().map_or(1, |rt| rt.tracker.len());
     if vcpu as usize >= n_state || !entry(vcpu).is_null() {
         fatal(&format!(
             "vCPU {vcpu}: not among the {n_state} vCPUs the machine announced at install"
@@ -1104,10 +1126,18 @@ impl HasCallbacks for RtosLab {
                 memo_prev: Cell::new(std::ptr::null()),
                 memo_charge: Cell::new(Charge::default()),
             }));
-            tb.register_execute_callback_flags(
-                move |vcpu: VCPUIndex| on_tb_enter(rt, vcpu, blk),
-                CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
-            );
+            if rt.multi {
+                tb.register_execute_callback_flags(
+                    move |vcpu: VCPUIndex| on_tb_enter(rt, vcpu, blk),
+                    CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+                );
+            } else {
+                // One vCPU: its index is the constant 0, so the per-vCPU lookups fold.
+                tb.register_execute_callback_flags(
+                    move |_vcpu: VCPUIndex| on_tb_enter(rt, 0, blk),
+                    CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+                );
+            }
         } else if (rt.insn_limit != 0 && plan.may_loop) || rt.multi {
             tb.register_execute_callback_flags(
                 move |vcpu: VCPUIndex| on_tb_limit(rt, vcpu),
