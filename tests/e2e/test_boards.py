@@ -102,7 +102,7 @@ def test_list_shows_every_board_with_core_and_clock(run_cli: RunCli) -> None:
     lines = proc.stdout.splitlines()
     boards = [("microbit", "cortex-m0", "16 MHz"), ("stm32vldiscovery", "cortex-m3", "24 MHz"),
               ("mps2-an386", "cortex-m4", "25 MHz"), ("netduinoplus2", "cortex-m4", "168 MHz"),
-              ("mps2-an505", "cortex-m33", "20 MHz")]
+              ("mps2-an505", "cortex-m33", "20 MHz"), ("mps2-an521", "cortex-m33", "20 MHz")]
     for name, core, clock in boards:
         row = [line for line in lines if f" {name} " in line and core in line]
         assert row and clock in row[0], (name, proc.stdout[:2000])
@@ -112,5 +112,5 @@ def test_an_unknown_target_lists_the_known_ones(run_cli: RunCli, tmp_path: Path)
     proc = run_cli("run", "--suite", "smoke", "--target", "pico", "--db", str(tmp_path / "r.sqlite"))
     assert proc.returncode == 2
     last = proc.stderr.strip().splitlines()[-1]
-    assert ("unknown target 'pico': choose one of microbit, mps2-an385, mps2-an386, mps2-an505, "
+    assert ("unknown target 'pico': choose one of microbit, mps2-an385, mps2-an386, mps2-an505, mps2-an521, "
             "netduinoplus2, stm32vldiscovery (looked in ") in last
