@@ -300,7 +300,15 @@ fn add_segment(vcpu: VCPUIndex, insns: u64, cycles: u64) {
 /// Store callback, registered on every instruction that may store. The fast path is a
 /// subtraction and a compare (plus, with data wait states, a region lookup).
 #[inline(always)]
-fn on_store(rt: &'static Runtime, vcpu: VCPUIndex, vaddr: u64, cost: u32, idx: usize) {
+/// `MULTI`: the machine has more than one vCPU (`Runtime::multi`), a constant so the
+/// single-vCPU path has no test for it.
+fn on_store<const MULTI: bool>(
+    rt: &'static Runtime,
+    vcpu: VCPUIndex,
+    vaddr: u64,
+    cost: u32,
+    idx: usize,
+) {
     let off = vaddr.wrapping_sub(rt.base);
     if off < rt.size {
         probe_hit(rt, vcpu, off, cost, idx);
@@ -309,7 +317,7 @@ fn on_store(rt: &'static Runtime, vcpu: VCPUIndex, vaddr: u64, cost: u32, idx: u
         // After the probe check: a probe's value excludes its own store's cost.
         add_cycles(vcpu, rt.model.data_ws(vaddr));
     }
-    if rt.dynamic && !rt.multi {
+    if rt.dynamic && !MULTI {
         // SAFETY: the one vCPU's own state (see `Runtime`).
         let v = unsafe { &mut *rt.vectors.get(0) };
         if vaddr.wrapping_sub(v.lo) < v.len || vaddr == u64::from(VTOR) {
@@ -405,8 +413,8 @@ unsafe impl Send for Block {}
 /// Per-block callback with a dynamic model (every block): its block-entry charge, and the
 /// instruction limit.
 #[inline(always)]
-fn on_tb_enter(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'static Block) {
-    if rt.multi {
+fn on_tb_enter<const MULTI: bool>(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'static Block) {
+    if MULTI {
         CURRENT.store(vcpu, Ordering::Relaxed);
     }
     let now = insns_now(vcpu);
@@ -1066,14 +1074,24 @@ impl HasCallbacks for RtosLab {
         }
         for st in &plan.stores {
             let (cost, idx) = (st.cycles, st.idx);
-            tb.instruction(st.idx)?
-                .register_memory_access_callback_flags(
+            let insn = tb.instruction(st.idx)?;
+            if rt.multi {
+                insn.register_memory_access_callback_flags(
                     move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| {
-                        on_store(rt, vcpu_now(rt.multi), vaddr, cost, idx)
+                        on_store::<true>(rt, vcpu_now(true), vaddr, cost, idx)
                     },
                     MemRW::QEMU_PLUGIN_MEM_W,
                     CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
                 );
+            } else {
+                insn.register_memory_access_callback_flags(
+                    move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| {
+                        on_store::<false>(rt, 0, vaddr, cost, idx)
+                    },
+                    MemRW::QEMU_PLUGIN_MEM_W,
+                    CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+                );
+            }
         }
         for &idx in &plan.data_ws_sites {
             // QEMU 7.2 never called a callback registered for QEMU_PLUGIN_MEM_R alone
@@ -1128,13 +1146,13 @@ impl HasCallbacks for RtosLab {
             }));
             if rt.multi {
                 tb.register_execute_callback_flags(
-                    move |vcpu: VCPUIndex| on_tb_enter(rt, vcpu, blk),
+                    move |vcpu: VCPUIndex| on_tb_enter::<true>(rt, vcpu, blk),
                     CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
                 );
             } else {
                 // One vCPU: its index is the constant 0, so the per-vCPU lookups fold.
                 tb.register_execute_callback_flags(
-                    move |_vcpu: VCPUIndex| on_tb_enter(rt, 0, blk),
+                    move |_vcpu: VCPUIndex| on_tb_enter::<false>(rt, 0, blk),
                     CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
                 );
             }
