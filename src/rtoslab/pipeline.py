@@ -88,7 +88,8 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
 @cache
 def _source_hash(bench_dir: Path, target_dir: Path, port_dir: Path) -> str:
     fw = firmware_root()
-    return tree_hash([bench_dir, fw / "workloads", fw / "harness", fw / "include", target_dir, port_dir])
+    return tree_hash([bench_dir, fw / "workloads", fw / "harness", fw / "include", fw / "arch", target_dir,
+                      port_dir])
 
 
 def external_inputs(config: BuildConfig, bench: Benchmark) -> list[Path]:

@@ -1,5 +1,6 @@
-/* Registers of the STM32F100RB (QEMU machine stm32vldiscovery) and the Cortex-M3 system
- * control space used by the target code. Private to this folder. Addresses: RM0041
+/* Registers of the STM32F100RB (QEMU machine stm32vldiscovery) used by the target code (lab_board.h: the
+ * board's part of the target; the Cortex-M registers are firmware/arch/cortex-m's). Private
+ * to this folder. Addresses: RM0041
  * (STM32F100xx reference manual), section 2.3 memory map; IRQ numbers: RM0041 vector table. */
 #ifndef STM32F100_H
 #define STM32F100_H
@@ -7,11 +8,9 @@
 #include <stdint.h>
 
 #define STM32_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
-#define STM32_REG8(addr) (*(volatile uint8_t *)(uintptr_t)(addr))
 
 /* The firmware uses IRQ 0 .. 47 (the part's lines run to 55). */
-#define STM32_IRQ_COUNT 48u
-#define STM32_VECTOR_COUNT (16u + STM32_IRQ_COUNT)
+#define LAB_BOARD_IRQ_COUNT 48u
 
 /* USART1 (APB2): QEMU's first serial port. QEMU's USART model sends a byte written to DR
  * at once when CR1.UE and CR1.TE are set; no baud-rate setup is needed. */
@@ -32,24 +31,6 @@
 
 /* IRQ lines 44 .. 47 (TIM13, TIM14 and reserved lines on the real part) have no device in
  * QEMU's model: software-only lines. */
-#define STM32_SOFT_IRQ_TOP 47u
-
-/* System control block */
-#define SCB_VTOR STM32_REG(0xE000ED08u)
-#define SCB_CCR STM32_REG(0xE000ED14u)
-#define SCB_CFSR STM32_REG(0xE000ED28u)
-#define SCB_HFSR STM32_REG(0xE000ED2Cu)
-#define SCB_MMFAR STM32_REG(0xE000ED34u)
-#define SCB_BFAR STM32_REG(0xE000ED38u)
-
-/* NVIC */
-#define NVIC_ISER(n) STM32_REG(0xE000E100u + 4u * (n))
-#define NVIC_ICER(n) STM32_REG(0xE000E180u + 4u * (n))
-#define NVIC_ICPR(n) STM32_REG(0xE000E280u + 4u * (n))
-#define NVIC_IPR(irq) STM32_REG8(0xE000E400u + (irq))
-#define NVIC_STIR STM32_REG(0xE000EF00u)
-
-void lab_target_vectors_init(void);
-void lab_target_default_handler(void);
+#define LAB_BOARD_SOFT_IRQ_TOP 47u
 
 #endif /* STM32F100_H */

@@ -1,15 +1,14 @@
-/* Registers of the mps2-an386 board and the Cortex-M4 system control space used by the
- * target code. Private to this folder. */
+/* Registers of the mps2-an386 board used by the target code (lab_board.h: the board's
+ * part of the target; the Cortex-M registers are firmware/arch/cortex-m's). Private to
+ * this folder. */
 #ifndef MPS2_AN386_H
 #define MPS2_AN386_H
 
 #include <stdint.h>
 
 #define MPS2_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
-#define MPS2_REG8(addr) (*(volatile uint8_t *)(uintptr_t)(addr))
 
-#define MPS2_IRQ_COUNT 32u
-#define MPS2_VECTOR_COUNT (16u + MPS2_IRQ_COUNT)
+#define LAB_BOARD_IRQ_COUNT 32u
 
 /* CMSDK APB UART0 */
 #define UART0_BASE 0x40004000u
@@ -37,25 +36,6 @@
 #define FPGAIO_LED0_ADDR (FPGAIO_BASE + 0x000u)
 
 /* IRQ lines 24 .. 31 have no device on AN386 (QEMU connects none): software-only lines. */
-#define MPS2_SOFT_IRQ_TOP 31u
-
-/* System control block */
-#define SCB_VTOR MPS2_REG(0xE000ED08u)
-#define SCB_CCR MPS2_REG(0xE000ED14u)
-#define SCB_CPACR MPS2_REG(0xE000ED88u)
-#define SCB_CFSR MPS2_REG(0xE000ED28u)
-#define SCB_HFSR MPS2_REG(0xE000ED2Cu)
-#define SCB_MMFAR MPS2_REG(0xE000ED34u)
-#define SCB_BFAR MPS2_REG(0xE000ED38u)
-
-/* NVIC */
-#define NVIC_ISER(n) MPS2_REG(0xE000E100u + 4u * (n))
-#define NVIC_ICER(n) MPS2_REG(0xE000E180u + 4u * (n))
-#define NVIC_ICPR(n) MPS2_REG(0xE000E280u + 4u * (n))
-#define NVIC_IPR(irq) MPS2_REG8(0xE000E400u + (irq))
-#define NVIC_STIR MPS2_REG(0xE000EF00u)
-
-void lab_target_vectors_init(void);
-void lab_target_default_handler(void);
+#define LAB_BOARD_SOFT_IRQ_TOP 31u
 
 #endif /* MPS2_AN386_H */

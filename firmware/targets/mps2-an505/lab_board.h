@@ -1,5 +1,6 @@
-/* Registers of the mps2-an505 board (Cortex-M33, IoT Kit subsystem) and the ARMv8-M
- * system control space used by the target code. Private to this folder.
+/* Registers of the mps2-an505 board (Cortex-M33, IoT Kit subsystem) used by the
+ * target code (lab_board.h: the board's part of the target; the Cortex-M registers are
+ * firmware/arch/cortex-m's). Private to this folder.
  *
  * The firmware runs in Secure state only (the core resets Secure and nothing configures the
  * SAU, so every address is Secure): peripherals are used through their Secure aliases
@@ -12,11 +13,9 @@
 #include <stdint.h>
 
 #define MPS2_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
-#define MPS2_REG8(addr) (*(volatile uint8_t *)(uintptr_t)(addr))
 
 /* The NVIC has 32 IoT Kit lines and 92 expansion lines; the firmware uses IRQ 0 .. 63. */
-#define MPS2_IRQ_COUNT 64u
-#define MPS2_VECTOR_COUNT (16u + MPS2_IRQ_COUNT)
+#define LAB_BOARD_IRQ_COUNT 64u
 
 /* CMSDK APB UART0 (expansion APB, Secure alias): QEMU's first serial port. */
 #define UART0_BASE 0x50200000u
@@ -46,25 +45,6 @@
 /* IRQ lines 60 .. 63 (expansion lines 28 .. 31) have no device on AN505 (QEMU connects
  * UARTs to expansion lines 0 .. 15, Ethernet to 16, SPI to 51 .. 55, DMA to 56 .. 67):
  * software-only lines. */
-#define MPS2_SOFT_IRQ_TOP 63u
-
-/* System control block */
-#define SCB_VTOR MPS2_REG(0xE000ED08u)
-#define SCB_CCR MPS2_REG(0xE000ED14u)
-#define SCB_CPACR MPS2_REG(0xE000ED88u)
-#define SCB_CFSR MPS2_REG(0xE000ED28u)
-#define SCB_HFSR MPS2_REG(0xE000ED2Cu)
-#define SCB_MMFAR MPS2_REG(0xE000ED34u)
-#define SCB_BFAR MPS2_REG(0xE000ED38u)
-
-/* NVIC */
-#define NVIC_ISER(n) MPS2_REG(0xE000E100u + 4u * (n))
-#define NVIC_ICER(n) MPS2_REG(0xE000E180u + 4u * (n))
-#define NVIC_ICPR(n) MPS2_REG(0xE000E280u + 4u * (n))
-#define NVIC_IPR(irq) MPS2_REG8(0xE000E400u + (irq))
-#define NVIC_STIR MPS2_REG(0xE000EF00u)
-
-void lab_target_vectors_init(void);
-void lab_target_default_handler(void);
+#define LAB_BOARD_SOFT_IRQ_TOP 63u
 
 #endif /* MPS2_AN505_H */
