@@ -141,13 +141,17 @@ def test_freertos_options_and_template_placeholders_match() -> None:
     assert "LAB_TARGET_CLOCK_HZ" in text
 
 
+# Headers of the targets and of their shared Cortex-M code (firmware/arch/cortex-m/).
+TARGET_PRIVATE = {"lab_probe_impl.h", "lab_board.h", "lab_cortex_m.h", "lab_cortex_m_target.h"}
+
+
 @pytest.mark.parametrize("port", PORTS)
 def test_a_port_uses_no_target_header(port: str) -> None:
     """Exit codes come from the harness (lab/exit.h through lab/bench.h); a kernel reaches
     the hardware only through the CMSIS exception names, never a target's header."""
     for f, inc in includes(kernels()[port].path).items():
         assert "lab/target.h" not in inc, f
-        assert not any(i.startswith("mps2") or i == "lab_probe_impl.h" for i in inc), f
+        assert not any(i.startswith("mps2") or i in TARGET_PRIVATE for i in inc), f
 
 
 def test_exit_codes_belong_to_the_harness() -> None:
@@ -160,8 +164,19 @@ def test_exit_codes_belong_to_the_harness() -> None:
 @pytest.mark.parametrize("target", sorted(p.name for p in (firmware_root() / "targets").iterdir()
                                           if (p / "target.toml").is_file()))
 def test_a_target_calls_the_harness_only_through_fault_and_exit(target: str) -> None:
-    folder = firmware_root() / "targets" / target
-    own = {f.name for f in folder.glob("*.h")}
+    check_target_code(firmware_root() / "targets" / target)
+
+
+def test_the_shared_cortex_m_code_calls_the_harness_only_through_fault_and_exit() -> None:
+    check_target_code(firmware_root() / "arch" / "cortex-m")
+
+
+def check_target_code(folder: Path) -> None:
+    """Target code (a target's folder, or the Cortex-M code every target shares) includes
+    only lab/target.h, lab/fault.h, lab/exit.h, its own headers, the shared Cortex-M ones
+    (which include the target's lab_board.h) and the C library's, and never formats the fault line."""
+    arch = firmware_root() / "arch" / "cortex-m"
+    own = {f.name for f in folder.glob("*.h")} | {f.name for f in arch.glob("*.h")} | {"lab_board.h"}
     allowed = {"lab/target.h", "lab/exit.h", "lab/fault.h"}
     for f, inc in includes(folder).items():
         lab = {i for i in inc if i.startswith("lab/")}
