@@ -141,8 +141,9 @@ def test_freertos_options_and_template_placeholders_match() -> None:
     assert "LAB_TARGET_CLOCK_HZ" in text
 
 
-# Headers of the targets and of their shared Cortex-M code (firmware/arch/cortex-m/).
-TARGET_PRIVATE = {"lab_probe_impl.h", "lab_board.h", "lab_cortex_m.h", "lab_cortex_m_target.h"}
+# Headers of the targets and of the code they share (firmware/arch/cortex-m/, boards/).
+TARGET_PRIVATE = {"lab_probe_impl.h", "lab_board.h", "lab_cortex_m.h", "lab_cortex_m_target.h", "cmsdk.h",
+                  "stm32_usart.h"}
 
 
 @pytest.mark.parametrize("port", PORTS)
@@ -167,16 +168,19 @@ def test_a_target_calls_the_harness_only_through_fault_and_exit(target: str) -> 
     check_target_code(firmware_root() / "targets" / target)
 
 
-def test_the_shared_cortex_m_code_calls_the_harness_only_through_fault_and_exit() -> None:
-    check_target_code(firmware_root() / "arch" / "cortex-m")
+@pytest.mark.parametrize("shared", ["arch/cortex-m", "boards/mps2", "boards/stm32"])
+def test_shared_target_code_calls_the_harness_only_through_fault_and_exit(shared: str) -> None:
+    check_target_code(firmware_root() / shared)
 
 
 def check_target_code(folder: Path) -> None:
     """Target code (a target's folder, or the Cortex-M code every target shares) includes
     only lab/target.h, lab/fault.h, lab/exit.h, its own headers, the shared Cortex-M ones
-    (which include the target's lab_board.h) and the C library's, and never formats the fault line."""
-    arch = firmware_root() / "arch" / "cortex-m"
-    own = {f.name for f in folder.glob("*.h")} | {f.name for f in arch.glob("*.h")} | {"lab_board.h"}
+    (arch/cortex-m, boards/<family>: they include the target's lab_board.h) and the C library's, and never formats the fault line."""
+    fw = firmware_root()
+    shared = [fw / "arch" / "cortex-m", *(fw / "boards").iterdir()]
+    own = {f.name for f in folder.glob("*.h")} | {f.name for d in shared for f in d.glob("*.h")}
+    own.add("lab_board.h")
     allowed = {"lab/target.h", "lab/exit.h", "lab/fault.h"}
     for f, inc in includes(folder).items():
         lab = {i for i in inc if i.startswith("lab/")}

@@ -1,8 +1,7 @@
-/* Registers of the nRF51822 (QEMU machine microbit) used by the target code (lab_board.h: the
- * board's part of the target; the Cortex-M registers are firmware/arch/cortex-m's). Private
- * to this folder. Addresses and IRQ numbers: nRF51 Series
- * Reference Manual v3.0 (instance table, chapter 10) and the nRF51822 Product
- * Specification v3.x (memory map). */
+/* Registers of the nRF51822 (QEMU machine microbit) used by the target code (lab_board.h:
+ * the board's part of the target; the Cortex-M0 registers are in firmware/arch/cortex-m/).
+ * Private to this folder. Addresses and IRQ numbers: nRF51 Series Reference Manual v3.0
+ * (instance table, chapter 10) and the nRF51822 Product Specification v3.x (memory map). */
 #ifndef NRF51_H
 #define NRF51_H
 

@@ -1,6 +1,8 @@
-/* Registers of the mps2-an505 board (Cortex-M33, IoT Kit subsystem) used by the
- * target code (lab_board.h: the board's part of the target; the Cortex-M registers are
- * firmware/arch/cortex-m's). Private to this folder.
+/* The mps2-an505 board (Cortex-M33, IoT Kit subsystem) for the shared target code: its
+ * IRQ lines and the base addresses of its peripherals. lab_board.h is the board's part of
+ * the target; the register layouts and code of the MPS2 images are in
+ * firmware/boards/mps2/, the Cortex-M registers in firmware/arch/cortex-m/. Private to
+ * this folder.
  *
  * The firmware runs in Secure state only (the core resets Secure and nothing configures the
  * SAU, so every address is Secure): peripherals are used through their Secure aliases
@@ -12,35 +14,20 @@
 
 #include <stdint.h>
 
-#define MPS2_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
-
 /* The NVIC has 32 IoT Kit lines and 92 expansion lines; the firmware uses IRQ 0 .. 63. */
 #define LAB_BOARD_IRQ_COUNT 64u
 
 /* CMSDK APB UART0 (expansion APB, Secure alias): QEMU's first serial port. */
 #define UART0_BASE 0x50200000u
-#define UART0_DATA MPS2_REG(UART0_BASE + 0x000u)
-#define UART0_STATE MPS2_REG(UART0_BASE + 0x004u)
-#define UART0_CTRL MPS2_REG(UART0_BASE + 0x008u)
-#define UART0_BAUDDIV MPS2_REG(UART0_BASE + 0x010u)
-#define UART_STATE_TX_FULL 0x1u
-#define UART_CTRL_TX_EN 0x1u
 
 /* IoT Kit CMSDK APB timer 0 (Secure alias): the benchmark timer (lab_target_timer_start),
  * IRQ 3, clocked at the board clock (MAINCLK). */
 #define TIMER0_BASE 0x50000000u
 #define TIMER0_IRQ 3u
-#define TIMER0_CTRL MPS2_REG(TIMER0_BASE + 0x000u)
-#define TIMER0_VALUE MPS2_REG(TIMER0_BASE + 0x004u)
-#define TIMER0_RELOAD MPS2_REG(TIMER0_BASE + 0x008u)
-#define TIMER0_INTCLEAR MPS2_REG(TIMER0_BASE + 0x00Cu)
-#define TIMER_CTRL_EN 0x1u
-#define TIMER_CTRL_IRQ_EN 0x8u
 
 /* FPGA system control and I/O (Secure alias): LED0 drives the board's user LEDs (QEMU
  * emulates the register, keeping the implemented bits). lab_target_output_reg(). */
 #define FPGAIO_BASE 0x50302000u
-#define FPGAIO_LED0_ADDR (FPGAIO_BASE + 0x000u)
 
 /* IRQ lines 60 .. 63 (expansion lines 28 .. 31) have no device on AN505 (QEMU connects
  * UARTs to expansion lines 0 .. 15, Ethernet to 16, SPI to 51 .. 55, DMA to 56 .. 67):

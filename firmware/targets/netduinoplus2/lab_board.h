@@ -1,13 +1,13 @@
-/* Registers of the STM32F405 (QEMU machine netduinoplus2) used by the target code (lab_board.h: the
- * board's part of the target; the Cortex-M registers are firmware/arch/cortex-m's). Private
- * to this folder. Addresses: RM0090 (STM32F405/415
+/* Registers of the STM32F405 (QEMU machine netduinoplus2) used by the target code
+ * (lab_board.h: the board's part of the target; the Cortex-M registers are in
+ * firmware/arch/cortex-m/). Private to this folder. Addresses: RM0090 (STM32F405/415
  * reference manual), section 2.3 memory map; IRQ numbers: RM0090 table 61 (vector table). */
 #ifndef STM32F405_H
 #define STM32F405_H
 
 #include <stdint.h>
 
-#define STM32_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+#include "stm32_usart.h" /* STM32_REG and the USART registers (firmware/boards/stm32/) */
 
 /* The part has 82 device interrupts; the firmware uses IRQ 0 .. 63. */
 #define LAB_BOARD_IRQ_COUNT 64u
@@ -15,13 +15,6 @@
 /* USART1 (APB2): QEMU's first serial port. QEMU's USART model sends a byte written to DR
  * at once when CR1.UE and CR1.TE are set; no baud-rate setup is needed. */
 #define USART1_BASE 0x40011000u
-#define USART_SR(base) STM32_REG((base) + 0x00u)
-#define USART_DR(base) STM32_REG((base) + 0x04u)
-#define USART_BRR(base) STM32_REG((base) + 0x08u)
-#define USART_CR1(base) STM32_REG((base) + 0x0Cu)
-#define USART_SR_TXE 0x80u
-#define USART_CR1_UE 0x2000u
-#define USART_CR1_TE 0x0008u
 
 /* USART3: not used as a UART. Its baud-rate register is the output register
  * (lab_target_output_reg): QEMU does not model the GPIO ports of this board (they are

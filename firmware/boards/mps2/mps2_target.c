@@ -1,7 +1,10 @@
-/* mps2-an385 implementation of lab/target.h. */
+/* The board part of lab/target.h for every MPS2 FPGA image (mps2-an385, mps2-an386,
+ * mps2-an505): CMSDK UART0 console, CMSDK timer 0 as the benchmark timer, FPGA I/O LED0 as
+ * the output register; the addresses and IRQ numbers come from the target's lab_board.h. */
 #include <stdint.h>
 
 #include "lab/target.h"
+#include "cmsdk.h"
 #include "lab_board.h"
 #include "lab_cortex_m.h"
 
