@@ -174,9 +174,10 @@ def test_shared_target_code_calls_the_harness_only_through_fault_and_exit(shared
 
 
 def check_target_code(folder: Path) -> None:
-    """Target code (a target's folder, or the Cortex-M code every target shares) includes
-    only lab/target.h, lab/fault.h, lab/exit.h, its own headers, the shared Cortex-M ones
-    (arch/cortex-m, boards/<family>: they include the target's lab_board.h) and the C library's, and never formats the fault line."""
+    """Target code (a target's folder, or the code targets share) includes only
+    lab/target.h, lab/fault.h, lab/exit.h, its own headers, the shared ones (arch/cortex-m,
+    boards/<family>: they include the target's lab_board.h) and the C library's, and never
+    formats the fault line."""
     fw = firmware_root()
     shared = [fw / "arch" / "cortex-m", *(fw / "boards").iterdir()]
     own = {f.name for f in folder.glob("*.h")} | {f.name for d in shared for f in d.glob("*.h")}
