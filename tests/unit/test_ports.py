@@ -143,7 +143,7 @@ def test_freertos_options_and_template_placeholders_match() -> None:
 
 # Headers of the targets and of the code they share (firmware/arch/cortex-m/, boards/).
 TARGET_PRIVATE = {"lab_probe_impl.h", "lab_board.h", "lab_cortex_m.h", "lab_cortex_m_target.h", "cmsdk.h",
-                  "stm32_usart.h"}
+                  "stm32_usart.h", "stm32_console.h"}
 
 
 @pytest.mark.parametrize("port", PORTS)

@@ -64,13 +64,18 @@
 #define LAB_PROBE_STR_(x) #x
 #define LAB_PROBE_XSTR_(x) LAB_PROBE_STR_(x)
 
+/* Checked at compile time, whatever the form: the id fits the region, and the region's
+ * base is 64 KiB aligned (movt loads its upper half; target.toml [probe] requires it). */
+#define LAB_PROBE_CHECK_(id)                                                            \
+    _Static_assert((id) >= 0 && (id) < (int)(LAB_PROBE_REGION_SIZE / 4u),               \
+                   "probe id out of range");                                            \
+    _Static_assert((LAB_PROBE_REGION_BASE & 0xFFFFu) == 0u,                             \
+                   "probe region base must be 64 KiB aligned")
+
 #if LAB_PROBE_ARMV6M_
 #define LAB_PROBE_IMPL(id)                                                              \
     do {                                                                                \
-        _Static_assert((id) >= 0 && (id) < (int)(LAB_PROBE_REGION_SIZE / 4u),           \
-                       "probe id out of range");                                        \
-        _Static_assert((LAB_PROBE_REGION_BASE & 0xFFFFu) == 0u,                         \
-                       "probe region base must be 64 KiB aligned");                     \
+        LAB_PROBE_CHECK_(id);                                                           \
         __asm__ volatile("ldr r3, .Llab_probe_lit%=\n\t"                                \
                          "b .Llab_probe_over%=\n\t"                                     \
                          ".p2align 2\n"                                                 \
@@ -88,10 +93,7 @@
  * instruction (and a second store) that assembly-written probes do not have. */
 #define LAB_PROBE_IMPL(id)                                                              \
     do {                                                                                \
-        _Static_assert((id) >= 0 && (id) < (int)(LAB_PROBE_REGION_SIZE / 4u),           \
-                       "probe id out of range");                                        \
-        _Static_assert((LAB_PROBE_REGION_BASE & 0xFFFFu) == 0u,                         \
-                       "probe region base must be 64 KiB aligned");                     \
+        LAB_PROBE_CHECK_(id);                                                           \
         __asm__ volatile("movw r12, #((" LAB_PROBE_XSTR_(id) ") * 4)\n\t"              \
                          "movt r12, #%c0\n\t"                                           \
                          "str r12, [r12]"                                               \

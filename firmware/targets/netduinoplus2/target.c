@@ -1,4 +1,5 @@
-/* netduinoplus2 (STM32F405) implementation of lab/target.h. */
+/* netduinoplus2 (STM32F405) implementation of lab/target.h: the benchmark timer and the
+ * output register (the console: firmware/boards/stm32/stm32_console.h). */
 #include <stdint.h>
 
 #include "lab/target.h"
@@ -9,20 +10,8 @@
 #error "LAB_TARGET_CLOCK_HZ must be set by the build (target.toml clock_hz)"
 #endif
 
-void lab_target_init(void)
-{
-    lab_target_vectors_init();
-    USART_CR1(USART1_BASE) = USART_CR1_UE | USART_CR1_TE;
-}
-
-void lab_target_console_write(const char *buf, uint32_t len)
-{
-    for (uint32_t i = 0; i < len; i++) {
-        while ((USART_SR(USART1_BASE) & USART_SR_TXE) == 0u) {
-        }
-        USART_DR(USART1_BASE) = (uint8_t)buf[i];
-    }
-}
+/* lab_target_init and the console on USART1, shared by the STM32 targets. */
+#include "stm32_console.h"
 
 /* lab_target_exit (semihosting), the IRQ API, the main stack's bounds and the software
  * IRQ lines: the same on every Cortex-M target, defined here, inside this file, so that
