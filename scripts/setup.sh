@@ -69,6 +69,32 @@ command -v cargo >/dev/null 2>&1 || {
 # 3. Third-party C sources (FreeRTOS, allocators), pinned and checksummed by Cargo.lock.
 cargo fetch --locked --quiet --manifest-path deps/Cargo.toml
 
+# 3b. Rust firmware (Rust kernel ports: docs/rust-models.md). Thumb targets are built
+# with -Zbuild-std=core, which needs a compiler and library sources of the same version:
+# Debian's rustc-web, cargo-web and rust-web-src (bookworm-security). They are called by
+# path (/usr/bin/rustc, /usr/bin/cargo), so the rustup toolchain above stays as it is. Then
+# the crates firmware/rust/Cargo.lock pins (and the ones the standard library's own lock
+# names for build-std) are fetched, so that builds run --locked --offline.
+RUST_PKGS=(rustc-web cargo-web rust-web-src)
+rmissing=()
+for p in "${RUST_PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || rmissing+=("$p")
+done
+if ((${#rmissing[@]})); then
+  if ! grep -rqs '^[^#]*bookworm-security' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
+     [ "$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")" = bookworm ]; then
+    say "adding the bookworm-security source (/etc/apt/sources.list.d/bookworm-security.sources)"
+    printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian-security' 'Suites: bookworm-security' \
+      'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+      $SUDO tee /etc/apt/sources.list.d/bookworm-security.sources >/dev/null
+  fi
+  say "installing the Rust firmware toolchain: ${rmissing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${rmissing[@]}" >/dev/null
+fi
+(cd firmware/rust && RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 /usr/bin/cargo fetch --locked --quiet \
+  --target thumbv7m-none-eabi -Zbuild-std=core)
+
 # 4. The QEMU plugin.
 cargo build --release --locked --quiet --manifest-path plugin/Cargo.toml
 

@@ -538,6 +538,13 @@ impl<'a> Tracker<'a> {
         }
     }
 
+    /// Address of the previous block's last instruction (0 before the first block):
+    /// where an exception return happened (masked-window tracking).
+    pub fn prev_last_pc(&self) -> u32 {
+        self.prev
+            .map_or(0, |(p, _)| p.pcs.last().copied().unwrap_or(0))
+    }
+
     /// Whether an exception is active (as far as the tracker knows): the runtime reads
     /// the PC value of exception-return-capable branches only then.
     pub fn in_handler(&self) -> bool {

@@ -21,6 +21,7 @@
 //! * `thumb`      - Thumb/Thumb-2 classifier (length, loads/stores, control flow, class);
 //! * `trace`      - trace file v1 writer;
 //! * `events`     - exception event file writer (the timeline, off by default).
+//! * `irqwin`     - masked-window tracking per interrupt priority level (`irq_windows=`).
 //!
 //! The plugin's arguments, the timing-model settings and rules, and the core tables are
 //! the `rtoslab-plugin-config` crate (`config/`), which has no QEMU dependency, so the
@@ -35,6 +36,7 @@ pub mod flow;
 pub mod fpctx;
 pub mod fpu;
 pub mod instrument;
+pub mod irqwin;
 pub mod thumb;
 pub mod timing;
 pub mod trace;

@@ -35,6 +35,7 @@ use crate::flow::{Event, Exit, Seen, TargetSrc, TbShape, Tracker, exc_ret_source
 use crate::fpctx::{EntryState, FpContext};
 use crate::fpu::fp_op;
 use crate::instrument::plan_tb;
+use crate::irqwin::{self, At, MaskOp, Windows};
 use crate::thumb::{self, Class, Flow, Insn, Mem};
 use crate::timing::CycleModel;
 use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, TraceWriter};
@@ -147,6 +148,9 @@ struct Runtime {
     /// With a priced FPU: the FP context words of an extended frame, and the FP-context
     /// state (vCPU thread only; `fpctx`, `fp_charge`).
     fp: Option<(u32, UnsafeCell<FpContext>)>,
+    /// Masked-window tracking (`irq_windows=`; vCPU thread only, read at exit) and its
+    /// report file.
+    irqwin: Option<(UnsafeCell<Windows>, String)>,
 }
 
 /// The exception vectors' targets as the guest's memory holds them now, re-read after a
@@ -287,12 +291,22 @@ fn on_tb_enter(rt: &'static Runtime, blk: &'static Block) {
             blk.memo_charge.get()
         } else {
             let key = tr.pure_prev(now);
+            let prev_pc = if rt.irqwin.is_some() {
+                tr.prev_last_pc()
+            } else {
+                0
+            };
             let ev = tr.enter_seen(shape, now, seen, |addr| live_vector(rt, addr));
             let charge = match (ev, rt.cycle) {
                 (Event::None, _) => Charge::default(),
                 (_, Some(m)) => m.event_charge(ev, shape),
                 (_, None) => rt.model.event_charge(ev, shape),
             };
+            if let Some((w, _)) = &rt.irqwin
+                && matches!(ev, Event::Entry | Event::Return | Event::TailChain)
+            {
+                irqwin_event(w, ev, now, prev_pc, shape.start as u32, charge.before());
+            }
             if let (Some(k), Event::Next(_) | Event::Taken(_)) = (key, ev) {
                 blk.memo_prev.set(k);
                 blk.memo_charge.set(charge);
@@ -473,10 +487,92 @@ fn live_vector(rt: &'static Runtime, addr: u64) -> bool {
 /// The core registers r0-r12, SP, LR (index = register number), from `on_vcpu_init`.
 static REGS: OnceLock<Vec<Option<RegisterDescriptor<'static>>>> = OnceLock::new();
 
+/// The xPSR register (its IPSR field: `QemuMachine`), from `on_vcpu_init`.
+static XPSR: OnceLock<Option<RegisterDescriptor<'static>>> = OnceLock::new();
+
 fn read_reg(r: u8) -> Option<u32> {
     let d = REGS.get()?.get(usize::from(r))?.as_ref()?;
     let b = d.read().ok()?;
     Some(u32::from_le_bytes(b.get(..4)?.try_into().ok()?))
+}
+
+/// QEMU's NVIC/SCB and IPSR, read for masked-window tracking (`irqwin::Machine`).
+struct QemuMachine;
+
+impl irqwin::Machine for QemuMachine {
+    fn word(&self, addr: u32) -> Option<u32> {
+        read_words(addr, 1).map(|w| w[0])
+    }
+    fn ipsr(&self) -> u32 {
+        let read = || {
+            let b = XPSR.get()?.as_ref()?.read().ok()?;
+            Some(u32::from_le_bytes(b.get(..4)?.try_into().ok()?))
+        };
+        // IPSR lives in the CPU state QEMU keeps up to date (not a TCG-cached flag).
+        read().map_or(0, |v| v & 0x1FF)
+    }
+}
+
+/// An exception entry, return or tail-chain for masked-window tracking: the new block
+/// (at `start`) begins after `before` cycles of entry/return charge; `prev_pc` is the
+/// exception-return instruction (the previous block's last).
+#[cold]
+#[inline(never)]
+fn irqwin_event(
+    w: &UnsafeCell<Windows>,
+    ev: Event,
+    now: u64,
+    prev_pc: u32,
+    start: u32,
+    before: u32,
+) {
+    let c = cycles_now();
+    let close = At {
+        insns: now,
+        cycles: c,
+        pc: prev_pc,
+        lr: 0,
+    };
+    let open = At {
+        insns: now,
+        cycles: c + u64::from(before),
+        pc: start,
+        lr: 0,
+    };
+    // SAFETY: vCPU thread only (see `Runtime`).
+    let w = unsafe { &mut *w.get() };
+    w.exception_event(&QemuMachine, !matches!(ev, Event::Entry), close, open);
+}
+
+/// Callback on an instruction that changes masking (`irqwin::mask_op`), just before it
+/// runs: its effect counts from its completion. `suffix_insns`/`suffix_cycles`: the
+/// instructions after it in its counting segment and their static cycles (already in
+/// the counters: the segment's inline add ran first).
+fn on_mask_insn(
+    rt: &'static Runtime,
+    op: MaskOp,
+    idx: usize,
+    pc: u32,
+    suffix_insns: u64,
+    suffix_cycles: u64,
+) {
+    let Some((w, _)) = &rt.irqwin else { return };
+    let rn = match op {
+        MaskOp::Msr { rn, .. } => read_reg(rn).unwrap_or(0),
+        MaskOp::Cps { .. } => 0,
+    };
+    // SAFETY: vCPU thread only (see `Runtime`).
+    let entry = unsafe { *rt.entry_charge.get() };
+    let at = At {
+        insns: insns_now().wrapping_sub(suffix_insns),
+        cycles: cycles_now()
+            .wrapping_sub(suffix_cycles)
+            .wrapping_sub(entry.from_insn(idx + 1)),
+        pc,
+        lr: read_reg(14).unwrap_or(0),
+    };
+    // SAFETY: vCPU thread only (see `Runtime`).
+    unsafe { &mut *w.get() }.mask_changed(op, rn, at);
 }
 
 /// Conditional callback (only while an exception is active) on an exception-return-capable
@@ -533,6 +629,19 @@ fn on_exit(rt: &'static Runtime) {
         let mut ew = evw.lock().unwrap_or_else(|e| e.into_inner());
         if let Err(e) = ew.finish(insns, cycles) {
             eprintln!("rtoslab-plugin: writing the event file end record failed: {e}");
+        }
+    }
+    if let Some((win, path)) = &rt.irqwin {
+        // SAFETY: the vCPU has stopped (exit), or this is its own thread (limit stop).
+        let win = unsafe { &*win.get() };
+        let end = At {
+            insns,
+            cycles,
+            pc: 0,
+            lr: 0,
+        };
+        if let Err(e) = std::fs::write(path, win.to_json(rt.cycle.is_some(), end)) {
+            eprintln!("rtoslab-plugin: writing the irq-windows report {path} failed: {e}");
         }
     }
 }
@@ -598,6 +707,10 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
     };
     let memo = cycle.is_some_and(CycleModel::stateless) && !cfg!(feature = "debug-events");
     let data_ws = model.has_data_ws();
+    let irqwin = cfg.irq_windows.clone().map(|path| {
+        let entry = cfg.model.core.map_or(0, |t| t.entry);
+        (UnsafeCell::new(Windows::new(cfg.prio_bits, entry)), path)
+    });
     let rt = Runtime {
         base: u64::from(cfg.base),
         size: u64::from(cfg.size),
@@ -623,6 +736,7 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
         fp: cycle
             .and_then(CycleModel::fp_context_words)
             .map(|w| (w, UnsafeCell::new(FpContext::new()))),
+        irqwin,
     };
     if COUNTERS.set(Counters::new()).is_err() || RUNTIME.set(rt).is_err() {
         return Err("plugin installed twice".to_string());
@@ -655,6 +769,7 @@ extern "C" fn on_vcpu_init(_id: PluginId, vcpu: VCPUIndex) {
         .map(|n| all.iter().find(|d| d.name == *n).cloned())
         .collect();
     let _ = REGS.set(regs);
+    let _ = XPSR.set(all.iter().find(|d| d.name == "xpsr").cloned());
 }
 
 /// Classify an instruction from its bytes; also returns its halfwords as
@@ -726,6 +841,15 @@ impl HasCallbacks for RtosLab {
             });
         }
         let plan = plan_tb(&decoded, rt.model, &rt.handlers);
+        let masking: Vec<(usize, MaskOp)> = if rt.irqwin.is_some() {
+            decoded
+                .iter()
+                .enumerate()
+                .filter_map(|(i, d)| irqwin::mask_op(d).map(|op| (i, op)))
+                .collect()
+        } else {
+            Vec::new()
+        };
 
         let c = counters();
         let insns_field = c.field(std::mem::offset_of!(Entry, insns));
@@ -743,6 +867,29 @@ impl HasCallbacks for RtosLab {
                     PluginOp::QEMU_PLUGIN_INLINE_ADD_U64,
                     cycles_field,
                     seg.cycles,
+                );
+            }
+        }
+        if !masking.is_empty() {
+            // After the inline adds, so they run first (QEMU runs an instruction's
+            // callbacks in the order registered).
+            let costs = rt.model.block_costs(&decoded).cycles;
+            for &(i, op) in &masking {
+                let seg_end = plan
+                    .segments
+                    .iter()
+                    .find(|s| s.first <= i && i < s.first + s.insns as usize)
+                    .map_or(i, |s| s.first + s.insns as usize - 1);
+                let suffix_insns = (seg_end - i) as u64;
+                let suffix_cycles: u64 = costs[i + 1..=seg_end].iter().map(|&c| u64::from(c)).sum();
+                let pc = decoded[i].pc as u32;
+                // Registers: the MSR source and LR (who masks: `At::lr`).
+                let flags = CallbackFlags::QEMU_PLUGIN_CB_R_REGS;
+                tb.instruction(i)?.register_execute_callback_flags(
+                    move |_vcpu: VCPUIndex| {
+                        on_mask_insn(rt, op, i, pc, suffix_insns, suffix_cycles)
+                    },
+                    flags,
                 );
             }
         }

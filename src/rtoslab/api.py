@@ -117,8 +117,9 @@ def experiment(path: str | Path) -> Experiment:
 
 def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None = None, jobs: int = 1,
                  on_progress: Callable[[Progress], None] | None = None,
-                 on_start: Callable[[int], None] | None = None) -> RunOutcome:
-    """Execute a plan inside a new run record of ``store`` (``on_start`` gets its id).
+                 on_start: Callable[[int], None] | None = None, irq_windows: bool = False) -> RunOutcome:
+    """Execute a plan inside a new run record of ``store`` (``on_start`` gets its id);
+    ``irq_windows``: also track masked interrupt windows (docs/irq-windows.md).
 
     Any exception (Ctrl-C, a failed write) marks the run incomplete, keeping every result
     stored before it, and is raised again."""
@@ -126,7 +127,8 @@ def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None 
     if on_start is not None:
         on_start(run_id)
     try:
-        results = execute(store, run_id, plan, QemuRunner(), on_progress, jobs=jobs)
+        results = execute(store, run_id, plan, QemuRunner(), on_progress, jobs=jobs,
+                          irq_windows=irq_windows)
     except BaseException:
         with contextlib.suppress(RtoslabError):  # else it reads as incomplete once we are gone
             store.finish_run(run_id, "incomplete")

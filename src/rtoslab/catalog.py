@@ -23,6 +23,10 @@ from rtoslab.records import DERIVED_KINDS, DerivedSpec, MetricDecl, RtoslabError
 from rtoslab.schema import parse_file
 
 _CAP_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\b", re.MULTILINE)
+_ALLOC_CAP_RE = re.compile(r"^\s*#\s*define\s+(LAB_ALLOC_HAS_[A-Z0-9_]+)\s+([01])\b", re.MULTILINE)
+_ALLOC_CAP_DOC_RE = re.compile(
+    r"^\s*#\s*define\s+(LAB_ALLOC_HAS_[A-Z0-9_]+)\s+([01])\s*/\*\s*(.*?)\s*\*/", re.MULTILINE)
+DEFAULT_ALLOCATOR = "tlsf"  # the allocator of a build without LAB_ALLOC (alloc_select.cmake)
 _CAP_DOC_RE = re.compile(r"^\s*#\s*define\s+(LAB_HAS_[A-Z0-9_]+)\s+([01])\s*/\*\s*(.*?)\s*\*/",
                          re.MULTILINE)
 
@@ -189,6 +193,9 @@ class TargetFile:
     fpu: str = "none"
     float_abi: Literal["soft", "softfp", "hard"] = "soft"
     timing: TimingDefaults = TimingDefaults()
+    # Rust's target triple for this core (e.g. thumbv7m-none-eabi), for Rust kernel ports
+    # (docs/rust-models.md); "" = no Rust images for this target.
+    rust_target: str = ""
     # [lacks]: board features (TARGET_FEATURES) this target does not have, each with the
     # reason; a benchmark that `needs` one is n/a here with that reason.
     lacks: dict[str, str] = field(default_factory=dict)
@@ -338,6 +345,9 @@ class Kernel:
     config_templates: tuple[str, ...]  # files X.in rendered into the config dir as X
     deps: tuple[str, ...]  # crates.io packages whose sources the build needs
     is_template: bool
+    # A Rust model (docs/rust-models.md): its crate in firmware/rust/; benchmarks with a
+    # Rust version for this kernel (bench/<b>/rust/<kernel>/) use it. "" = a C kernel.
+    rust_crate: str = ""
 
 
 @dataclass(frozen=True)
@@ -353,6 +363,8 @@ class Benchmark:
     derived: tuple[DerivedSpec, ...] = ()  # [[derived]]: figures composed on the host
     metric_decls: tuple[MetricDecl, ...] = ()  # [[metric]]: e.g. one-sample totals
     needs: tuple[str, ...] = ()  # board features (TARGET_FEATURES) the target must have
+    # Rust kernel ports with a Rust version of this benchmark (its rust/<kernel>/ crates)
+    rust_kernels: tuple[str, ...] = ()
 
 
 @cache
@@ -377,6 +389,8 @@ class PortFile:
     config_templates: tuple[str, ...] = ()  # X: the port folder holds X.in
     template: bool = False  # a skeleton to copy, not a kernel to measure
     options: dict[str, str | int | bool] = field(default_factory=dict)  # kernel option defaults
+    # A Rust model: the name of its crate in firmware/rust/ (docs/rust-models.md).
+    rust_crate: str = ""
 
 
 @dataclass(frozen=True)
@@ -416,7 +430,7 @@ class BenchFile:
 
 
 _SUITE_RE = re.compile(r"[a-z0-9_]+")
-_CAP_NAME_RE = re.compile(r"LAB_HAS_[A-Z0-9_]+")
+_CAP_NAME_RE = re.compile(r"LAB_(ALLOC_)?HAS_[A-Z0-9_]+")
 
 
 @cache
@@ -433,6 +447,10 @@ def kernels() -> dict[str, Kernel]:
             if not (toml.parent / f"{tmpl}.in").is_file():
                 raise RtoslabError(f"{toml}: key 'config_templates[{i}]' is {tmpl!r} but there is no "
                                    f"{tmpl}.in in {toml.parent}: add the file or drop the entry")
+        if d.rust_crate and not (firmware_root() / "rust" / d.rust_crate / "Cargo.toml").is_file():
+            raise RtoslabError(f"{toml}: key 'rust_crate' is {d.rust_crate!r} but there is no "
+                               f"firmware/rust/{d.rust_crate}/Cargo.toml: name a crate of the "
+                               "Rust firmware workspace or drop the key")
         found[name] = Kernel(
             name=name,
             path=toml.parent,
@@ -443,6 +461,7 @@ def kernels() -> dict[str, Kernel]:
             config_templates=d.config_templates,
             deps=d.deps,
             is_template=d.template,
+            rust_crate=d.rust_crate,
         )
     return found
 
@@ -451,6 +470,7 @@ def kernels() -> dict[str, Kernel]:
 def benchmarks() -> dict[str, Benchmark]:
     found: dict[str, Benchmark] = {}
     known_caps = {c for k in kernels().values() for c in k.capabilities}
+    alloc_caps = {c for caps, _ in allocator_capabilities().values() for c in caps}
     for toml in _discover("bench", "bench.toml"):
         d = parse_file(BenchFile, toml)
         name = toml.parent.name
@@ -462,6 +482,11 @@ def benchmarks() -> dict[str, Benchmark]:
             if not _SUITE_RE.fullmatch(s):
                 raise RtoslabError(f"{toml}: key 'suite[{i}]' is {s!r}: a suite name is [a-z0-9_]+")
         for i, cap in enumerate(d.requires):
+            if cap.startswith("LAB_ALLOC_HAS_"):  # the build's allocator's (docs/allocation.md)
+                if cap not in alloc_caps:
+                    raise RtoslabError(f"{toml}: key 'requires[{i}]' is {cap!r}: choose capabilities "
+                                       f"the allocators declare: {_choices(alloc_caps)}")
+                continue
             if not _CAP_NAME_RE.fullmatch(cap) or cap not in known_caps:
                 raise RtoslabError(f"{toml}: key 'requires[{i}]' is {cap!r}: choose capabilities the "
                                    f"ports declare: {_choices(known_caps)}")
@@ -497,6 +522,7 @@ def benchmarks() -> dict[str, Benchmark]:
             derived=d.derived,
             metric_decls=d.metric,
             needs=d.needs,
+            rust_kernels=tuple(sorted(c.parent.name for c in toml.parent.glob("rust/*/Cargo.toml"))),
         )
     return found
 
@@ -576,8 +602,13 @@ def get_benchmark(name: str) -> Benchmark:
 
 
 def missing_capabilities(bench: Benchmark, kernel: Kernel) -> list[str]:
-    """Capabilities the benchmark needs that the kernel does not have (empty: it can run)."""
-    return [c for c in bench.requires if not kernel.capabilities.get(c, False)]
+    """Capabilities the benchmark needs that the kernel does not have (empty: it can run).
+    A Rust kernel runs a benchmark's Rust version, written for the model itself, whatever
+    the C version requires. (LAB_ALLOC_HAS_* belong to the build's allocator.)"""
+    if kernel.rust_crate and kernel.name in bench.rust_kernels:
+        return []
+    return [c for c in bench.requires
+            if c.startswith("LAB_HAS_") and not kernel.capabilities.get(c, False)]
 
 
 def target_lacks(bench: Benchmark, target: Target) -> list[str]:
@@ -597,3 +628,36 @@ def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) ->
         why = kernel.unsupported_reasons.get(cap)
         parts.append(f"{cap}=0" + (f" ({why})" if why else ""))
     return f"kernel {kernel.name} lacks " + ", ".join(parts)
+
+
+@cache
+def allocator_capabilities() -> dict[str, tuple[dict[str, bool], dict[str, str]]]:
+    """Allocator folder (firmware/allocators/<name>/) -> its LAB_ALLOC_HAS_* values from
+    lab_alloc_caps.h and the comment beside each 0 (docs/allocation.md)."""
+    found: dict[str, tuple[dict[str, bool], dict[str, str]]] = {}
+    for header in sorted((firmware_root() / "allocators").glob("*/lab_alloc_caps.h")):
+        text = header.read_text()
+        caps = {m.group(1): m.group(2) == "1" for m in _ALLOC_CAP_RE.finditer(text)}
+        reasons = {m.group(1): m.group(3) for m in _ALLOC_CAP_DOC_RE.finditer(text) if m.group(2) == "0"}
+        found[header.parent.name] = (caps, reasons)
+    return found
+
+
+def missing_alloc_capabilities(bench: Benchmark, defines: dict[str, str]) -> list[str]:
+    """LAB_ALLOC_HAS_* the benchmark needs that the build's allocator (LAB_ALLOC) lacks.
+    An unknown allocator has none missing here: its build says what is wrong."""
+    alloc = defines.get("LAB_ALLOC", DEFAULT_ALLOCATOR)
+    caps = allocator_capabilities().get(alloc)
+    if caps is None:
+        return []
+    return [c for c in bench.requires if c.startswith("LAB_ALLOC_HAS_") and not caps[0].get(c, False)]
+
+
+def alloc_na_reason(bench: Benchmark, defines: dict[str, str]) -> str | None:
+    missing = missing_alloc_capabilities(bench, defines)
+    if not missing:
+        return None
+    alloc = defines.get("LAB_ALLOC", DEFAULT_ALLOCATOR)
+    reasons = allocator_capabilities()[alloc][1]
+    parts = [f"{cap}=0" + (f" ({reasons[cap]})" if reasons.get(cap) else "") for cap in missing]
+    return f"allocator {alloc} lacks " + ", ".join(parts)

@@ -17,10 +17,12 @@ from pathlib import Path
 
 from rtoslab.analysis.analyse import analyse
 from rtoslab.analysis.derived import apply_totals, derive, total_names
+from rtoslab.analysis.irq_windows import locate, parse_report
 from rtoslab.builder.cmake import BuildResult, bench_inputs, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
-from rtoslab.catalog import Benchmark, na_reason
+from rtoslab.builder.rust import rustc_version
+from rtoslab.catalog import Benchmark, alloc_na_reason, na_reason
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, PairMeta, RtoslabError
 from rtoslab.runners.base import Runner, RunRequest
@@ -81,6 +83,8 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
         "emulator": tools.get("qemu-system-arm", ""),
         "plugin": tools.get("rtoslab-plugin", ""),
     }
+    if config.kernel_info().rust_crate:  # a Rust model: Debian's rustc builds its images
+        identity["rust_compiler"] = rustc_version()
     identity["identity_hash"] = sha256_text(canonical_json(identity))[:12]
     return identity
 
@@ -104,11 +108,15 @@ def external_inputs(config: BuildConfig, bench: Benchmark) -> list[Path]:
 def source_hash(config: BuildConfig, bench: Benchmark) -> str:
     """Hash of all of the source compiled into a benchmark's image that no version pins:
     its folder, the shared workloads, harness and seams, the target (with the Cortex-M and
-    board-family code targets share, firmware/arch and firmware/boards) and the kernel port,
-    and whatever its bench.cmake pulled in from outside the firmware folder (so the
-    identity changes when they do). (Third-party kernel sources are pinned by version in
-    deps/Cargo.lock; flags are in the configuration.)"""
-    base = _source_hash(bench.path, config.target_info().path, config.kernel_info().path)
+    board-family code targets share, firmware/arch and firmware/boards) and the kernel port
+    (for a Rust model also the firmware/rust workspace), and whatever its bench.cmake
+    pulled in from outside the firmware folder (so the identity changes when they do).
+    (Third-party sources are pinned by version in deps/Cargo.lock and
+    firmware/rust/Cargo.lock; flags are in the configuration.)"""
+    kernel = config.kernel_info()
+    base = _source_hash(bench.path, config.target_info().path, kernel.path)
+    if kernel.rust_crate:  # a Rust model: the firmware/rust workspace is compiled in too
+        base = sha256_text(base + tree_hash([firmware_root() / "rust"]))
     extra = external_inputs(config, bench)
     if not extra:
         return base  # (the hash of a benchmark with no outside inputs, as before)
@@ -121,9 +129,11 @@ def traced(config: BuildConfig) -> bool:
 
 
 def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
-                  runner: Runner) -> BenchResult:
-    """Run one built benchmark and analyse it. Failures become a failed result."""
-    return run_benchmark_traced(config, bench, built, runner)[0]
+                  runner: Runner, irq_windows: bool = False) -> BenchResult:
+    """Run one built benchmark and analyse it. Failures become a failed result.
+    ``irq_windows``: also track masked windows and keep them, located in the source
+    (docs/irq-windows.md)."""
+    return run_benchmark_traced(config, bench, built, runner, irq_windows)[0]
 
 
 def _timeline(config: BuildConfig, bench: Benchmark, elf: Path, names: dict[int, str],
@@ -142,9 +152,11 @@ def _timeline(config: BuildConfig, bench: Benchmark, elf: Path, names: dict[int,
 
 
 def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResult,
-                         runner: Runner) -> tuple[BenchResult, Timeline | None]:
+                         runner: Runner, irq_windows: bool = False
+                         ) -> tuple[BenchResult, Timeline | None]:
     """Run one built benchmark and analyse it; with the timeline hook on (``traced``) also
-    arrange its timeline. Failures become a failed result (and no timeline)."""
+    arrange its timeline; with ``irq_windows`` also track masked windows. Failures become a
+    failed result (and no timeline)."""
     target = config.target_info()
     timing = config.timing_settings()
     clock_hz = float(timing.get("clock_hz", target.clock_hz))  # type: ignore[arg-type]
@@ -157,6 +169,7 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
         timeout_s=bench.timeout_s,
         model={k: v for k, v in timing.items() if k != "clock_hz"},
         events=traced(config),
+        irq_windows=irq_windows,
     )
     try:
         out = runner.run(req)
@@ -200,15 +213,23 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
                           total_names(bench.metric_decls))
     except RtoslabError as e:
         return replace(failed, reason=f"{bench.name}: {e}"), None
+    windows = None
+    if irq_windows:
+        if out.irq_windows is None:
+            return replace(failed, reason=f"{bench.name}: the plugin wrote no irq-windows report"), None
+        try:
+            windows = locate(parse_report(out.irq_windows, bench.name), built.elfs[bench.name])
+        except RtoslabError as e:
+            return replace(failed, reason=f"{bench.name}: {e}"), None
     end = trace.end
-    return replace(failed, status="ok", metrics=tuple(metrics), calibration=calib,
+    return replace(failed, status="ok", irq_windows=windows, metrics=tuple(metrics), calibration=calib,
                    total_insns=end.total_insns if end else 0,
                    total_cycles=end.total_cycles if end else 0), timeline
 
 
 def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
             runner: Runner, on_progress: Callable[[Progress], None] | None = None,
-            jobs: int = 1) -> list[BenchResult]:
+            jobs: int = 1, irq_windows: bool = False) -> list[BenchResult]:
     """Run the plan, storing every result. Returns the results in plan order.
 
     Builds (one per configuration) and then runs (one per benchmark) go to a pool of
@@ -243,7 +264,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
 
     to_build: dict[str, tuple[BuildConfig, list[Benchmark]]] = {}
     for i, (config, bench, _) in enumerate(items):
-        reason = na_reason(bench, config.kernel_info(), config.target_info())
+        reason = (na_reason(bench, config.kernel_info(), config.target_info())
+                  or alloc_na_reason(bench, config.define_map()))
         if reason is not None:
             results[i] = BenchResult(bench.name, "n/a", reason)
         else:
@@ -269,7 +291,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                 if isinstance(b, str):
                     results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b}")
                 else:
-                    runs[pool.submit(run_benchmark_traced, config, bench, b, runner)] = i
+                    runs[pool.submit(run_benchmark_traced, config, bench, b, runner,
+                                     irq_windows)] = i
             flush()
             for ran in as_completed(runs):
                 result, timeline = ran.result()

@@ -307,6 +307,7 @@ class BenchResult:
     counters: dict[str, int] = field(default_factory=dict)
     footprint: Footprint | None = None
     footprint_error: str | None = None
+    irq_windows: IrqWindows | None = None  # with `run --irq-windows` (docs/irq-windows.md)
 
 
 # Keys of the extra-values document that are not counters (a counter may not use them).
@@ -356,3 +357,63 @@ def parse_extra(doc: Mapping[str, object]) -> ExtraValues:
         footprint=Footprint.from_dict(fp) if isinstance(fp, Mapping) else None,
         footprint_error=err if isinstance(err, str) else None,
     )
+
+
+# --- Masked-window report (`rtoslab run --irq-windows`, docs/irq-windows.md) -----------
+
+
+@dataclass(frozen=True)
+class IrqWindowSite:
+    """Masked windows with the same start, end and cause: how many, the longest (in
+    modelled cycles, then instructions) and where it started. ``start``/``end`` are
+    ``function (file:line)`` from the ELF's debug information ("?" when unknown);
+    ``code``: the source lines from start to end (at most a screenful)."""
+
+    start_pc: int
+    end_pc: int
+    cause: str  # primask | faultmask | basepri | handler:<exception number>
+    count: int
+    max_insns: int
+    max_cycles: int
+    max_at: int  # instructions completed when the longest one opened
+    start: str = "?"
+    end: str = "?"
+    code: tuple[str, ...] = ()
+    # The link register at the masking/unmasking instruction (0: not read), and where
+    # that return address lies: who called the function that masks (e.g. the kernel call
+    # that entered a critical section).
+    start_lr: int = 0
+    end_lr: int = 0
+    start_from: str = ""
+    end_from: str = ""
+
+
+@dataclass(frozen=True)
+class IrqLevel:
+    """One interrupt priority level: every interval in which an interrupt at this
+    priority could not be taken. ``bound_cycles``: the longest window plus the exception
+    entry cost (None without windows); ``hist_insns[b]``: windows of 2^b .. 2^(b+1)-1
+    instructions (b = 0 also holds length 0)."""
+
+    level: int
+    priority: int  # the NVIC priority value of the level (implemented bits, left aligned)
+    count: int
+    masked_insns: int
+    masked_cycles: int
+    max_insns: int
+    max_cycles: int
+    bound_cycles: int | None
+    hist_insns: tuple[int, ...]
+    windows: tuple[IrqWindowSite, ...]
+    open_at_exit: IrqWindowSite | None = None
+
+
+@dataclass(frozen=True)
+class IrqWindows:
+    """The masked-window report of one benchmark run."""
+
+    prio_bits: int
+    prigroup: int
+    entry_cycles: int
+    cycles_modelled: bool
+    levels: tuple[IrqLevel, ...]

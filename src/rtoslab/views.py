@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rtoslab.records import SUMMARY_UNITS, Footprint, Sample, Summary, TimeBase, Unit
+from rtoslab.records import SUMMARY_UNITS, Footprint, IrqWindows, Sample, Summary, TimeBase, Unit
 
 RUN_STATUSES = ("running", "complete", "incomplete", "failed")
 FINISHED_STATUSES = ("complete", "incomplete", "failed")
@@ -88,6 +88,7 @@ class ResultView:
     footprint_error: str | None  # why there is no footprint, when one was attempted
     created_at: str
     metrics: tuple[MetricView, ...] = ()
+    irq_windows: IrqWindows | None = None  # stored by `run --irq-windows`
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from rtoslab.records import RtoslabError
 from rtoslab.store import MIGRATIONS, Migration, latest_version, open_store
 from rtoslab.store.schema import current_version, migrate
 
-TABLES = {"schema_version", "runs", "configs", "bench_runs", "metrics", "samples", "summaries"}
+TABLES = {"schema_version", "runs", "configs", "bench_runs", "metrics", "samples", "summaries",
+          "irq_windows"}
 
 
 def tables(path: Path) -> set[str]:

@@ -114,6 +114,12 @@ void lab_task_delete(lab_task_t *task);
  * the caller runs again (at once if no such task is ready). Requires LAB_HAS_SCHEDULER. */
 void lab_task_yield(void);
 
+/* Scheduler lock: until lab_sched_unlock no other task runs (interrupts stay enabled;
+ * their handlers run, any switch they request waits). Nestable; not from an ISR. Blocking
+ * while locked is not allowed. Requires LAB_HAS_SCHEDULER. */
+void lab_sched_lock(void);
+void lab_sched_unlock(void);
+
 /* The current priority of `task` (1 .. LAB_PORT_PRIO_MAX), including any priority it
  * inherited through a mutex. ISR-safe. Requires LAB_HAS_SCHEDULER. */
 unsigned lab_task_priority(lab_task_t *task);

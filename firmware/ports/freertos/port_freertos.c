@@ -193,6 +193,10 @@ void lab_task_delete(lab_task_t *task) { vTaskDelete(task->handle); }
 
 void lab_task_yield(void) { taskYIELD(); }
 
+void lab_sched_lock(void) { vTaskSuspendAll(); }
+
+void lab_sched_unlock(void) { (void)xTaskResumeAll(); }
+
 unsigned lab_task_priority(lab_task_t *task) { return (unsigned)uxTaskPriorityGetFromISR(task->handle); }
 
 void lab_task_suspend(lab_task_t *task) { vTaskSuspend(task != NULL ? task->handle : NULL); }

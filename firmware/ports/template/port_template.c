@@ -228,6 +228,18 @@ uint32_t lab_notify_wait(lab_tick_t timeout)
     lab_template_missing("template port: lab_notify_wait not implemented");
 }
 
+/* Lock the scheduler: no other task runs until lab_sched_unlock (nestable). */
+void lab_sched_lock(void)
+{
+    lab_template_missing("template port: lab_sched_lock not implemented");
+}
+
+/* Unlock it; a switch requested meanwhile happens now. */
+void lab_sched_unlock(void)
+{
+    lab_template_missing("template port: lab_sched_unlock not implemented");
+}
+
 /* Enter a nestable critical section from task code (no switch, kernel-level interrupts
  * masked). */
 void lab_critical_enter(void)

@@ -12,6 +12,8 @@
 //! | `max_records` | `4000000` | hit records kept; later hits are dropped (status bit 0) |
 //! | `handlers` | none | `ADDR[;ADDR...]`, exception handler entry addresses (the host reads them from the ELF) |
 //! | `events` | none (off) | exception event file to write (docs/timeline.md; needs a timing model) |
+//! | `irq_windows` | none | file to write the masked-window report to (docs/formats.md §9); needs a timing model for cycles |
+//! | `prio_bits` | `8` | implemented NVIC priority bits (1-8): the priority levels `irq_windows` reports |
 //!
 //! Every other key is a timing-model setting (`model.rs`, docs/timing-model.md).
 //! Numbers are decimal or `0x` hexadecimal; `_` separators are allowed. Anything else
@@ -34,6 +36,8 @@ pub const HOST_KEYS: &[&str] = &[
     "max_records",
     "handlers",
     "events",
+    "irq_windows",
+    "prio_bits",
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +51,10 @@ pub struct Config {
     pub model: ModelConfig,
     /// Exception event file (`events=`), None when the timeline is off.
     pub events: Option<String>,
+    /// Masked-window report file (`irq_windows=`), None: not tracked.
+    pub irq_windows: Option<String>,
+    /// Implemented NVIC priority bits (`prio_bits=`, 1-8).
+    pub prio_bits: u8,
 }
 
 fn parse_handlers(value: &str) -> Result<Vec<u32>, ArgError> {
@@ -71,6 +79,8 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
     let mut max_records: Option<u64> = None;
     let mut handlers: Option<Vec<u32>> = None;
     let mut events: Option<String> = None;
+    let mut irq_windows: Option<String> = None;
+    let mut prio_bits: Option<u32> = None;
     let mut model = ModelArgs::default();
 
     for arg in args {
@@ -96,6 +106,13 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
                 }
                 once(&mut events, key, value.to_string())?
             }
+            "irq_windows" => {
+                if value.is_empty() {
+                    return err("irq_windows= needs a file path".to_string());
+                }
+                once(&mut irq_windows, key, value.to_string())?
+            }
+            "prio_bits" => once(&mut prio_bits, key, parse_u32(key, value)?)?,
             _ => {
                 if !model.take(key, value)? {
                     return err(format!(
@@ -128,14 +145,26 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
     if max_records == 0 {
         return err("max_records=0: must be at least 1".to_string());
     }
+    let prio_bits = prio_bits.unwrap_or(8);
+    if !(1..=8).contains(&prio_bits) {
+        return err(format!(
+            "prio_bits={prio_bits}: give the implemented NVIC priority bits, 1 to 8"
+        ));
+    }
+    let model = model.finish(handlers.unwrap_or_default())?;
+    if irq_windows.is_some() && model.core.is_none() {
+        return err("irq_windows= needs a timing model: give core=... as well".to_string());
+    }
     Ok(Config {
         trace,
         base,
         size,
         insn_limit: insn_limit.unwrap_or(0),
         max_records,
-        model: model.finish(handlers.unwrap_or_default())?,
+        model,
         events,
+        irq_windows,
+        prio_bits: prio_bits as u8,
     })
 }
 
@@ -161,6 +190,8 @@ mod tests {
                 max_records: 4_000_000,
                 model: ModelConfig::default(),
                 events: None,
+                irq_windows: None,
+                prio_bits: 8,
             }
         );
         let c = parse_args(&["trace=/t", "events=/tmp/e.bin"]).unwrap();
@@ -233,8 +264,20 @@ mod tests {
         assert_eq!(
             e(&["trace=/t", "bogus=1"]),
             "unknown argument 'bogus' (known: trace, base, size, insn_limit, max_records, \
-             handlers, events, core, flash, sram, flash_ws, sram_ws, prefetch, div, accel)"
+             handlers, events, irq_windows, prio_bits, core, flash, sram, flash_ws, sram_ws, \
+             prefetch, div, accel)"
         );
+        assert!(e(&["trace=/t", "irq_windows=/w"]).contains("needs a timing model"));
+        assert!(e(&["trace=/t", "irq_windows="]).contains("needs a file path"));
+        assert!(e(&["trace=/t", "core=cortex-m3", "prio_bits=9"]).contains("1 to 8"));
+        let c = parse_args(&[
+            "trace=/t",
+            "core=cortex-m3",
+            "irq_windows=/w",
+            "prio_bits=3",
+        ])
+        .unwrap();
+        assert_eq!((c.irq_windows.as_deref(), c.prio_bits), (Some("/w"), 3));
         assert!(e(&["trace=/t", "insn_limit"]).contains("not key=value"));
         assert!(e(&["trace=/t", "insn_limit=ten"]).contains("insn_limit=ten"));
         assert!(e(&["trace=/t", "insn_limit=-1"]).contains("not an unsigned number"));

@@ -16,8 +16,16 @@ from functools import cache
 from pathlib import Path
 
 from rtoslab.builder.config import BuildConfig
-from rtoslab.builder.deps import cmake_var, dep_path
-from rtoslab.catalog import Benchmark, Target, benchmarks, missing_capabilities, target_lacks
+from rtoslab.builder.deps import cmake_var, dep_path, direct_deps
+from rtoslab.builder.rust import build_staticlibs, uses_rust
+from rtoslab.catalog import (
+    Benchmark,
+    Target,
+    benchmarks,
+    missing_alloc_capabilities,
+    missing_capabilities,
+    target_lacks,
+)
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import RtoslabError
 from rtoslab.schema import parse_file
@@ -132,8 +140,10 @@ def write_kernel_config(config: BuildConfig, out_dir: Path) -> None:
 
 def buildable_benchmarks(config: BuildConfig) -> list[Benchmark]:
     kernel, target = config.kernel_info(), config.target_info()
+    defines = config.define_map()
     return [b for b in benchmarks().values()
-            if not missing_capabilities(b, kernel) and not target_lacks(b, target)]
+            if not missing_capabilities(b, kernel) and not target_lacks(b, target)
+            and not missing_alloc_capabilities(b, defines)]
 
 
 def _tool(name: str) -> str:
@@ -176,6 +186,16 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
                         ("LAB_PORT_DIR", config.kernel_info().path)):
         if not folder.resolve().is_relative_to(firmware_root().resolve()):
             args[var] = str(folder.resolve())
+    if "LAB_ALLOC" in config.define_map():
+        # the allocation lab's allocator folders (firmware/allocators/*/alloc.cmake) take
+        # their third-party sources from the crates of deps/Cargo.toml (docs/allocation.md)
+        for crate in direct_deps():
+            args[cmake_var(crate)] = str(dep_path(crate))
+    kernel = config.kernel_info()
+    rust_benches = sorted(b.name for b in benches if uses_rust(b, kernel))
+    if rust_benches:  # a Rust kernel: these benchmarks link their Rust version (builder/rust.py)
+        args["LAB_RUST_BENCHES"] = ";".join(rust_benches)
+        args["LAB_RUST_LIB_DIR"] = str(build_dir / "rust")
 
     stamp = build_dir / "rtoslab-configure.json"
     log = build_dir / "build.log"
@@ -195,6 +215,9 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
     for b in wanted:
         if b not in benches:
             raise RtoslabError(f"benchmark {b.name} cannot be built for kernel {config.kernel}")
+    build_staticlibs(config.target_info(), kernel,
+                     [b for b in wanted if b.name in rust_benches], build_dir / "rust", log,
+                     config.define_map())
     out = _run_logged(["ninja", "-C", str(build_dir), *names], log,
                       f"build of {config.describe()} ({chash})")
     rebuilt = "no work to do" not in out

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from rtoslab.paths import repo_root
 from rtoslab.records import RtoslabError
@@ -19,6 +20,20 @@ from rtoslab.records import RtoslabError
 @cache
 def dep_sources() -> dict[str, Path]:
     """crate name -> folder of its unpacked sources."""
+    return {p["name"]: Path(p["manifest_path"]).parent for p in _metadata()["packages"]}
+
+
+def direct_deps() -> tuple[str, ...]:
+    """The crates deps/Cargo.toml names itself (not their own dependencies)."""
+    root = repo_root() / "deps" / "Cargo.toml"
+    for p in _metadata()["packages"]:
+        if Path(p["manifest_path"]) == root:
+            return tuple(sorted(d["name"] for d in p["dependencies"] if d.get("kind") is None))
+    return ()
+
+
+@cache
+def _metadata() -> dict[str, Any]:
     cargo = shutil.which("cargo")
     if cargo is None:
         raise RtoslabError("cargo not found: run `make setup` (it installs what is missing)")
@@ -31,8 +46,8 @@ def dep_sources() -> dict[str, Path]:
     if proc.returncode != 0:
         last = (proc.stderr.strip().splitlines() or ["?"])[-1]
         raise RtoslabError(f"third-party sources not fetched ({last}): run `make setup`")
-    meta = json.loads(proc.stdout)
-    return {p["name"]: Path(p["manifest_path"]).parent for p in meta["packages"]}
+    meta: dict[str, Any] = json.loads(proc.stdout)
+    return meta
 
 
 def dep_path(crate: str) -> Path:

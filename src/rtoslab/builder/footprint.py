@@ -4,7 +4,9 @@ Components are named by where an input section came from: `kernel` (the kernel's
 sources), `port` (our port code), `target`, `harness`, `benchmark`, `libc` (newlib,
 libgcc, nosys), `lto` (objects produced by link-time optimisation, where the origin of
 each function is no longer known), `linker` (fill and stubs), and `stack` (the reserved
-main stack, counted whole).
+main stack, counted whole). In a Rust version's staticlib (docs/rust-models.md) the
+benchmark's crate is `benchmark`, core and compiler_builtins are `libc`, every other
+crate (the model: executors, sync, RTIC, cortex-m, lab glue) is `kernel`.
 
 Which output section counts where is the target's fact (target.toml [footprint]):
 flash = its `flash` and `both` sections (`both`: the load image of initialised data);
@@ -45,6 +47,15 @@ def component_of(obj: str) -> str:
         return "harness"
     if "ltrans" in obj:
         return "lto"
+    # A Rust version's staticlib (rust/lib<bench>.a): its crates by role.
+    rust = re.search(r"(?:^|/)rust/lib\w+\.a\((\w+)-[0-9a-f]+\.", obj)
+    if rust:  # docs/rust-models.md: its crates by role
+        crate = rust.group(1)
+        if crate.startswith("bench_"):
+            return "benchmark"
+        if crate in ("core", "compiler_builtins"):
+            return "libc"  # the language's runtime library, as newlib for C
+        return "kernel"  # the model: executors, sync, RTIC, cortex-m, lab glue
     if re.search(r"lib(c|g|gcc|nosys|m)(_nano)?\.a|crt\w*\.o", obj):
         return "libc"
     if "CMakeFiles/" in obj:

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rtoslab.builder.deps import dep_path
+from rtoslab.builder.rust import doctor_rows as rust_doctor_rows
 from rtoslab.catalog import kernels
 from rtoslab.records import RtoslabError
 from rtoslab.timing import description
@@ -50,6 +51,9 @@ def cmd(args: argparse.Namespace) -> int:
         except RtoslabError as e:
             missing += 1
             table.add_row(f"source: {crate}", "[red]missing[/red]", str(e))
+    for item, ok, text in rust_doctor_rows():  # Rust kernel ports (docs/rust-models.md)
+        missing += not ok
+        table.add_row(item, "ok" if ok else "[red]missing[/red]", text)
     Console().print(table)
     if missing:
         print(f"{missing} item(s) missing or unusable: `make setup` installs all of them")

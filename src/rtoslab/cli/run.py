@@ -69,6 +69,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "figures with and without it side by side, and a timeline in the HTML report "
                    "and `rtoslab export RUN --what trace` (docs/timeline.md)")
     p.add_argument("--json", action="store_true", help="print the rtoslab.run/1 JSON document")
+    p.add_argument("--irq-windows", action="store_true",
+                   help="also find every interval in which each interrupt priority level is "
+                        "masked, with its source lines (docs/irq-windows.md)")
     p.add_argument("--yes", action="store_true",
                    help=f"run a plan of more than {LARGE_PLAN_RUNS} benchmark runs without asking")
     p.add_argument("--report", type=Path, default=None,
@@ -160,8 +163,8 @@ class _ProgressLines:
 
 
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
-             experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None
-             ) -> tuple[int, list[BenchResult], str]:
+             experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None,
+             irq_windows: bool = False) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record (``rtoslab.api.execute_plan``) with progress on
     stderr. Returns (run id, results, final status).
 
@@ -187,7 +190,7 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
     try:
         with bar:
             outcome = api.execute_plan(store, plan, command, experiment, jobs, progress,
-                                       on_start=started.append)
+                                       on_start=started.append, irq_windows=irq_windows)
     except BaseException:
         if started:
             lines.line(f"run {started[0]} stopped: stored as incomplete, with every result finished "
@@ -197,6 +200,17 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
     finally:
         signal.signal(signal.SIGTERM, old_term)
     return outcome.run_id, list(outcome.results), outcome.status
+
+
+def check_irq_windows(plan: list[tuple[BuildConfig, list[Benchmark]]], wanted: bool) -> None:
+    """--irq-windows needs a timing model in every configuration (its cycles and exception
+    events come from it): refuse before anything runs."""
+    if not wanted:
+        return
+    for config, _ in plan:
+        if str(config.timing_settings().get("core", "none")) == "none":
+            raise RtoslabError("--irq-windows needs a timing model: drop --timing core=none "
+                               "(or set a core) for this run")
 
 
 def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], jobs: int,
@@ -247,8 +261,10 @@ def cmd(args: argparse.Namespace) -> int:
                  benches),
                 (replace(twin, axes=tuple({**config.axis_values(), "defines.LAB_TRACE": 1}.items())),
                  benches)]
+    check_irq_windows(plan, args.irq_windows)
     announce_plan(store, plan, args.jobs, args.yes, "run")
-    run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs)
+    run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs,
+                                        irq_windows=args.irq_windows)
     print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
@@ -281,9 +297,11 @@ def run_experiment(args: argparse.Namespace) -> int:
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = exp.plan()
+    check_irq_windows(plan, args.irq_windows)
     announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
     run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
-                                        jobs=args.jobs, names=dict(exp.names))
+                                        jobs=args.jobs, names=dict(exp.names),
+                                        irq_windows=args.irq_windows)
     print_run(store, run_id, args, exp)
     return 0 if status == "complete" else 1
 

@@ -12,6 +12,7 @@ from rtoslab.experiments.experiment import Experiment, load_experiment
 from rtoslab.records import RtoslabError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.comparison import experiment_tables
+from rtoslab.report.irq_windows import text_section as irq_windows_text
 from rtoslab.report.labels import timing_footer
 from rtoslab.report.pivot import build_pivot, render_pivot
 from rtoslab.report.rows import run_rows, time_base_lines
@@ -59,11 +60,21 @@ def print_run_text(view: RunView, exp: Experiment | None, *, width: int, per_con
         bases = time_base_lines(run_rows(view))
         if bases:
             out.write(time_base_text(bases) + "\n")
+    windows = irq_windows_text(view)
+    if windows:
+        out.write("\n" + windows)
 
 
 def markdown_report(view: RunView, exp: Experiment | None) -> str:
     """The Markdown report, with the experiment's own tables ([[report.table]]) first,
-    after the run's header and before the per-configuration sections."""
+    after the run's header and before the per-configuration sections; the masked
+    interrupt windows (`run --irq-windows`) last."""
+    text = _markdown_body(view, exp)
+    windows = irq_windows_text(view)
+    return f"{text}\n## Masked interrupt windows\n\n```\n{windows}```\n" if windows else text
+
+
+def _markdown_body(view: RunView, exp: Experiment | None) -> str:
     text = get_renderer("markdown").render(view)
     if exp is None or not exp.tables or not view.results:
         return text

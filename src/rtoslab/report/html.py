@@ -25,6 +25,7 @@ from rtoslab.catalog import kernels
 from rtoslab.records import Footprint, RtoslabError, Sample, Summary, Unit
 from rtoslab.report.comparison.run_tables import config_labels, grouped_rows, report_table
 from rtoslab.report.comparison.table import Baselines, Column
+from rtoslab.report.irq_windows import html_section as irq_windows_html
 from rtoslab.report.labels import timing_footer
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
 from rtoslab.report.pivot import Pivot, PivotSpec, build_pivot, pivot_grid
@@ -327,6 +328,9 @@ class _Page:
         sections.append(("footprint", "Footprint", self.footprint()))
         if self.r.timelines:
             sections.append(("timeline", "Timeline", timeline_section(self.r.timelines)))
+        windows = irq_windows_html(v)
+        if windows:
+            sections.append(("irq-windows", "Masked interrupt windows", windows))
         if not v.results:
             sections = [("summary", "Results", "<p>No results are stored for this run.</p>")]
         nav = "".join(f'<a href="#{sid}">{_e(name)}</a>' for sid, name, _ in sections)
@@ -674,6 +678,12 @@ class _Page:
 __all__ = ["CHART_UNITS", "HtmlRenderer", "render_html"]
 
 
+def _metric_number(name: str) -> int | None:
+    """The number a metric name ends with (``malloc_4096`` -> 4096), else None."""
+    head, _, tail = name.rpartition("_")
+    return int(tail) if head and tail.isdigit() else None
+
+
 def _pivot_chart(p: Pivot) -> str:
     """The chart of a pivot ([[report.table]] ``chart``): "line" (a value against the one
     numeric row axis, one line per column), "bars" (a group per row, a bar per column: OS
@@ -681,6 +691,10 @@ def _pivot_chart(p: Pivot) -> str:
     bars), "none"."""
     kind = p.spec.chart
     xs = [rk[0] for rk in p.row_keys]
+    if p.row_dims == ("metric",):  # metrics named <what>_<number> (malloc_64): x = the number
+        sized = [_metric_number(str(x)) for x in xs]
+        if sized and all(n is not None for n in sized):
+            xs = [n for n in sized if n is not None]
     numeric = len(p.row_dims) == 1 and bool(xs) and all(
         isinstance(x, int) and not isinstance(x, bool) for x in xs)
     if kind == "auto":
@@ -695,7 +709,7 @@ def _pivot_chart(p: Pivot) -> str:
         return ""
     series: list[Series] = []
     for ck in p.col_keys:
-        pts = tuple((float(rk[0]), v) for rk in p.row_keys  # type: ignore[arg-type]
+        pts = tuple((float(x), v) for x, rk in zip(xs, p.row_keys, strict=True)  # type: ignore[arg-type]
                     if (v := p.value(rk, ck)) is not None)
         if pts:
             series.append(Series(p.col_label(ck), tuple(sorted(pts))))

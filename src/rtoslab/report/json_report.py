@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from rtoslab.analysis.irq_windows import to_doc
 from rtoslab.records import TIME_BASE_NOTES
 from rtoslab.report.numbers import json_exact, json_float
 from rtoslab.report.rows import Row, run_rows
@@ -38,8 +39,9 @@ def _entry(row: Row) -> dict[str, object]:
 
 
 def run_document(view: RunView) -> dict[str, object]:
-    """The report as a JSON-ready dict, keys in schema order."""
-    return {
+    """The report as a JSON-ready dict, keys in schema order; with ``irq_windows`` last
+    when results were run with --irq-windows (docs/formats.md §9)."""
+    doc: dict[str, object] = {
         "schema": SCHEMA,
         "run_id": view.id,
         "status": view.status,
@@ -48,6 +50,11 @@ def run_document(view: RunView) -> dict[str, object]:
         "time_bases": {str(base): note for base, note in TIME_BASE_NOTES.items()},
         "results": [_entry(row) for row in run_rows(view)],
     }
+    windows = [{"benchmark": r.benchmark, "config": r.config.hash, "report": to_doc(r.irq_windows)}
+               for r in view.results if r.irq_windows is not None]
+    if windows:
+        doc["irq_windows"] = windows
+    return doc
 
 
 class JsonRenderer:

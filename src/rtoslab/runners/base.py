@@ -26,6 +26,7 @@ class RunRequest:
     timeout_s: float  # wall-clock limit
     model: dict[str, object]  # timing-model settings for the plugin
     events: bool = False  # also write the exception event file (the timeline; docs/timeline.md)
+    irq_windows: bool = False  # also track masked windows (docs/irq-windows.md)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class RunOutput:
     wall_s: float  # host wall-clock seconds of the emulator process
     console_report: ConsoleReport = field(default_factory=ConsoleReport)  # its protocol lines, parsed
     events_path: Path | None = None  # the exception event file, when the request asked for it
+    irq_windows: str | None = None  # the plugin's masked-window report (docs/formats.md §9)
 
 
 class Runner(Protocol):

@@ -73,6 +73,11 @@ def events_file(trace_path: Path) -> Path:
     return trace_path.with_suffix(".events")
 
 
+def irq_windows_path(trace_path: Path) -> Path:
+    """Where the plugin writes the masked-window report, beside the trace."""
+    return trace_path.with_suffix(".irqwin.json")
+
+
 def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
     """The exact QEMU command line for a request (also shown by `rtoslab run -v`)."""
     plugin_args = [
@@ -89,6 +94,9 @@ def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
         model["handlers"] = ";".join(f"{a:#x}" for a in exception_handlers(req.elf))
     for key, value in sorted(model.items()):
         plugin_args.append(f"{key}={value}")
+    if req.irq_windows:
+        plugin_args += [f"irq_windows={irq_windows_path(trace_path)}",
+                        f"prio_bits={req.target.spec.nvic_prio_bits}"]
     return [
         "qemu-system-arm",
         "-M", req.target.qemu_machine,
@@ -168,6 +176,7 @@ class QemuRunner:
         trace_path = req.work_dir / f"{req.benchmark}.trace"
         trace_path.unlink(missing_ok=True)
         events_file(trace_path).unlink(missing_ok=True)
+        irq_windows_path(trace_path).unlink(missing_ok=True)
         cmd = qemu_command(req, trace_path, plugin)
         start = time.monotonic()
         timed_out = False
@@ -207,5 +216,8 @@ class QemuRunner:
         if failure and exit_code not in (0, 10, 11, 124) and stderr and not timed_out:
             failure += f" [qemu: {stderr.splitlines()[-1][:200]}]"
         events = events_file(trace_path)
+        windows: str | None = None
+        if req.irq_windows and irq_windows_path(trace_path).is_file():
+            windows = irq_windows_path(trace_path).read_text()
         return RunOutput(req.benchmark, failure is None, failure, exit_code, console, trace, wall,
-                         console_report, events if events.is_file() else None)
+                         console_report, events if events.is_file() else None, irq_windows=windows)

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import sqlite3
 
-from rtoslab.records import SUMMARY_UNITS, RtoslabError, Sample, Summary, TimeBase, Unit, parse_extra
+from rtoslab.analysis.irq_windows import from_doc
+from rtoslab.records import (
+    SUMMARY_UNITS,
+    IrqWindows,
+    RtoslabError,
+    Sample,
+    Summary,
+    TimeBase,
+    Unit,
+    parse_extra,
+)
 from rtoslab.store.codec import json_dict, json_str_list, real_or_nan
 from rtoslab.store.owner import Owner
 from rtoslab.views import ConfigView, MetricView, ResultView, RunInfo, RunView
@@ -135,8 +145,21 @@ def _load_metrics(conn: sqlite3.Connection, run_id: int) -> dict[int, list[Metri
     return by_bench
 
 
+def _load_irq_windows(conn: sqlite3.Connection, run_id: int) -> dict[int, IrqWindows]:
+    """The masked-window reports of a run's results, by bench_runs id (none in a database
+    older than schema v3, read without migrating)."""
+    has = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'irq_windows'").fetchone()
+    if has is None:
+        return {}
+    rows = conn.execute(
+        "SELECT w.bench_run_id, w.report FROM irq_windows w JOIN bench_runs b ON b.id = w.bench_run_id "
+        "WHERE b.run_id = ?", (run_id,)).fetchall()
+    return {int(r[0]): from_doc(json_dict(r[1])) for r in rows}
+
+
 def _load_results(conn: sqlite3.Connection, run_id: int) -> tuple[ResultView, ...]:
     metrics = _load_metrics(conn, run_id)
+    windows = _load_irq_windows(conn, run_id)
     rows = conn.execute(
         """
         SELECT b.*, c.id AS c_id, c.hash, c.target, c.core, c.kernel, c.kernel_config,
@@ -178,6 +201,7 @@ def _load_results(conn: sqlite3.Connection, run_id: int) -> tuple[ResultView, ..
                 footprint_error=extra.footprint_error,
                 created_at=str(r["created_at"]),
                 metrics=tuple(metrics.get(int(r["id"]), [])),
+                irq_windows=windows.get(int(r["id"])),
             )
         )
     return tuple(results)

@@ -145,9 +145,21 @@ _V2_STATEMENTS: tuple[str, ...] = (
     "ALTER TABLE metrics ADD COLUMN time_note TEXT NOT NULL DEFAULT ''",
 )
 
+# v3: the masked-window report of a result run with `--irq-windows` (docs/irq-windows.md),
+# one JSON document per result (docs/formats.md §9, with source locations).
+_V3_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE irq_windows (
+        bench_run_id INTEGER PRIMARY KEY REFERENCES bench_runs (id) ON DELETE CASCADE,
+        report       TEXT NOT NULL
+    )
+    """,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "runs, configs, bench_runs, metrics, samples, summaries", _V1_STATEMENTS),
     Migration(2, "metrics: time_base, time_note", _V2_STATEMENTS),
+    Migration(3, "irq_windows: masked-window reports", _V3_STATEMENTS),
 )
 
 

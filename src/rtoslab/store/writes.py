@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping
 
+from rtoslab.analysis.irq_windows import to_doc
 from rtoslab.records import BenchResult, MetricResult, RtoslabError, extra_document
 from rtoslab.store.codec import flags_text, json_dict, to_json
 from rtoslab.store.owner import Owner
@@ -151,6 +152,9 @@ def insert_bench_result(
     bench_run_id = cur.lastrowid
     for metric in result.metrics:
         insert_metric(conn, bench_run_id, metric)
+    if result.irq_windows is not None:
+        conn.execute("INSERT INTO irq_windows (bench_run_id, report) VALUES (?, ?)",
+                     (bench_run_id, to_json(to_doc(result.irq_windows))))
     return bench_run_id
 
 

@@ -1,0 +1,324 @@
+//! rtoslab's probe and benchmark API for Rust firmware: the same effect as the C headers
+//! lab/probe.h, lab/bench.h and lab/target.h (docs/rust-models.md).
+//!
+//! * `probe!(id)` is the target's probe: the same three instructions as the C
+//!   `LAB_PROBE_IMPL` of emulator targets (movw r12, #id*4; movt r12, #base>>16;
+//!   str r12, [r12]), one scratch register (r12, clobbered, never spilled) and one store.
+//!   The asm block may touch memory, so the compiler moves no memory access across it (the
+//!   C macro's "memory" clobber).
+//! * `meta!` puts probe metadata records into the non-loaded ELF section `.lab_meta`,
+//!   byte for byte the C `struct lab_meta_rec` (docs/formats.md section 3), in the order
+//!   written (one array, so nothing can reorder them).
+//! * `check!(cond)` is `LAB_CHECK`: a false condition ends the run as failed.
+//! * The harness's C functions (`lab_finish`, `lab_fail`, ...) and the target's interrupt
+//!   API (lab/target.h) are declared here for Rust callers.
+//!
+//! The probe region base comes from the build (`LAB_PROBE_REGION_BASE`, target.toml
+//! [probe]) like the C macro of the same name.
+#![no_std]
+
+/// The probe region's base address (target.toml [probe] base, passed by the build).
+pub const PROBE_REGION_BASE: u32 = parse_u32(env!("LAB_PROBE_REGION_BASE"));
+/// The probe region's size in bytes (target.toml [probe] size).
+pub const PROBE_REGION_SIZE: u32 = parse_u32(env!("LAB_PROBE_REGION_SIZE"));
+/// The upper half of the base: the `movt` immediate of every probe.
+pub const PROBE_BASE_HI: u32 = {
+    assert!(PROBE_REGION_BASE & 0xFFFF == 0, "probe region base must be 64 KiB aligned");
+    PROBE_REGION_BASE >> 16
+};
+/// Core clock of the image in Hz (target.toml clock_hz; SysTick counts at this rate).
+pub const CLOCK_HZ: u32 = parse_u32(env!("LAB_TARGET_CLOCK_HZ"));
+/// Implemented NVIC priority bits (target.toml nvic_prio_bits).
+pub const NVIC_PRIO_BITS: u8 = parse_u32(env!("LAB_TARGET_NVIC_PRIO_BITS")) as u8;
+
+/// A decimal or 0x-hexadecimal number with an optional `u` suffix, at compile time.
+pub const fn parse_u32(s: &str) -> u32 {
+    let b = s.as_bytes();
+    let mut end = b.len();
+    if end > 0 && (b[end - 1] == b'u' || b[end - 1] == b'U') {
+        end -= 1;
+    }
+    let (mut i, radix) = if end > 2 && b[0] == b'0' && (b[1] == b'x' || b[1] == b'X') {
+        (2, 16)
+    } else {
+        (0, 10)
+    };
+    assert!(i < end, "empty number");
+    let mut v: u32 = 0;
+    while i < end {
+        let c = b[i];
+        let d = match c {
+            b'0'..=b'9' => (c - b'0') as u32,
+            b'a'..=b'f' if radix == 16 => (c - b'a' + 10) as u32,
+            b'A'..=b'F' if radix == 16 => (c - b'A' + 10) as u32,
+            _ => panic!("not a number"),
+        };
+        v = v * radix + d;
+        i += 1;
+    }
+    v
+}
+
+/// Mark probe point `id` (a constant 2..region size/4; 0 and 1 are the harness's
+/// calibration pair). Never blocks, prints or reads a timer; costs the same three
+/// instructions as the C probe, which the host calibrates away.
+#[macro_export]
+macro_rules! probe {
+    ($id:expr) => {
+        // SAFETY: one store into the probe region, which no Rust or C object occupies.
+        unsafe {
+            ::core::arch::asm!(
+                "movw r12, #{off}",
+                "movt r12, #{hi}",
+                "str r12, [r12]",
+                off = const {
+                    assert!(($id as u32) < $crate::PROBE_REGION_SIZE / 4, "probe id out of range");
+                    ($id as u32) * 4
+                },
+                hi = const $crate::PROBE_BASE_HI,
+                out("r12") _,
+                options(nostack, preserves_flags),
+            )
+        }
+    };
+}
+
+pub const META_MAGIC: u32 = 0x5042_414C; // "LABP"
+pub const META_VERSION: u16 = 1;
+pub const KIND_INTERVAL: u16 = 0;
+pub const KIND_PERIOD: u16 = 1;
+pub const KIND_SINCE: u16 = 2;
+pub const FLAG_VIRTUAL: u32 = 4;
+
+/// One probe metadata record: the layout of C `struct lab_meta_rec` (160 bytes,
+/// docs/formats.md section 3).
+#[repr(C, align(4))]
+pub struct MetaRec {
+    pub magic: u32,
+    pub version: u16,
+    pub kind: u16,
+    pub start_id: u16,
+    pub end_id: u16,
+    pub flags: u32,
+    pub name: [u8; 32],
+    pub desc: [u8; 112],
+}
+
+const _: () = assert!(core::mem::size_of::<MetaRec>() == 160);
+
+const fn padded<const N: usize>(s: &str) -> [u8; N] {
+    let b = s.as_bytes();
+    assert!(b.len() < N, "metric name or description too long");
+    let mut out = [0u8; N];
+    let mut i = 0;
+    while i < b.len() {
+        out[i] = b[i];
+        i += 1;
+    }
+    out
+}
+
+const fn check_name(name: &str) {
+    let b = name.as_bytes();
+    assert!(!b.is_empty() && b.len() <= 31, "a metric name is 1..31 characters");
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        assert!(c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_', "a metric name is [a-z0-9_]");
+        i += 1;
+    }
+}
+
+impl MetaRec {
+    /// A record; `name` [a-z0-9_] up to 31 characters, `desc` up to 111 (checked at
+    /// compile time when used in a static).
+    pub const fn new(kind: u16, start: u16, end: u16, flags: u32, name: &str, desc: &str) -> Self {
+        check_name(name);
+        MetaRec {
+            magic: META_MAGIC,
+            version: META_VERSION,
+            kind,
+            start_id: start,
+            end_id: end,
+            flags,
+            name: padded::<32>(name),
+            desc: padded::<112>(desc),
+        }
+    }
+    /// `LAB_INTERVAL`: each hit of `start` followed by a hit of `end` is one sample.
+    pub const fn interval(name: &str, start: u16, end: u16, desc: &str) -> Self {
+        Self::new(KIND_INTERVAL, start, end, 0, name, desc)
+    }
+    /// `LAB_PERIOD`: the distances between successive hits of `id`.
+    pub const fn period(name: &str, id: u16, desc: &str) -> Self {
+        Self::new(KIND_PERIOD, id, id, 0, name, desc)
+    }
+    /// `LAB_SINCE`: one sample per hit of `end`, from the latest hit of `start`.
+    pub const fn since(name: &str, start: u16, end: u16, desc: &str) -> Self {
+        Self::new(KIND_SINCE, start, end, 0, name, desc)
+    }
+    /// `LAB_INTERVAL_VIRTUAL`: paced by the emulator's instruction clock.
+    pub const fn interval_virtual(name: &str, start: u16, end: u16, desc: &str) -> Self {
+        Self::new(KIND_INTERVAL, start, end, FLAG_VIRTUAL, name, desc)
+    }
+    /// `LAB_PERIOD_VIRTUAL`.
+    pub const fn period_virtual(name: &str, id: u16, desc: &str) -> Self {
+        Self::new(KIND_PERIOD, id, id, FLAG_VIRTUAL, name, desc)
+    }
+}
+
+/// Declare a benchmark's metrics, in report order:
+/// `lab::meta!(MetaRec::interval("call", 2, 3, "..."), ...);` at item level. The records
+/// go to `.lab_meta` (not loaded: no flash, RAM or time).
+#[macro_export]
+macro_rules! meta {
+    ($($rec:expr),+ $(,)?) => {
+        #[link_section = ".lab_meta"]
+        #[used]
+        #[no_mangle]
+        static LAB_META_RUST: [$crate::MetaRec; [$(stringify!($rec)),+].len()] = [$($rec),+];
+    };
+}
+
+/// List an interrupt handler installed at run time for the timing model (C `LAB_ISR`):
+/// its address goes to the non-loaded section `.lab_isr`.
+#[macro_export]
+macro_rules! isr {
+    ($name:ident, $f:path) => {
+        #[link_section = ".lab_isr"]
+        #[used]
+        static $name: unsafe extern "C" fn() = $f;
+    };
+}
+
+/// `LAB_CHECK`: end the run as failed ("LAB-FAIL file:line: cond") when `cond` is false.
+#[macro_export]
+macro_rules! check {
+    ($cond:expr) => {
+        if !($cond) {
+            $crate::fail(
+                concat!(file!(), "\0").as_ptr(),
+                line!() as i32,
+                concat!(stringify!($cond), "\0").as_ptr(),
+            )
+        }
+    };
+}
+
+/// Exit codes of lab/exit.h.
+pub const EXIT_CHECK_FAILED: i32 = 10;
+pub const EXIT_UNSUPPORTED: i32 = 15;
+
+/// A device interrupt handler for `irq_install` (lab/target.h lab_irq_handler_t).
+pub type IrqHandler = unsafe extern "C" fn();
+
+mod ffi {
+    extern "C" {
+        pub fn lab_finish() -> !;
+        pub fn lab_fail(file: *const u8, line: i32, what: *const u8) -> !;
+        pub fn lab_fail_status(status: i32, what: *const u8) -> !;
+        pub fn lab_target_irq_install(irq: u32, handler: super::IrqHandler, priority: u32) -> i32;
+        pub fn lab_target_irq_trigger(irq: u32);
+        pub fn lab_target_irq_soft(n: u32) -> u32;
+        pub fn lab_target_timer_start(period: u32, handler: super::IrqHandler, priority: u32) -> i32;
+        pub fn lab_target_timer_stop();
+        pub fn lab_console_put_kv(key: *const u8, value: u32);
+    }
+}
+
+/// End the run with success (harness). Never returns.
+#[inline]
+pub fn finish() -> ! {
+    // SAFETY: the harness's C function; callable from any context.
+    unsafe { ffi::lab_finish() }
+}
+
+/// End the run as failed; `file` and `what` are NUL-terminated. Never returns.
+pub fn fail(file: *const u8, line: i32, what: *const u8) -> ! {
+    // SAFETY: NUL-terminated strings from check!.
+    unsafe { ffi::lab_fail(file, line, what) }
+}
+
+/// End the run with exit status `status`; `what` must end with "\0".
+pub fn fail_status(status: i32, what: &'static str) -> ! {
+    assert!(what.ends_with('\0'));
+    // SAFETY: NUL-terminated.
+    unsafe { ffi::lab_fail_status(status, what.as_ptr()) }
+}
+
+/// The value of `r`, or the end of the run as a failed check when it is an error. Unlike
+/// `unwrap`, which formats the error for its panic message, this pulls no formatting code
+/// into the image (so images are not inflated by core::fmt; docs/rust-models.md).
+#[inline]
+pub fn ok<T, E>(r: Result<T, E>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(_) => fail_status(EXIT_CHECK_FAILED, "Rust: an operation returned an error\0"),
+    }
+}
+
+/// Install `handler` for device interrupt `irq` at raw NVIC priority `priority` (0 = most
+/// urgent) and enable it. The handler must also be listed with `isr!` for the timing
+/// model. Fails the run if the target refuses.
+pub fn irq_install(irq: u32, handler: IrqHandler, priority: u32) {
+    // SAFETY: the target's C function; called with the IRQ neither pending nor active.
+    let r = unsafe { ffi::lab_target_irq_install(irq, handler, priority) };
+    check!(r == 0);
+}
+
+/// Make device interrupt `irq` pending (NVIC STIR): it runs before the next instruction
+/// when the caller runs at a lower priority with interrupts enabled.
+#[inline]
+pub fn irq_trigger(irq: u32) {
+    // SAFETY: a register write.
+    unsafe { ffi::lab_target_irq_trigger(irq) }
+}
+
+/// Device interrupt line `n` (0..3) that no device drives (lab_target_irq_soft).
+#[inline]
+pub fn irq_soft(n: u32) -> u32 {
+    // SAFETY: pure lookup.
+    unsafe { ffi::lab_target_irq_soft(n) }
+}
+
+/// Start the target's benchmark timer (lab_target_timer_start).
+pub fn timer_start(period: u32, handler: IrqHandler, priority: u32) {
+    // SAFETY: the target's C function.
+    let r = unsafe { ffi::lab_target_timer_start(period, handler, priority) };
+    check!(r == 0);
+}
+
+/// Stop the benchmark timer.
+#[inline]
+pub fn timer_stop() {
+    // SAFETY: the target's C function.
+    unsafe { ffi::lab_target_timer_stop() }
+}
+
+/// Print "LAB-KV key=value" (lab/console.h; never on a measured path). `key` must end
+/// with "\0".
+pub fn put_kv(key: &'static str, value: u32) {
+    assert!(key.ends_with('\0'));
+    // SAFETY: NUL-terminated key; the harness's console printer.
+    unsafe { ffi::lab_console_put_kv(key.as_ptr(), value) }
+}
+
+/// Raw NVIC priority value for priority level `level` counted from the least urgent
+/// (level 0 = the least urgent implemented value), as lab_target_irq_install takes it.
+pub const fn nvic_prio_from_least_urgent(level: u8) -> u32 {
+    let max = (1u32 << NVIC_PRIO_BITS) - 1;
+    ((max - level as u32) << (8 - NVIC_PRIO_BITS)) & 0xFF
+}
+
+/// A Rust panic ends the run as a failed check (never on a measured path).
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo) -> ! {
+    fail_status(EXIT_CHECK_FAILED, "rust panic\0")
+}
+
+/// Keep a value alive and the compiler from moving memory accesses across (LAB_KEEP).
+#[inline(always)]
+pub fn keep<T>(v: &T) {
+    // SAFETY: empty asm.
+    unsafe { core::arch::asm!("/* {0} */", in(reg) v as *const T, options(nostack, preserves_flags)) }
+}

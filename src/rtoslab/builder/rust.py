@@ -1,0 +1,186 @@
+"""Rust benchmark versions for Rust kernel ports (docs/rust-models.md).
+
+A port whose port.toml names a `rust_crate` is a Rust model (embassy, rtic). A benchmark
+folder may hold a Rust version for such a kernel: the crate bench/<b>/rust/<kernel>/, a
+member of the firmware workspace firmware/rust/ that builds a staticlib defining
+lab_bench_run(). This module builds those staticlibs with Debian's rustc/cargo (the
+`rustc-web` package: the thumb targets need -Zbuild-std=core, so compiler and library
+sources must match; rustup's toolchain stays for the plugin), --locked --offline, into the
+one target directory .cache/rust-target, and copies each into the CMake build folder,
+where firmware/CMakeLists.txt links it instead of C sources. The C target keeps startup,
+vectors and the harness.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+import tomllib
+from functools import cache
+from pathlib import Path
+
+from rtoslab.catalog import Benchmark, Kernel, Target
+from rtoslab.paths import cache_root, firmware_root
+from rtoslab.records import RtoslabError
+
+# Debian's packaged toolchain (rustc-web, cargo-web from bookworm-security: `dpkg -L
+# rustc-web`), called by path so that a rustup toolchain earlier in PATH is not used.
+RUSTC = Path(os.environ.get("RTOSLAB_RUSTC", "/usr/bin/rustc"))
+CARGO = Path(os.environ.get("RTOSLAB_CARGO", "/usr/bin/cargo"))
+SETUP_FIX = "run `make setup` (installs rustc-web, cargo-web, rust-web-src from bookworm-security)"
+
+
+def workspace_dir() -> Path:
+    return firmware_root() / "rust"
+
+
+def target_dir() -> Path:
+    """The one cargo target directory of every Rust image (350+ MB: never one per build)."""
+    return cache_root() / "rust-target"
+
+
+def uses_rust(bench: Benchmark, kernel: Kernel) -> bool:
+    """Does this benchmark's image for `kernel` come from its Rust version?"""
+    return bool(kernel.rust_crate) and kernel.name in bench.rust_kernels
+
+
+def crate_dir(bench: Benchmark, kernel: Kernel) -> Path:
+    return bench.path / "rust" / kernel.name
+
+
+def package_name(bench: Benchmark, kernel: Kernel) -> str:
+    manifest = crate_dir(bench, kernel) / "Cargo.toml"
+    with manifest.open("rb") as f:
+        name = tomllib.load(f).get("package", {}).get("name")
+    if not isinstance(name, str):
+        raise RtoslabError(f"{manifest}: key 'package.name' is missing: name the crate")
+    return name
+
+
+def rust_triple(target: Target) -> str:
+    triple = target.spec.rust_target
+    if not triple:
+        raise RtoslabError(f"target {target.name} has no rust_target in target.toml: add Rust's "
+                           "triple for its core (e.g. \"thumbv7m-none-eabi\") to build Rust kernels")
+    return triple
+
+
+def cargo_env(target: Target, defines: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of every cargo call: Debian's rustc, build-std allowed, the target's
+    facts (read by the lab crate with env!, as the C build passes them as macros), and each
+    of the configuration's defines NAME=VALUE as LAB_DEFINE_NAME (read with option_env!)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTUP_", "CARGO_BUILD_",
+                                "LAB_DEFINE_"))}
+    spec = target.spec
+    env.update({
+        "RUSTC": str(RUSTC),
+        "RUSTC_BOOTSTRAP": "1",  # -Zbuild-std on a release compiler
+        "CARGO_TARGET_DIR": str(target_dir()),
+        "LAB_PROBE_REGION_BASE": f"{spec.probe.base:#x}",
+        "LAB_PROBE_REGION_SIZE": f"{spec.probe.size:#x}",
+        "LAB_TARGET_CLOCK_HZ": str(spec.clock_hz),
+        "LAB_TARGET_NVIC_PRIO_BITS": str(spec.nvic_prio_bits),
+    })
+    for name, value in (defines or {}).items():
+        env[f"LAB_DEFINE_{name}"] = value
+    return env
+
+
+def lib_file_name(package: str) -> str:
+    return f"lib{package.replace('-', '_')}.a"
+
+
+def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], out_dir: Path,
+                     log: Path, defines: dict[str, str] | None = None) -> None:
+    """Build the Rust versions of `benches` for `kernel` and leave lib<bench>.a in
+    out_dir (rewritten only when changed, so Ninja relinks only what changed)."""
+    if not benches:
+        return
+    for tool in (RUSTC, CARGO):
+        if not tool.is_file():
+            raise RtoslabError(f"{tool} not found (Rust kernel {kernel.name}): {SETUP_FIX}")
+    triple = rust_triple(target)
+    packages = {b.name: package_name(b, kernel) for b in benches}
+    cmd = [str(CARGO), "build", "--release", "--locked", "--offline", "--quiet",
+           "--manifest-path", str(workspace_dir() / "Cargo.toml"), "--target", triple,
+           "-Zbuild-std=core"]
+    for p in sorted(set(packages.values())):
+        cmd += ["-p", p]
+    target_dir().mkdir(parents=True, exist_ok=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    # One build at a time in the shared target directory, and the copies taken before
+    # another configuration (other target facts) overwrites the outputs.
+    with (target_dir() / ".rtoslab.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False,
+                              env=cargo_env(target, defines), cwd=workspace_dir())
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with log.open("a") as f:
+            f.write("$ " + " ".join(cmd) + "\n" + proc.stdout + proc.stderr)
+        if proc.returncode != 0:
+            lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip()]
+            first = next((ln for ln in lines if ln.startswith("error")), lines[0] if lines else "?")
+            text = proc.stderr.lower()
+            hint = (f"; crates missing offline: {SETUP_FIX}"
+                    if any(w in text for w in ("offline", "no matching package", "lock file")) else "")
+            raise RtoslabError(f"Rust build for kernel {kernel.name} failed: {first[:300]} "
+                               f"(full log: {log}{hint})")
+        for bench, package in packages.items():
+            src = target_dir() / triple / "release" / lib_file_name(package)
+            dst = out_dir / f"lib{bench}.a"
+            tmp = out_dir / f"lib{bench}.a.tmp"
+            tmp.write_bytes(src.read_bytes())
+            # The C harness owns `main`: a Rust `main` (RTIC's app generates one) becomes
+            # lab_rust_main, which the benchmark's lab_bench_run calls.
+            _run_objcopy(["--redefine-sym", "main=lab_rust_main", str(tmp)], log)
+            data = tmp.read_bytes()
+            tmp.unlink()
+            if not dst.exists() or dst.read_bytes() != data:
+                dst.write_bytes(data)
+
+
+def _run_objcopy(args: list[str], log: Path) -> None:
+    objcopy = shutil.which("arm-none-eabi-objcopy")
+    if objcopy is None:
+        raise RtoslabError("arm-none-eabi-objcopy not found: run `make setup`")
+    proc = subprocess.run([objcopy, *args], capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise RtoslabError(f"objcopy of a Rust staticlib failed: {proc.stderr.strip()[:200]} (log: {log})")
+
+
+@cache
+def rustc_version() -> str:
+    """First line of Debian rustc's version, or "" when it is missing."""
+    if not RUSTC.is_file():
+        return ""
+    proc = subprocess.run([str(RUSTC), "--version"], capture_output=True, text=True, check=False)
+    return proc.stdout.strip().splitlines()[0] if proc.stdout.strip() else ""
+
+
+def doctor_rows() -> list[tuple[str, bool, str]]:
+    """(item, ok, version or fix) for `rtoslab doctor`: Debian's rustc and cargo, the
+    library sources build-std needs, and the workspace's crates fetched for offline builds."""
+    rows: list[tuple[str, bool, str]] = []
+    version = rustc_version()
+    rows.append(("rustc-web (Rust firmware)", bool(version), version or f"{RUSTC} missing: {SETUP_FIX}"))
+    rows.append(("cargo-web (Rust firmware)", CARGO.is_file(),
+                 str(CARGO) if CARGO.is_file() else f"{CARGO} missing: {SETUP_FIX}"))
+    if version:
+        proc = subprocess.run([str(RUSTC), "--print", "sysroot"], capture_output=True, text=True,
+                              check=False)
+        core = Path(proc.stdout.strip()) / "lib/rustlib/src/rust/library/core/Cargo.toml"
+        rows.append(("rust-web-src (build-std)", core.is_file(),
+                     str(core.parent) if core.is_file() else f"no {core}: {SETUP_FIX}"))
+    if CARGO.is_file():
+        proc = subprocess.run(
+            [str(CARGO), "metadata", "--format-version", "1", "--locked", "--offline",
+             "--manifest-path", str(workspace_dir() / "Cargo.toml")],
+            capture_output=True, text=True, check=False, env={**os.environ, "RUSTC": str(RUSTC)})
+        ok = proc.returncode == 0
+        last = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        rows.append(("source: firmware/rust crates", ok,
+                     str(workspace_dir() / "Cargo.lock") if ok else f"not fetched ({last}): {SETUP_FIX}"))
+    return rows

@@ -1,0 +1,117 @@
+"""Rust models (docs/rust-models.md): how the catalog and the builder see Rust kernel
+ports and benchmark versions, and that the firmware workspace is complete (every crate a
+--locked --offline build needs is in Cargo.lock). No toolchain needed."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from rtoslab.builder import rust
+from rtoslab.catalog import benchmarks, get_target, kernels, missing_capabilities, na_reason
+from rtoslab.paths import firmware_root
+
+RUST_KERNELS = ("embassy", "rtic")
+WORKSPACE = firmware_root() / "rust"
+
+
+def _toml(path: Path) -> dict:
+    with path.open("rb") as f:
+        return tomllib.load(f)
+
+
+def test_rust_ports_name_their_crate_and_c_ports_none() -> None:
+    for name, k in kernels().items():
+        if name in RUST_KERNELS:
+            assert k.rust_crate and (WORKSPACE / k.rust_crate / "Cargo.toml").is_file()
+            # no lab/port.h task API (C kernel benchmarks n/a); critical sections for C workloads
+            assert {c for c, v in k.capabilities.items() if v} == {"LAB_HAS_CRITICAL"}
+        else:
+            assert k.rust_crate == ""
+
+
+def test_rust_versions_are_discovered_and_replace_the_capability_check() -> None:
+    b = benchmarks()
+    for name in ("k_yield", "k_preempt", "k_isr_to_task", "k_queue", "k_mutex", "k_irq_latency"):
+        assert set(RUST_KERNELS) <= set(b[name].rust_kernels), name
+    emb, rtic, free = kernels()["embassy"], kernels()["rtic"], kernels()["freertos"]
+    assert missing_capabilities(b["k_yield"], emb) == []
+    assert rust.uses_rust(b["k_yield"], rtic) and not rust.uses_rust(b["k_yield"], free)
+    # no Rust version: the C benchmark's requirements decide, with the port's reason
+    reason = na_reason(b["k_sem"], emb)
+    assert reason is not None and "embassy: tasks are async futures" in reason
+    # a C benchmark without requirements runs as C on a Rust kernel
+    assert missing_capabilities(b["loop"], emb) == [] and not rust.uses_rust(b["loop"], emb)
+    # C kernels are unaffected by the rust/ folders
+    assert missing_capabilities(b["k_yield"], kernels()["baremetal"])
+
+
+def _bench_crates() -> list[Path]:
+    return sorted(firmware_root().glob("bench/*/rust/*/Cargo.toml"))
+
+
+@pytest.mark.parametrize("manifest", _bench_crates(), ids=lambda p: f"{p.parts[-4]}/{p.parts[-2]}")
+def test_every_benchmark_crate_is_a_workspace_staticlib_of_a_rust_kernel(manifest: Path) -> None:
+    d = _toml(manifest)
+    assert d["lib"]["crate-type"] == ["staticlib"]
+    assert d["package"]["workspace"] == "../../../../rust"
+    kernel = manifest.parent.name
+    assert kernel in kernels() and kernels()[kernel].rust_crate, f"{kernel} is not a Rust kernel port"
+    locked = {p["name"] for p in _toml(WORKSPACE / "Cargo.lock")["package"]}
+    assert d["package"]["name"] in locked, "not in Cargo.lock: run cargo fetch in firmware/rust"
+    src = (manifest.parent / "src" / "lib.rs").read_text()
+    assert "fn lab_bench_run" in src
+    # its metrics: its own .lab_meta records, or the C workload's it calls (bench.cmake)
+    assert "meta!(" in src or (manifest.parents[2] / "bench.cmake").is_file()
+
+
+def test_workspace_members_cover_every_crate() -> None:
+    members = _toml(WORKSPACE / "Cargo.toml")["workspace"]["members"]
+    assert "../bench/*/rust/*" in members
+    for k in RUST_KERNELS:
+        assert kernels()[k].rust_crate in members
+
+
+def test_cargo_env_passes_target_facts_and_no_outside_rustflags(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RUSTFLAGS", "-C opt-level=0")
+    monkeypatch.setenv("RUSTUP_TOOLCHAIN", "stable")
+    t = get_target("mps2-an385")
+    env = rust.cargo_env(t)
+    assert "RUSTFLAGS" not in env and "RUSTUP_TOOLCHAIN" not in env
+    assert env["LAB_PROBE_REGION_BASE"] == f"{t.spec.probe.base:#x}"
+    assert env["LAB_TARGET_NVIC_PRIO_BITS"] == str(t.spec.nvic_prio_bits)
+    assert env["RUSTC"] == str(rust.RUSTC) and env["RUSTC_BOOTSTRAP"] == "1"
+    assert rust.rust_triple(t) == "thumbv7m-none-eabi"
+    assert rust.lib_file_name("bench-k_yield-embassy") == "libbench_k_yield_embassy.a"
+
+
+def test_a_target_without_rust_target_is_refused_in_one_line() -> None:
+    import dataclasses
+
+    from rtoslab.records import RtoslabError
+
+    t = get_target("mps2-an385")
+    bare = dataclasses.replace(t, spec=dataclasses.replace(t.spec, rust_target=""))
+    with pytest.raises(RtoslabError, match=r"has no rust_target in target.toml"):
+        rust.rust_triple(bare)
+
+
+def test_every_workspace_crate_denies_warnings() -> None:
+    assert _toml(WORKSPACE / "Cargo.toml")["workspace"]["lints"]["rust"]["warnings"] == "deny"
+    manifests = [WORKSPACE / m / "Cargo.toml" for m in ("lab", "lab-embassy", "lab-rtic-device")]
+    for manifest in manifests + _bench_crates():
+        assert _toml(manifest).get("lints") == {"workspace": True}, manifest
+
+
+def test_footprint_splits_a_rust_staticlib_by_crate_role() -> None:
+    from rtoslab.builder.footprint import component_of
+
+    member = "rust/libk_mutex.a({}-391a224d1d9a8244.{}.e0bb2b265a849e59-cgu.0.rcgu.o)"
+    assert component_of(member.format("bench_k_mutex_rtic", "bench_k_mutex_rtic")) == "benchmark"
+    assert component_of(member.format("core", "core")) == "libc"
+    assert component_of(member.format("compiler_builtins", "compiler_builtins")) == "libc"
+    for crate in ("rtic", "embassy_executor", "lab", "cortex_m"):
+        assert component_of(member.format(crate, crate)) == "kernel"
+    assert component_of("/abs/build/rust/libcall.a(lab-0123abcd.lab.x-cgu.0.rcgu.o)") == "kernel"
