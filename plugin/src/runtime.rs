@@ -36,6 +36,7 @@ use crate::fpctx::{EntryState, FpContext};
 use crate::fpu::fp_op;
 use crate::instrument::plan_tb;
 use crate::irqwin::{self, At, MaskOp, Windows};
+use crate::itcond::{ItGroup, it_groups};
 use crate::thumb::{self, Class, Flow, Insn, Mem};
 use crate::timing::CycleModel;
 use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, TraceWriter};
@@ -575,6 +576,21 @@ fn on_mask_insn(
     unsafe { &mut *w.get() }.mask_changed(op, rn, at);
 }
 
+/// Callback with register access on an IT block's first conditional instruction, just
+/// before it runs (`itcond`): read the flags and correct the cycles for the slots whose
+/// condition fails. The segment's inline add has run (registered first).
+fn on_it_block(g: &ItGroup) {
+    let xpsr = XPSR
+        .get()
+        .and_then(|d| d.as_ref())
+        .and_then(|d| d.read().ok())
+        .and_then(|b| Some(u32::from_le_bytes(b.get(..4)?.try_into().ok()?)));
+    // Unreadable flags (never seen): keep the executed price.
+    if let Some(x) = xpsr {
+        add_cycles(g.delta(x));
+    }
+}
+
 /// Conditional callback (only while an exception is active) on an exception-return-capable
 /// branch, just before it runs: the value it is about to load into the PC.
 fn on_exc_ret_branch(rt: &'static Runtime, src: TargetSrc) {
@@ -890,6 +906,15 @@ impl HasCallbacks for RtosLab {
                         on_mask_insn(rt, op, i, pc, suffix_insns, suffix_cycles)
                     },
                     flags,
+                );
+            }
+        }
+        if rt.model.models_cycles() {
+            // After the inline adds, so they run first (registration order).
+            for g in it_groups(&decoded, rt.model) {
+                tb.instruction(g.at)?.register_execute_callback_flags(
+                    move |_vcpu: VCPUIndex| on_it_block(&g),
+                    CallbackFlags::QEMU_PLUGIN_CB_R_REGS,
                 );
             }
         }
