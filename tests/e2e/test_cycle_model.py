@@ -98,6 +98,26 @@ def test_freertos_yield_switch_cycles(run_cli: RunCli, tmp_path: Path) -> None:
     assert slow["cycle"]["mode"] > rows["cycle"]["mode"]
 
 
+
+def test_freertos_m4f_yield_skips_fp_save(run_cli: RunCli, tmp_path: Path) -> None:
+    """The ARM_CM4F port saves S16-S31 only for a task with FP context (`tst lr, #0x10;
+    it eq; vstmdbeq r0!, {s16-s31}`, and the VLDMIAEQ on restore). k_yield's tasks use no
+    FP: both are skipped and cost 1 cycle each (docs/timing-model.md, "Conditional
+    execution"), not the 17 of a VSTM/VLDM of 16 registers."""
+    m4 = _model(core="cortex-m4")
+    m3 = _rows(run_cli, tmp_path, "--bench", "k_yield", "--kernel", "freertos", *M3)
+    m4f = _rows(run_cli, tmp_path, "--bench", "k_yield", "--kernel", "freertos",
+                "--target", "mps2-an386", *m4)
+    # The M4F path (mps2-an386's image) against the M3 one: 8 more instructions, TST.W
+    # and IT twice, the two skipped VSTMDBEQ/VLDMIAEQ, DSB and ISB before the BL
+    # vTaskSwitchContext; in cycles 1 + 1 + 1 twice = 6, DSB 1 + ISB 3 = 4, LR in the
+    # STMDB/LDMIA register lists 1 + 1 = 2, and -1: vTaskSwitchContext's BX LR returns to
+    # a word-aligned MOV.W in this image (a halfword offset in the M3 one: +1 there).
+    assert m4f["insn"]["median"] - m3["insn"]["median"] == 8
+    assert m4f["cycle"]["median"] - m3["cycle"]["median"] == 6 + 4 + 2 - 1
+    assert m4f["cycle"]["min"] - m3["cycle"]["min"] == 6 + 4 + 2 - 1
+
+
 def test_interrupt_latency_cycles(run_cli: RunCli, tmp_path: Path) -> None:
     rows = _rows(run_cli, tmp_path, "--bench", "k_irq_latency", "--kernel", "baremetal", *M3)
     _check_units(rows, CLOCK_HZ)
