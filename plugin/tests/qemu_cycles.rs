@@ -195,8 +195,8 @@ const M3_CASES: &[(u32, u64, &str)] = &[
     (24, 4, "CMP 1 + IT 1 + MOVEQ 1 + MOVNE 1 (skipped, still 1)"),
     (
         25,
-        4,
-        "CMP 1 + IT 1 + LDREQ 2: a skipped load is charged as executed (model limit)",
+        3,
+        "CMP 1 + IT 1 + LDREQ skipped 1 (docs/timing-model.md, \"Conditional execution\")",
     ),
     (
         26,
