@@ -30,8 +30,12 @@
 //! instruction of the IT block other than the last may set the flags (CMP/CMN/TST, a
 //! 32-bit data-processing instruction with S, MSR, VMRS APSR_nzcv), only the slots up to
 //! and including it are corrected; later slots keep the executed price. An IT block that
-//! QEMU splits across two translation blocks is corrected only in the block holding the
-//! IT instruction. A probe store inside an IT block counts the correction of the slots
+//! QEMU splits across two translation blocks (it ends a block before an instruction that
+//! crosses a page, so this happens in real images) continues in the block translated at
+//! the next address: the slots cut off are handed on (`ItTail`, kept by the runtime per
+//! address) and priced there; a block QEMU starts inside an IT block for another reason
+//! (re-executing an I/O access alone, an exception return into the block) is priced as
+//! executed. A probe store inside an IT block counts the correction of the slots
 //! after it. Conditional branches (B<cc>, and branches in an IT block) keep their
 //! taken/not-taken pricing (`flow.rs`); only their static part is corrected here.
 
@@ -131,21 +135,59 @@ fn as_nop(d: &DecodedInsn) -> DecodedInsn {
     }
 }
 
+/// The slots of an IT block that continue past the end of a translation block: their
+/// conditions, in order (QEMU ends a block before an instruction that crosses a page,
+/// so an IT block can be cut anywhere). The block that starts at the next address is
+/// translated with them as its leading slots (`it_groups`'s `lead`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ItTail {
+    pub conds: [u8; 4],
+    pub n: u8,
+}
+
+/// What `it_groups` finds in a block: the corrections, and the IT slots cut off by the
+/// block's end with the address they continue at.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ItPlan {
+    pub groups: Vec<ItGroup>,
+    pub tail: Option<(u64, ItTail)>,
+}
+
 /// The IT blocks of a translation block whose outcome changes its cycles under `model`.
-pub fn it_groups(insns: &[DecodedInsn], model: &dyn CostModel) -> Vec<ItGroup> {
-    let mut out = Vec::new();
+/// `lead`: the block starts inside an IT block whose IT instruction ended an earlier
+/// block (its remaining slots).
+pub fn it_groups(insns: &[DecodedInsn], model: &dyn CostModel, lead: Option<ItTail>) -> ItPlan {
+    let mut out = ItPlan::default();
     let mut base: Option<u64> = None;
+    // (index of the first slot, the slots' conditions, their number)
+    let mut blocks: Vec<(usize, [u8; 4], usize)> = Vec::new();
+    if let Some(t) = lead {
+        blocks.push((0, t.conds, usize::from(t.n)));
+    }
     for (i, d) in insns.iter().enumerate() {
-        if d.insn.class != Class::It || d.insn.len != 2 {
-            continue;
+        if d.insn.class == Class::It && d.insn.len == 2 {
+            let (conds, len) = it_conds(d.hw1());
+            blocks.push((i + 1, conds, usize::from(len)));
         }
-        let (conds, len) = it_conds(d.hw1());
-        let at = i + 1;
-        let mut n = (usize::from(len)).min(insns.len() - at);
+    }
+    for (at, conds, len) in blocks {
+        let mut n = len.min(insns.len() - at);
         // Flags read once: stop after a slot that may change them (not needed after the
         // last slot).
-        if let Some(k) = (0..n.saturating_sub(1)).find(|&k| may_set_flags(&insns[at + k])) {
+        let setter = (0..n).find(|&k| k + 1 < len && may_set_flags(&insns[at + k]));
+        if let Some(k) = setter {
             n = k + 1;
+        } else if n < len {
+            let last = &insns[insns.len() - 1];
+            let mut rest = [0u8; 4];
+            rest[..len - n].copy_from_slice(&conds[n..len]);
+            out.tail = Some((
+                last.pc + u64::from(last.insn.len),
+                ItTail {
+                    conds: rest,
+                    n: (len - n) as u8,
+                },
+            ));
         }
         if n == 0 {
             continue;
@@ -166,7 +208,7 @@ pub fn it_groups(insns: &[DecodedInsn], model: &dyn CostModel) -> Vec<ItGroup> {
             varied |= *delta != 0;
         }
         if varied {
-            out.push(ItGroup {
+            out.groups.push(ItGroup {
                 at,
                 conds,
                 n: n as u8,
@@ -287,7 +329,7 @@ mod tests {
         let m3 = model("cortex-m3");
         // it eq; ldreq r0, [r1]; bx lr: a failed LDR (2) costs 1
         let b = block(0x100, &[(0xbf08, 0), (0x6808, 0), (0x4770, 0)]);
-        let g = it_groups(&b, &m3);
+        let g = it_groups(&b, &m3, None).groups;
         assert_eq!(g.len(), 1);
         assert_eq!(g[0].at, 1);
         assert_eq!(g[0].n, 1);
@@ -295,7 +337,7 @@ mod tests {
         assert_eq!(g[0].delta(0) as i64, -1, "EQ fails: 2 -> 1");
         // itt ne; ldrne r0,[r1]; ldrne r2,[r3]: pipelined pair 2 + 1
         let b = block(0x100, &[(0xbf1c, 0), (0x6808, 0), (0x681a, 0), (0x4770, 0)]);
-        let g = it_groups(&b, &m3);
+        let g = it_groups(&b, &m3, None).groups;
         assert_eq!(g[0].n, 2);
         assert_eq!(g[0].deltas[0b01], 0, "first skipped: nop 1 + ldr 2");
         assert_eq!(g[0].deltas[0b10], 0, "second skipped: ldr 2 + nop 1");
@@ -304,11 +346,11 @@ mod tests {
         assert_eq!(g[0].delta(Z) as i64, -1);
         // stmdb r0!, {r4-r11, lr} in an IT block: 1 + 9 -> 1
         let b = block(0x100, &[(0xbf08, 0), (0xe920, 0x4ff0), (0x4770, 0)]);
-        assert_eq!(it_groups(&b, &m3)[0].deltas[1], -9);
+        assert_eq!(it_groups(&b, &m3, None).groups[0].deltas[1], -9);
         // ite eq; moveq; movne: every outcome costs the same: no callback
         let b = block(0x100, &[(0xbf0c, 0), (0x2001, 0), (0x2000, 0), (0x4770, 0)]);
-        assert!(it_groups(&b, &m3).is_empty());
-        assert!(it_groups(&b, &ZeroModel).is_empty());
+        assert!(it_groups(&b, &m3, None).groups.is_empty());
+        assert!(it_groups(&b, &ZeroModel, None).groups.is_empty());
     }
 
     #[test]
@@ -320,7 +362,7 @@ mod tests {
             &[(0xf01e, 0x0f10), (0xbf08, 0), (0xed20, 0x8a10), (0x4770, 0)],
         );
         let costs = m4.block_costs(&b).cycles;
-        let g = it_groups(&b, &m4);
+        let g = it_groups(&b, &m4, None).groups;
         assert_eq!(g.len(), 1);
         assert_eq!(g[0].at, 2);
         assert_eq!(
@@ -336,9 +378,51 @@ mod tests {
         let m3 = model("cortex-m3");
         // itt ne; cmpne r0, #0; ldrne r0, [r1]: only the CMP slot is followed (costs the same)
         let b = block(0x100, &[(0xbf1c, 0), (0x2800, 0), (0x6808, 0), (0x4770, 0)]);
-        assert!(it_groups(&b, &m3).is_empty());
-        // the IT block cut by the end of the translation block
-        let b = block(0x100, &[(0xbf1c, 0), (0x6808, 0)]);
-        assert_eq!(it_groups(&b, &m3)[0].n, 1);
+        assert!(it_groups(&b, &m3, None).groups.is_empty());
+    }
+
+    #[test]
+    fn an_it_block_cut_by_the_block_end_continues_in_the_next() {
+        let m3 = model("cortex-m3");
+        // itte ne | ldrne r0,[r1]; stmne.w r7,{r0-r3}; ldreq r2,[r3]; bx lr: the IT
+        // instruction ends a block
+        let first = block(0xfc, &[(0xbf1a, 0)]);
+        let p = it_groups(&first, &m3, None);
+        assert!(p.groups.is_empty());
+        let tail = ItTail {
+            conds: [1, 1, 0, 0],
+            n: 3,
+        };
+        assert_eq!(p.tail, Some((0xfe, tail)), "all three slots go on at 0xfe");
+        let next = block(
+            0xfe,
+            &[(0x6808, 0), (0xe887, 0x000f), (0x681a, 0), (0x4770, 0)],
+        );
+        let p = it_groups(&next, &m3, Some(tail));
+        assert_eq!(p.tail, None);
+        assert_eq!((p.groups[0].at, p.groups[0].n), (0, 3));
+        assert_eq!(
+            p.groups[0].delta(Z) as i64,
+            -1 - 4,
+            "EQ: LDRNE 2 -> 1, STMNE 1+4 -> 1"
+        );
+        assert_eq!(p.groups[0].delta(0) as i64, -1, "NE: LDREQ 2 -> 1");
+        // cut after the first slot: one slot here, two handed on
+        let b = block(0x100, &[(0xbf1a, 0), (0x6808, 0)]);
+        let p = it_groups(&b, &m3, None);
+        assert_eq!(p.groups[0].n, 1);
+        assert_eq!(
+            p.tail,
+            Some((
+                0x104,
+                ItTail {
+                    conds: [1, 0, 0, 0],
+                    n: 2
+                }
+            ))
+        );
+        // no tail after a slot that may set the flags
+        let b = block(0x100, &[(0xbf1c, 0), (0x2800, 0)]);
+        assert_eq!(it_groups(&b, &m3, None).tail, None);
     }
 }

@@ -9,6 +9,7 @@
 //! mutex is only taken on a probe hit, never on the per-store fast path.
 
 use std::cell::{Cell, UnsafeCell};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::BufWriter;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -36,7 +37,7 @@ use crate::fpctx::{EntryState, FpContext};
 use crate::fpu::fp_op;
 use crate::instrument::plan_tb;
 use crate::irqwin::{self, At, MaskOp, Windows};
-use crate::itcond::{ItGroup, it_groups};
+use crate::itcond::{ItGroup, ItTail, it_groups};
 use crate::thumb::{self, Class, Flow, Insn, Mem};
 use crate::timing::CycleModel;
 use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, TraceWriter};
@@ -576,6 +577,10 @@ fn on_mask_insn(
     unsafe { &mut *w.get() }.mask_changed(op, rn, at);
 }
 
+/// IT slots cut off by the end of a translated block, by the address they continue at
+/// (translation time only; `itcond::ItTail`).
+static IT_TAILS: Mutex<BTreeMap<u64, ItTail>> = Mutex::new(BTreeMap::new());
+
 /// Callback with register access on an IT block's first conditional instruction, just
 /// before it runs (`itcond`): read the flags and correct the cycles for the slots whose
 /// condition fails. The segment's inline add has run (registered first).
@@ -911,7 +916,15 @@ impl HasCallbacks for RtosLab {
         }
         if rt.model.models_cycles() {
             // After the inline adds, so they run first (registration order).
-            for g in it_groups(&decoded, rt.model) {
+            // IT slots cut off by the end of an earlier block continue here (`ItTail`).
+            let mut tails = IT_TAILS.lock().unwrap_or_else(|e| e.into_inner());
+            let lead = tails.get(&decoded[0].pc).copied();
+            let it = it_groups(&decoded, rt.model, lead);
+            if let Some((pc, tail)) = it.tail {
+                tails.insert(pc, tail);
+            }
+            drop(tails);
+            for g in it.groups {
                 tb.instruction(g.at)?.register_execute_callback_flags(
                     move |_vcpu: VCPUIndex| on_it_block(&g),
                     CallbackFlags::QEMU_PLUGIN_CB_R_REGS,

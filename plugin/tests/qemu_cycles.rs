@@ -674,12 +674,7 @@ fn it_condition() {
             3 + 1 + 1,
             "LDREQ fails 1, UMLALNE runs: [M3] 4 to 7, div=typ 6; [M4] 1",
         ),
-        (
-            6,
-            3 + 2 + 1,
-            3 + 2 + 1,
-            "LDREQ runs 2, UMLALNE fails 1",
-        ),
+        (6, 3 + 2 + 1, 3 + 2 + 1, "LDREQ runs 2, UMLALNE fails 1"),
         (
             7,
             3 + 1,
@@ -687,6 +682,13 @@ fn it_condition() {
             "VSTMDBEQ {s16-s31} passes: [M4] Table 7-1 VSTM 1+N = 17; the M3 table prices no FPU: 1",
         ),
         (8, 3 + 1, 3 + 1, "VSTMDBEQ fails: 1"),
+        (
+            9,
+            2 + 1,
+            2 + 1,
+            "CMP 1, IT 1, LDREQ.W fails 1, in the next translation block (page crossing)",
+        ),
+        (10, 2 + 2, 2 + 2, "the same, passing: LDR 2"),
     ];
     for core in ["cortex-m3", "cortex-m4"] {
         let t = fx.trace_on("mps2-an386", &format!("core={core}"), true);
