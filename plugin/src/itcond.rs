@@ -276,11 +276,11 @@ mod tests {
                 v,
                 !v,
                 c && !z,
-                !(c && !z),
+                !c || z,
                 n == v,
                 n != v,
                 !z && n == v,
-                !(!z && n == v),
+                z || n != v,
                 true,
                 true,
             ];
