@@ -9,6 +9,7 @@
 //! mutex is only taken on a probe hit, never on the per-store fast path.
 
 use std::cell::{Cell, UnsafeCell};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::BufWriter;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -36,6 +37,7 @@ use crate::fpctx::{EntryState, FpContext};
 use crate::fpu::fp_op;
 use crate::instrument::plan_tb;
 use crate::irqwin::{self, At, MaskOp, Windows};
+use crate::itcond::{ItGroup, ItTail, it_groups};
 use crate::thumb::{self, Class, Flow, Insn, Mem};
 use crate::timing::CycleModel;
 use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, TraceWriter};
@@ -575,6 +577,25 @@ fn on_mask_insn(
     unsafe { &mut *w.get() }.mask_changed(op, rn, at);
 }
 
+/// IT slots cut off by the end of a translated block, by the address they continue at
+/// (translation time only; `itcond::ItTail`).
+static IT_TAILS: Mutex<BTreeMap<u64, ItTail>> = Mutex::new(BTreeMap::new());
+
+/// Callback with register access on an IT block's first conditional instruction, just
+/// before it runs (`itcond`): read the flags and correct the cycles for the slots whose
+/// condition fails. The segment's inline add has run (registered first).
+fn on_it_block(g: &ItGroup) {
+    let xpsr = XPSR
+        .get()
+        .and_then(|d| d.as_ref())
+        .and_then(|d| d.read().ok())
+        .and_then(|b| Some(u32::from_le_bytes(b.get(..4)?.try_into().ok()?)));
+    // Unreadable flags (never seen): keep the executed price.
+    if let Some(x) = xpsr {
+        add_cycles(g.delta(x));
+    }
+}
+
 /// Conditional callback (only while an exception is active) on an exception-return-capable
 /// branch, just before it runs: the value it is about to load into the PC.
 fn on_exc_ret_branch(rt: &'static Runtime, src: TargetSrc) {
@@ -890,6 +911,23 @@ impl HasCallbacks for RtosLab {
                         on_mask_insn(rt, op, i, pc, suffix_insns, suffix_cycles)
                     },
                     flags,
+                );
+            }
+        }
+        if rt.model.models_cycles() {
+            // After the inline adds, so they run first (registration order).
+            // IT slots cut off by the end of an earlier block continue here (`ItTail`).
+            let mut tails = IT_TAILS.lock().unwrap_or_else(|e| e.into_inner());
+            let lead = tails.get(&decoded[0].pc).copied();
+            let it = it_groups(&decoded, rt.model, lead);
+            if let Some((pc, tail)) = it.tail {
+                tails.insert(pc, tail);
+            }
+            drop(tails);
+            for g in it.groups {
+                tb.instruction(g.at)?.register_execute_callback_flags(
+                    move |_vcpu: VCPUIndex| on_it_block(&g),
+                    CallbackFlags::QEMU_PLUGIN_CB_R_REGS,
                 );
             }
         }
