@@ -196,6 +196,10 @@ class TargetFile:
     # Rust's target triple for this core (e.g. thumbv7m-none-eabi), for Rust kernel ports
     # (docs/rust-models.md); "" = no Rust images for this target.
     rust_target: str = ""
+    # The highest device interrupt line no device drives (the C target's
+    # lab_target_irq_soft(0); lines irq_soft_top-0..-3 are the free ones), for Rust images:
+    # RTIC's device crate names them at compile time. Required with rust_target.
+    irq_soft_top: int = -1
     # [lacks]: board features (TARGET_FEATURES) this target does not have, each with the
     # reason; a benchmark that `needs` one is n/a here with that reason.
     lacks: dict[str, str] = field(default_factory=dict)
@@ -317,6 +321,16 @@ def _check_target(spec: TargetFile, where: str) -> None:
     if spec.timing.flash is None and sum(m.kind == "flash" for m in spec.memory) > 1:
         raise bad("timing.flash", "is missing and there are several flash regions: "
                   "say which one the timing model uses (BASE:SIZE)")
+    if spec.rust_target:
+        # A staticlib for the soft-float triple will not link into a hard-float image (and
+        # the reverse): the triple's float ABI must be the C side's.
+        if spec.rust_target.endswith("hf") != (spec.float_abi == "hard"):
+            raise bad("rust_target", f"is {spec.rust_target!r} but float_abi is "
+                      f"{spec.float_abi!r}: use the triple with the same float ABI "
+                      "(…-eabihf for 'hard', …-eabi otherwise)")
+        if not 3 <= spec.irq_soft_top < 496:
+            raise bad("irq_soft_top", "is missing or out of range: Rust images need the C "
+                      "target's highest free interrupt line (lab_target_irq_soft(0)), 3..495")
     fp = spec.footprint
     named: dict[str, str] = {}
     for key in ("flash", "ram", "both", "stack", "ignore"):
@@ -618,6 +632,9 @@ def target_lacks(bench: Benchmark, target: Target) -> list[str]:
 
 def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) -> str | None:
     """Why the benchmark cannot run with this kernel (first) or on this target; None: it can."""
+    if kernel.rust_crate and target is not None and not target.spec.rust_target:
+        return (f"target {target.name} has no rust_target in target.toml (no Rust triple for "
+                f"its core), so the Rust kernel {kernel.name} cannot build there")
     missing = missing_capabilities(bench, kernel)
     if not missing:
         if target is None or not (lacking := target_lacks(bench, target)):

@@ -22,7 +22,7 @@ meta!(
 
 static RECEIVED: AtomicU32 = AtomicU32::new(0);
 
-#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [IRQ31, IRQ30])]
+#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [SOFT0, SOFT1])]
 mod app {
     use super::*;
     use crate::handlers;
@@ -38,8 +38,8 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::IRQ31, handlers::IRQ31, 1);
-        lab_rtic_device::install(Interrupt::IRQ30, handlers::IRQ30, 2);
+        lab_rtic_device::install(Interrupt::SOFT0, handlers::SOFT0, 1);
+        lab_rtic_device::install(Interrupt::SOFT1, handlers::SOFT1, 2);
         let (fifo_s, fifo_r) = make_channel!(u32, 4);
         let (mail_s, mail_r) = make_channel!(u32, 4);
         high::spawn(mail_r).ok();
@@ -85,11 +85,11 @@ mod app {
 /// RTIC's dispatcher handlers, installed in init and listed for the timing model.
 mod handlers {
     extern "C" {
-        pub fn IRQ31();
-        pub fn IRQ30();
+        pub fn SOFT0();
+        pub fn SOFT1();
     }
-    lab::isr!(LAB_ISR_IRQ31, IRQ31);
-    lab::isr!(LAB_ISR_IRQ30, IRQ30);
+    lab::isr!(LAB_ISR_SOFT0, SOFT0);
+    lab::isr!(LAB_ISR_SOFT1, SOFT1);
 }
 
 /// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed
