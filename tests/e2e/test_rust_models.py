@@ -125,3 +125,20 @@ def test_rust_kernel_lacking_a_version_is_na_with_the_reason(run_cli: RunCli, tm
     proc = run_cli("run", "--kernel", "rtic", "--bench", "k_sem", "--db", str(tmp_path / "r.sqlite"))
     assert "n/a" in proc.stdout + proc.stderr
     assert "rtic: tasks are RTIC software and hardware tasks" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("target", ["microbit", "mps2-an505"])
+def test_rust_models_run_on_another_architecture(run_cli: RunCli, tmp_path: Path, target: str) -> None:
+    """ARMv6-M (microbit: thumbv6m-none-eabi, RTIC's source-masking backend, the literal
+    probe) and ARMv8-M mainline (mps2-an505: thumbv8m.main-none-eabihf, hard float): both
+    models build for the target's triple, take the target's free interrupt lines and pass
+    their own checks."""
+    db = tmp_path / "r.sqlite"
+    for kernel in ("rtic", "embassy"):
+        proc = run_cli("run", "--target", target, "--kernel", kernel, "--bench", "k_yield",
+                       "--bench", "k_isr_to_task", "--json", "--db", str(db))
+        assert proc.returncode == 0, (kernel, proc.stderr)
+        doc = json.loads(proc.stdout)
+        for metric in ("yield_switch", "isr_notify_to_task"):
+            rows = [r for r in doc["results"] if r["metric"] == metric and r["unit"] == "insn"]
+            assert len(rows) == 1 and rows[0]["n"] >= 500, (kernel, metric, rows)

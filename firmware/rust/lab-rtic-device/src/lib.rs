@@ -1,7 +1,7 @@
 //! The device crate that RTIC 2's `#[rtic::app(device = ...)]` needs, written by hand for
 //! rtoslab's targets (docs/rust-models.md): `NVIC_PRIO_BITS` (target.toml nvic_prio_bits,
 //! through the lab crate) and an `Interrupt` enum naming the target's four free device
-//! interrupt lines SOFT0..SOFT3 (lab_target_irq_soft 0..3; their numbers from target.toml
+//! interrupt lines FREE0..FREE3 (lab_target_irq_soft 3..0; their numbers from target.toml
 //! irq_soft_top). There are no peripherals (apps use `peripherals = false`): the C target owns
 //! the board. RTIC names each dispatcher's and hardware task's handler after its variant;
 //! the C target's vector table is in RAM, so `install` puts a handler there at run time.
@@ -11,17 +11,20 @@
 pub const NVIC_PRIO_BITS: u8 = lab::NVIC_PRIO_BITS;
 
 /// The target's four free device interrupt lines (lab_target_irq_soft 0..3), the only
-/// lines an app may bind or use as dispatchers: `SOFTn` is line `lab::IRQ_SOFT_TOP - n`,
-/// a compile-time number, since RTIC's thumbv6 backend (source masking) builds its
-/// interrupt masks from `Interrupt::X as u32` in const context.
+/// lines an app may bind or use as dispatchers, in ascending line order: `FREEn` is line
+/// `lab::IRQ_SOFT_TOP - 3 + n`, so FREE3 is lab_target_irq_soft(0), FREE0 is
+/// lab_target_irq_soft(3). The numbers are compile-time constants, since RTIC's thumbv6
+/// backend (source masking) builds its interrupt masks from `Interrupt::X as u32` in const
+/// context. (Names that sort as the lines do keep the handlers' order in the image, which
+/// RTIC emits sorted by name, as it was with IRQ28..IRQ31 on mps2-an385.)
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u16)]
 pub enum Interrupt {
-    SOFT0 = lab::IRQ_SOFT_TOP as u16,
-    SOFT1 = lab::IRQ_SOFT_TOP as u16 - 1,
-    SOFT2 = lab::IRQ_SOFT_TOP as u16 - 2,
-    SOFT3 = lab::IRQ_SOFT_TOP as u16 - 3,
+    FREE0 = lab::IRQ_SOFT_TOP as u16 - 3,
+    FREE1 = lab::IRQ_SOFT_TOP as u16 - 2,
+    FREE2 = lab::IRQ_SOFT_TOP as u16 - 1,
+    FREE3 = lab::IRQ_SOFT_TOP as u16,
 }
 
 /// RTIC's codegen names handlers through `device::interrupt::<VARIANT>` (as PACs re-export).

@@ -19,7 +19,7 @@ meta!(
     MetaRec::interval("mutex_unlock", 4, 5, "RTIC resource lock: last statement in the closure -> after lock, no task pending"),
 );
 
-#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [SOFT0, SOFT1])]
+#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3, FREE2])]
 mod app {
     use super::*;
     use crate::handlers;
@@ -35,8 +35,8 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::SOFT0, handlers::SOFT0, 1);
-        lab_rtic_device::install(Interrupt::SOFT1, handlers::SOFT1, 2);
+        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
+        lab_rtic_device::install(Interrupt::FREE2, handlers::FREE2, 2);
         low::spawn().ok();
         (Shared { counter: 0 }, Local {})
     }
@@ -68,11 +68,11 @@ mod app {
 /// RTIC's dispatcher handlers, installed in init and listed for the timing model.
 mod handlers {
     extern "C" {
-        pub fn SOFT0();
-        pub fn SOFT1();
+        pub fn FREE3();
+        pub fn FREE2();
     }
-    lab::isr!(LAB_ISR_SOFT0, SOFT0);
-    lab::isr!(LAB_ISR_SOFT1, SOFT1);
+    lab::isr!(LAB_ISR_FREE3, FREE3);
+    lab::isr!(LAB_ISR_FREE2, FREE2);
 }
 
 /// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed

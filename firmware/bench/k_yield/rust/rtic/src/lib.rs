@@ -50,7 +50,7 @@ async fn yielder(me: u32) {
     }
 }
 
-#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [SOFT0])]
+#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3])]
 mod app {
     use crate::handlers;
     use lab_rtic_device::Interrupt;
@@ -63,7 +63,7 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::SOFT0, handlers::SOFT0, 1);
+        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
         task_a::spawn().ok();
         task_b::spawn().ok();
         (Shared {}, Local {})
@@ -83,9 +83,9 @@ mod app {
 /// RTIC's dispatcher handler, installed in init and listed for the timing model.
 mod handlers {
     extern "C" {
-        pub fn SOFT0();
+        pub fn FREE3();
     }
-    lab::isr!(LAB_ISR_SOFT0, SOFT0);
+    lab::isr!(LAB_ISR_FREE3, FREE3);
 }
 
 /// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed
