@@ -152,7 +152,8 @@ def test_a_rust_triple_with_the_wrong_float_abi_or_no_free_line_is_refused() -> 
     from rtoslab.records import RtoslabError
 
     spec = get_target("mps2-an386").spec
-    with pytest.raises(RtoslabError, match=r"key 'rust_target' is 'thumbv7em-none-eabi' but float_abi is 'hard'"):
+    with pytest.raises(RtoslabError,
+                       match=r"key 'rust_target' is 'thumbv7em-none-eabi' but float_abi is 'hard'"):
         _check_target(dataclasses.replace(spec, rust_target="thumbv7em-none-eabi"), "t.toml")
     with pytest.raises(RtoslabError, match=r"key 'irq_soft_top' is missing"):
         _check_target(dataclasses.replace(spec, irq_soft_top=-1), "t.toml")
