@@ -377,6 +377,8 @@ class Benchmark:
     derived: tuple[DerivedSpec, ...] = ()  # [[derived]]: figures composed on the host
     metric_decls: tuple[MetricDecl, ...] = ()  # [[metric]]: e.g. one-sample totals
     needs: tuple[str, ...] = ()  # board features (TARGET_FEATURES) the target must have
+    # Board features a Rust version (kernel -> features) needs beyond `needs`.
+    rust_needs: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Rust kernel ports with a Rust version of this benchmark (its rust/<kernel>/ crates)
     rust_kernels: tuple[str, ...] = ()
 
@@ -441,6 +443,9 @@ class BenchFile:
     derived: tuple[DerivedSpec, ...] = ()  # derived metrics (rtoslab.analysis.derived)
     metric: tuple[MetricDecl, ...] = ()  # [[metric]]: how the host treats a measured metric
     needs: tuple[str, ...] = ()  # board features (TARGET_FEATURES) a target must have
+    # Board features that only a Rust version needs (kernel -> features), e.g. the
+    # benchmark timer where the C version uses none.
+    rust_needs: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 _SUITE_RE = re.compile(r"[a-z0-9_]+")
@@ -508,6 +513,15 @@ def benchmarks() -> dict[str, Benchmark]:
             if feature not in TARGET_FEATURES:
                 raise RtoslabError(f"{toml}: key 'needs[{i}]' is {feature!r}: choose board features "
                                    f"{_choices(TARGET_FEATURES)}")
+        rust_kernels = tuple(sorted(c.parent.name for c in toml.parent.glob("rust/*/Cargo.toml")))
+        for kernel, features in d.rust_needs.items():
+            if kernel not in rust_kernels:
+                raise RtoslabError(f"{toml}: key 'rust_needs.{kernel}' names no Rust version: "
+                                   f"name a folder of rust/ ({_choices(rust_kernels)})")
+            for i, feature in enumerate(features):
+                if feature not in TARGET_FEATURES:
+                    raise RtoslabError(f"{toml}: key 'rust_needs.{kernel}[{i}]' is {feature!r}: "
+                                       f"choose board features {_choices(TARGET_FEATURES)}")
         if d.insn_limit <= 0:
             raise RtoslabError(f"{toml}: key 'insn_limit' is {d.insn_limit}: give a positive "
                                "instruction count")
@@ -536,7 +550,8 @@ def benchmarks() -> dict[str, Benchmark]:
             derived=d.derived,
             metric_decls=d.metric,
             needs=d.needs,
-            rust_kernels=tuple(sorted(c.parent.name for c in toml.parent.glob("rust/*/Cargo.toml"))),
+            rust_kernels=rust_kernels,
+            rust_needs=dict(d.rust_needs),
         )
     return found
 
@@ -625,9 +640,13 @@ def missing_capabilities(bench: Benchmark, kernel: Kernel) -> list[str]:
             if c.startswith("LAB_HAS_") and not kernel.capabilities.get(c, False)]
 
 
-def target_lacks(bench: Benchmark, target: Target) -> list[str]:
-    """Board features the benchmark needs that the target lacks (empty: it can run)."""
-    return [f for f in bench.needs if f in target.spec.lacks]
+def target_lacks(bench: Benchmark, target: Target, kernel: Kernel | None = None) -> list[str]:
+    """Board features the benchmark needs that the target lacks (empty: it can run); with
+    `kernel`, also those its Rust version for that kernel needs (bench.toml rust_needs)."""
+    needs = list(bench.needs)
+    if kernel is not None and kernel.rust_crate and kernel.name in bench.rust_kernels:
+        needs += [f for f in bench.rust_needs.get(kernel.name, ()) if f not in needs]
+    return [f for f in needs if f in target.spec.lacks]
 
 
 def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) -> str | None:
@@ -637,7 +656,7 @@ def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) ->
                 f"its core), so the Rust kernel {kernel.name} cannot build there")
     missing = missing_capabilities(bench, kernel)
     if not missing:
-        if target is None or not (lacking := target_lacks(bench, target)):
+        if target is None or not (lacking := target_lacks(bench, target, kernel)):
             return None
         return f"target {target.name} lacks " + ", ".join(f"{f} ({target.spec.lacks[f]})" for f in lacking)
     parts = []

@@ -169,3 +169,14 @@ def test_rust_kernels_are_na_on_a_target_without_rust_target() -> None:
         assert reason is not None and "has no rust_target" in reason
     assert na_reason(benchmarks()["k_yield"], kernels()["freertos"], bare) is None
     assert na_reason(benchmarks()["k_yield"], kernels()["rtic"], t) is None
+
+
+def test_a_rust_version_s_own_board_needs_make_only_it_na() -> None:
+    b = benchmarks()["k_isr_to_task"]
+    assert b.rust_needs == {"embassy": ("timer",)}
+    bare = get_target("stm32vldiscovery")  # [lacks] timer
+    reason = na_reason(b, kernels()["embassy"], bare)
+    assert reason is not None and "lacks timer" in reason
+    assert na_reason(b, kernels()["rtic"], bare) is None
+    assert na_reason(b, kernels()["freertos"], bare) is None
+

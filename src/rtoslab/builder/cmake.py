@@ -142,8 +142,9 @@ def buildable_benchmarks(config: BuildConfig) -> list[Benchmark]:
     kernel, target = config.kernel_info(), config.target_info()
     defines = config.define_map()
     return [b for b in benchmarks().values()
-            if not missing_capabilities(b, kernel) and not target_lacks(b, target)
-            and not missing_alloc_capabilities(b, defines)]
+            if not missing_capabilities(b, kernel) and not target_lacks(b, target, kernel)
+            and not missing_alloc_capabilities(b, defines)
+            and not (kernel.rust_crate and not target.spec.rust_target)]
 
 
 def _tool(name: str) -> str:
