@@ -16,7 +16,7 @@ pub const NVIC_PRIO_BITS: u8 = lab::NVIC_PRIO_BITS;
 /// lab_target_irq_soft(3). The numbers are compile-time constants, since RTIC's thumbv6
 /// backend (source masking) builds its interrupt masks from `Interrupt::X as u32` in const
 /// context. (Names that sort as the lines do keep the handlers' order in the image, which
-/// RTIC emits sorted by name, as it was with IRQ28..IRQ31 on mps2-an385.)
+/// follows their names, as it was with IRQ28..IRQ31 on mps2-an385.)
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u16)]
