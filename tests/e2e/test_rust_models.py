@@ -135,10 +135,15 @@ def test_rust_models_run_on_another_architecture(run_cli: RunCli, tmp_path: Path
     their own checks."""
     db = tmp_path / "r.sqlite"
     for kernel in ("rtic", "embassy"):
-        proc = run_cli("run", "--target", target, "--kernel", kernel, "--bench", "k_yield",
-                       "--bench", "k_isr_to_task", "--json", "--db", str(db))
+        # (embassy's k_isr_to_task idles in WFE, which QEMU runs as a busy loop: about
+        # 250 M instructions, a minute under QEMU's Cortex-M33, so only on the microbit
+        # here; examples/rust-targets.toml measures it on every target.)
+        slow = kernel == "embassy" and target == "mps2-an505"
+        benches = ("k_yield",) if slow else ("k_yield", "k_isr_to_task")
+        args = [a for b in benches for a in ("--bench", b)]
+        proc = run_cli("run", "--target", target, "--kernel", kernel, *args, "--json", "--db", str(db))
         assert proc.returncode == 0, (kernel, proc.stderr)
         doc = json.loads(proc.stdout)
-        for metric in ("yield_switch", "isr_notify_to_task"):
+        for metric in ("yield_switch", "isr_notify_to_task")[:len(benches)]:
             rows = [r for r in doc["results"] if r["metric"] == metric and r["unit"] == "insn"]
             assert len(rows) == 1 and rows[0]["n"] >= 500, (kernel, metric, rows)
