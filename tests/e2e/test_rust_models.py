@@ -35,11 +35,15 @@ def _median(doc: dict, bench: str, metric: str) -> float:
     return float(rows[0]["median"])
 
 
-def _rust_elf(bench: str, symbol: str) -> Path:
-    """The newest built ELF of `bench` that defines `symbol` (its Rust version's)."""
+def _rust_elf(bench: str, symbol: str, target: str = "mps2-an385") -> Path:
+    """The newest built ELF of `bench` for `target` that defines `symbol` (its Rust
+    version's; other targets' builds share the cache)."""
     from rtoslab.paths import cache_root
     elfs = sorted((cache_root() / "build").glob(f"*/{bench}.elf"), key=lambda p: p.stat().st_mtime)
     for elf in reversed(elfs):
+        ninja = elf.parent / "build.ninja"
+        if not ninja.is_file() or f"targets/{target}/" not in ninja.read_text():
+            continue
         syms = subprocess.run(["arm-none-eabi-nm", str(elf)], capture_output=True, text=True,
                               check=True).stdout
         if re.search(rf"\b{symbol}$", syms, re.MULTILINE):
@@ -52,7 +56,7 @@ def _function_insns(elf: Path, name: str) -> int:
     out = subprocess.run(["arm-none-eabi-objdump", "-d", "--section=.text", str(elf)],
                          capture_output=True, text=True, check=True).stdout
     block = out.split(f"<{name}>:\n", 1)[1].split("\n\n", 1)[0]
-    return sum(1 for ln in block.splitlines() if re.match(r"^\s+[0-9a-f]+:\s+[0-9a-f]{4}", ln))
+    return sum(1 for ln in block.splitlines() if re.match(r"^\s*[0-9a-f]+:\s+[0-9a-f]{4}", ln))
 
 
 def test_rust_probes_measure_exact_counts(embassy_smoke: tuple[dict, Path]) -> None:
