@@ -83,8 +83,12 @@ size = 0x1000
 
 
 def test_fpu_targets_get_an_fpu_flag(tmp_path: Path) -> None:
-    toml = _target_copy(tmp_path, ('fpu = "none"\nfloat_abi = "soft"',
-                                   'fpu = "fpv4-sp-d16"\nfloat_abi = "hard"'))
+    # (the Rust triple follows the float ABI: a hard-float image needs the -eabihf one)
+    toml = _target_copy(tmp_path, ('fpu = "none"\nfloat_abi = "soft"\n# Rust\'s target triple for this '
+                                   'core (Rust kernel ports: docs/rust-models.md).\nrust_target = '
+                                   '"thumbv7m-none-eabi"',
+                                   'fpu = "fpv4-sp-d16"\nfloat_abi = "hard"\nrust_target = '
+                                   '"thumbv7em-none-eabihf"'))
     assert load_target(toml).cpu_flags() == (
         "-mcpu=cortex-m3", "-mthumb", "-mfpu=fpv4-sp-d16", "-mfloat-abi=hard")
 

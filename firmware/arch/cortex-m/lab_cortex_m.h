@@ -8,8 +8,8 @@
  * (NVIC), ARMv6-M ARM (DDI 0419) B3.2 and B3.4, ARMv8-M ARM (DDI 0553) D1.2.
  *
  * Needs the board's lab_board.h first: LAB_BOARD_IRQ_COUNT (device interrupt lines the
- * vector table holds) and LAB_BOARD_SOFT_IRQ_TOP (the highest line with no device, for
- * lab_target_irq_soft()). */
+ * vector table holds). The highest line with no device, for lab_target_irq_soft(), is
+ * LAB_TARGET_IRQ_SOFT_TOP, from target.toml's irq_soft_top (passed by rtoslab). */
 #ifndef LAB_CORTEX_M_H
 #define LAB_CORTEX_M_H
 
@@ -17,8 +17,11 @@
 
 #include "lab_board.h"
 
-#if !defined(LAB_BOARD_IRQ_COUNT) || !defined(LAB_BOARD_SOFT_IRQ_TOP)
-#error "the target's lab_board.h must define LAB_BOARD_IRQ_COUNT and LAB_BOARD_SOFT_IRQ_TOP"
+#if !defined(LAB_BOARD_IRQ_COUNT)
+#error "the target's lab_board.h must define LAB_BOARD_IRQ_COUNT"
+#endif
+#if !defined(LAB_TARGET_IRQ_SOFT_TOP)
+#error "LAB_TARGET_IRQ_SOFT_TOP is not set: rtoslab passes it from target.toml irq_soft_top"
 #endif
 
 #if defined(__ARM_ARCH_6M__)

@@ -106,6 +106,6 @@ void lab_target_main_stack(uintptr_t *lo, uintptr_t *hi)
     *hi = (uintptr_t)&__lab_main_stack_top;
 }
 
-uint32_t lab_target_irq_soft(uint32_t n) { return LAB_BOARD_SOFT_IRQ_TOP - (n & 3u); }
+uint32_t lab_target_irq_soft(uint32_t n) { return LAB_TARGET_IRQ_SOFT_TOP - (n & 3u); }
 
 #endif /* LAB_CORTEX_M_TARGET_H */

@@ -44,7 +44,7 @@
 /* GPIO OUT register: the output register (lab_target_output_reg); QEMU models the port. */
 #define GPIO_OUT_ADDR 0x50000504u
 
-/* IRQ lines 22 .. 25 are SWI2 .. SWI5, the part's software interrupts (no peripheral). */
-#define LAB_BOARD_SOFT_IRQ_TOP 25u
+/* IRQ lines 22 .. 25 are SWI2 .. SWI5, the part's software interrupts (no peripheral). target.toml's
+ * irq_soft_top names the highest of them (LAB_TARGET_IRQ_SOFT_TOP). */
 
 #endif /* NRF51_H */

@@ -22,7 +22,7 @@
  * emulates the register, keeping the implemented bits). lab_target_output_reg(). */
 #define FPGAIO_BASE 0x40028000u
 
-/* IRQ lines 24 .. 31 have no device on AN385 (QEMU connects none): software-only lines. */
-#define LAB_BOARD_SOFT_IRQ_TOP 31u
+/* IRQ lines 24 .. 31 have no device on AN385 (QEMU connects none): software-only lines. target.toml's
+ * irq_soft_top names the highest of them (LAB_TARGET_IRQ_SOFT_TOP). */
 
 #endif /* MPS2_AN385_H */

@@ -31,7 +31,7 @@
 
 /* IRQ lines 60 .. 63 (expansion lines 28 .. 31) have no device on AN505 (QEMU connects
  * UARTs to expansion lines 0 .. 15, Ethernet to 16, SPI to 51 .. 55, DMA to 56 .. 67):
- * software-only lines. */
-#define LAB_BOARD_SOFT_IRQ_TOP 63u
+ * software-only lines. target.toml's
+ * irq_soft_top names the highest of them (LAB_TARGET_IRQ_SOFT_TOP). */
 
 #endif /* MPS2_AN505_H */

@@ -38,7 +38,7 @@
 #define TIM_EGR_UG 0x1u
 
 /* IRQ lines 60 .. 63 (DMA2 stream 5 .. 7 and the Ethernet lines on the real part) have no
- * device in QEMU's model: software-only lines. */
-#define LAB_BOARD_SOFT_IRQ_TOP 63u
+ * device in QEMU's model: software-only lines. target.toml's
+ * irq_soft_top names the highest of them (LAB_TARGET_IRQ_SOFT_TOP). */
 
 #endif /* STM32F405_H */

@@ -23,7 +23,7 @@
 #define USART3_BASE 0x40004800u
 
 /* IRQ lines 44 .. 47 (TIM13, TIM14 and reserved lines on the real part) have no device in
- * QEMU's model: software-only lines. */
-#define LAB_BOARD_SOFT_IRQ_TOP 47u
+ * QEMU's model: software-only lines. target.toml's
+ * irq_soft_top names the highest of them (LAB_TARGET_IRQ_SOFT_TOP). */
 
 #endif /* STM32F100_H */
