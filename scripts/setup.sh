@@ -92,8 +92,12 @@ if ((${#rmissing[@]})); then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${rmissing[@]}" >/dev/null
 fi
-(cd firmware/rust && RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 /usr/bin/cargo fetch --locked --quiet \
-  --target thumbv7m-none-eabi -Zbuild-std=core)
+# Every target's triple (target.toml rust_target): some dependencies are per triple
+# (firmware/rust/lab-rtic-device/Cargo.toml).
+for triple in thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf thumbv8m.main-none-eabihf; do
+  (cd firmware/rust && RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 /usr/bin/cargo fetch --locked --quiet \
+    --target "$triple" -Zbuild-std=core)
+done
 
 # 4. The QEMU plugin.
 cargo build --release --locked --quiet --manifest-path plugin/Cargo.toml

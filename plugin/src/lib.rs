@@ -22,6 +22,7 @@
 //! * `trace`      - trace file v1 writer;
 //! * `events`     - exception event file writer (the timeline, off by default).
 //! * `irqwin`     - masked-window tracking per interrupt priority level (`irq_windows=`).
+//! * `itcond`     - instructions skipped by their IT condition: the correction per outcome.
 //!
 //! The plugin's arguments, the timing-model settings and rules, and the core tables are
 //! the `rtoslab-plugin-config` crate (`config/`), which has no QEMU dependency, so the
@@ -37,6 +38,7 @@ pub mod fpctx;
 pub mod fpu;
 pub mod instrument;
 pub mod irqwin;
+pub mod itcond;
 pub mod thumb;
 pub mod timing;
 pub mod trace;

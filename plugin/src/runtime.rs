@@ -16,6 +16,7 @@
 //! the per-store fast path.
 
 use std::cell::{Cell, UnsafeCell};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::BufWriter;
 use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
@@ -43,6 +44,7 @@ use crate::fpctx::{EntryState, FpContext};
 use crate::fpu::fp_op;
 use crate::instrument::plan_tb;
 use crate::irqwin::{self, At, MaskOp, Windows};
+use crate::itcond::{ItGroup, ItTail, it_groups};
 use crate::thumb::{self, Class, Flow, Insn, Mem};
 use crate::timing::CycleModel;
 use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, Stamp, TraceWriter};
@@ -722,6 +724,30 @@ fn on_mask_insn(
     unsafe { &mut *w.get() }.mask_changed(op, rn, at);
 }
 
+/// IT slots cut off by the end of a translated block, by the address they continue at
+/// (translation time only; `itcond::ItTail`). Keyed by address, not per vCPU: a tail is
+/// a property of the code (the IT instruction before that address), the same whichever
+/// vCPU translates either block, and translation is serialised by this mutex.
+static IT_TAILS: Mutex<BTreeMap<u64, ItTail>> = Mutex::new(BTreeMap::new());
+
+/// Callback with register access on an IT block's first conditional instruction, just
+/// before it runs (`itcond`): read the flags and correct the cycles for the slots whose
+/// condition fails, on the running vCPU's counter (`vcpu`, from `vcpu_now`). The
+/// segment's add (inline, or `add_segment` with several vCPUs) has run (registered
+/// first). xPSR is read from the vCPU QEMU is running (the register API reads the
+/// current CPU), the same one `vcpu` names.
+fn on_it_block(vcpu: VCPUIndex, g: &ItGroup) {
+    let xpsr = XPSR
+        .get()
+        .and_then(|d| d.as_ref())
+        .and_then(|d| d.read().ok())
+        .and_then(|b| Some(u32::from_le_bytes(b.get(..4)?.try_into().ok()?)));
+    // Unreadable flags (never seen): keep the executed price.
+    if let Some(x) = xpsr {
+        add_cycles(vcpu, g.delta(x));
+    }
+}
+
 /// Conditional callback (only while an exception is active) on an exception-return-capable
 /// branch, just before it runs: the value it is about to load into the PC.
 fn on_exc_ret_branch(rt: &'static Runtime, vcpu: VCPUIndex, src: TargetSrc) {
@@ -1069,6 +1095,23 @@ impl HasCallbacks for RtosLab {
                         on_mask_insn(rt, vcpu, op, i, pc, suffix_insns, suffix_cycles)
                     },
                     flags,
+                );
+            }
+        }
+        if rt.model.models_cycles() {
+            // After the inline adds, so they run first (registration order).
+            // IT slots cut off by the end of an earlier block continue here (`ItTail`).
+            let mut tails = IT_TAILS.lock().unwrap_or_else(|e| e.into_inner());
+            let lead = tails.get(&decoded[0].pc).copied();
+            let it = it_groups(&decoded, rt.model, lead);
+            if let Some((pc, tail)) = it.tail {
+                tails.insert(pc, tail);
+            }
+            drop(tails);
+            for g in it.groups {
+                tb.instruction(g.at)?.register_execute_callback_flags(
+                    move |_vcpu: VCPUIndex| on_it_block(vcpu_now(rt.multi), &g),
+                    CallbackFlags::QEMU_PLUGIN_CB_R_REGS,
                 );
             }
         }

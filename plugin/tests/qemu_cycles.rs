@@ -195,8 +195,8 @@ const M3_CASES: &[(u32, u64, &str)] = &[
     (24, 4, "CMP 1 + IT 1 + MOVEQ 1 + MOVNE 1 (skipped, still 1)"),
     (
         25,
-        4,
-        "CMP 1 + IT 1 + LDREQ 2: a skipped load is charged as executed (model limit)",
+        3,
+        "CMP 1 + IT 1 + LDREQ skipped 1 (docs/timing-model.md, \"Conditional execution\")",
     ),
     (
         26,
@@ -649,5 +649,59 @@ fn fp_context_stacking() {
             [svc_basic[0] + w, svc_basic[1], svc_basic[2] + w],
             "{core}: LSPEN = 0: saved on entry, restored on return"
         );
+    }
+}
+
+/// Instructions skipped by their IT condition (tests/fixtures/it_cond_test.S, on
+/// mps2-an386): a skipped instruction costs 1 cycle, like a NOP in its place
+/// (docs/timing-model.md, "Conditional execution"); the same instruction whose condition
+/// passes costs its Table 3-1 count. MOVS 1, CMP/TST 1, IT 1 in every case.
+#[test]
+fn it_condition() {
+    let Some(fx) = fixture("it_condition", "it_cond_test", &[]) else {
+        return;
+    };
+    // (case, M3 table, M4 table, why)
+    let rows: &[(u32, u64, u64, &str)] = &[
+        (0, 0, 0, "the calibration pair"),
+        (1, 3 + 2, 3 + 2, "LDREQ passes: [M3] LDR 2"),
+        (2, 3 + 1, 3 + 1, "LDREQ fails: 1"),
+        (3, 3 + 5, 3 + 5, "STMEQ {r0-r3} passes: [M3] STM 1+N = 5"),
+        (4, 3 + 1, 3 + 1, "STMEQ fails: 1"),
+        (
+            5,
+            3 + 1 + 6,
+            3 + 1 + 1,
+            "LDREQ fails 1, UMLALNE runs: [M3] 4 to 7, div=typ 6; [M4] 1",
+        ),
+        (6, 3 + 2 + 1, 3 + 2 + 1, "LDREQ runs 2, UMLALNE fails 1"),
+        (
+            7,
+            3 + 1,
+            3 + 17,
+            "VSTMDBEQ {s16-s31} passes: [M4] Table 7-1 VSTM 1+N = 17; the M3 table prices no FPU: 1",
+        ),
+        (8, 3 + 1, 3 + 1, "VSTMDBEQ fails: 1"),
+        (
+            9,
+            2 + 1,
+            2 + 1,
+            "CMP 1, IT 1, LDREQ.W fails 1, in the next translation block (page crossing)",
+        ),
+        (10, 2 + 2, 2 + 2, "the same, passing: LDR 2"),
+    ];
+    for core in ["cortex-m3", "cortex-m4"] {
+        let t = fx.trace_on("mps2-an386", &format!("core={core}"), true);
+        assert_eq!(t.end.status, 0, "{core}: end status");
+        let r = Run {
+            hits: t.hits,
+            flags: t.flags,
+            end: t.end,
+        };
+        let case_rows: Vec<(u32, u64, &str)> = rows
+            .iter()
+            .map(|&(n, m3, m4, why)| (n, if core == "cortex-m3" { m3 } else { m4 }, why))
+            .collect();
+        check_cases(&r, core, SHARE, &case_rows);
     }
 }

@@ -196,6 +196,10 @@ class TargetFile:
     # Rust's target triple for this core (e.g. thumbv7m-none-eabi), for Rust kernel ports
     # (docs/rust-models.md); "" = no Rust images for this target.
     rust_target: str = ""
+    # The highest device interrupt line no device drives: lab_target_irq_soft(0); lines
+    # irq_soft_top-0..-3 are the free ones (LAB_TARGET_IRQ_SOFT_TOP for C; RTIC's device
+    # crate names them at compile time). Required.
+    irq_soft_top: int = -1
     # [lacks]: board features (TARGET_FEATURES) this target does not have, each with the
     # reason; a benchmark that `needs` one is n/a here with that reason.
     lacks: dict[str, str] = field(default_factory=dict)
@@ -317,6 +321,16 @@ def _check_target(spec: TargetFile, where: str) -> None:
     if spec.timing.flash is None and sum(m.kind == "flash" for m in spec.memory) > 1:
         raise bad("timing.flash", "is missing and there are several flash regions: "
                   "say which one the timing model uses (BASE:SIZE)")
+    if not 3 <= spec.irq_soft_top < 496:
+        raise bad("irq_soft_top", "is missing or out of range: give the highest device interrupt "
+                  "line no device drives (lab_target_irq_soft(0); it and the 3 below it must be "
+                  "free), 3..495")
+    # A staticlib for the soft-float triple will not link into a hard-float image (and the
+    # reverse): the triple's float ABI must be the C side's.
+    if spec.rust_target and spec.rust_target.endswith("hf") != (spec.float_abi == "hard"):
+        raise bad("rust_target", f"is {spec.rust_target!r} but float_abi is "
+                  f"{spec.float_abi!r}: use the triple with the same float ABI "
+                  "(…-eabihf for 'hard', …-eabi otherwise)")
     fp = spec.footprint
     named: dict[str, str] = {}
     for key in ("flash", "ram", "both", "stack", "ignore"):
@@ -363,6 +377,8 @@ class Benchmark:
     derived: tuple[DerivedSpec, ...] = ()  # [[derived]]: figures composed on the host
     metric_decls: tuple[MetricDecl, ...] = ()  # [[metric]]: e.g. one-sample totals
     needs: tuple[str, ...] = ()  # board features (TARGET_FEATURES) the target must have
+    # Board features a Rust version (kernel -> features) needs beyond `needs`.
+    rust_needs: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Rust kernel ports with a Rust version of this benchmark (its rust/<kernel>/ crates)
     rust_kernels: tuple[str, ...] = ()
 
@@ -427,6 +443,9 @@ class BenchFile:
     derived: tuple[DerivedSpec, ...] = ()  # derived metrics (rtoslab.analysis.derived)
     metric: tuple[MetricDecl, ...] = ()  # [[metric]]: how the host treats a measured metric
     needs: tuple[str, ...] = ()  # board features (TARGET_FEATURES) a target must have
+    # Board features that only a Rust version needs (kernel -> features), e.g. the
+    # benchmark timer where the C version uses none.
+    rust_needs: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 _SUITE_RE = re.compile(r"[a-z0-9_]+")
@@ -494,6 +513,15 @@ def benchmarks() -> dict[str, Benchmark]:
             if feature not in TARGET_FEATURES:
                 raise RtoslabError(f"{toml}: key 'needs[{i}]' is {feature!r}: choose board features "
                                    f"{_choices(TARGET_FEATURES)}")
+        rust_kernels = tuple(sorted(c.parent.name for c in toml.parent.glob("rust/*/Cargo.toml")))
+        for kernel, features in d.rust_needs.items():
+            if kernel not in rust_kernels:
+                raise RtoslabError(f"{toml}: key 'rust_needs.{kernel}' names no Rust version: "
+                                   f"name a folder of rust/ ({_choices(rust_kernels)})")
+            for i, feature in enumerate(features):
+                if feature not in TARGET_FEATURES:
+                    raise RtoslabError(f"{toml}: key 'rust_needs.{kernel}[{i}]' is {feature!r}: "
+                                       f"choose board features {_choices(TARGET_FEATURES)}")
         if d.insn_limit <= 0:
             raise RtoslabError(f"{toml}: key 'insn_limit' is {d.insn_limit}: give a positive "
                                "instruction count")
@@ -522,7 +550,8 @@ def benchmarks() -> dict[str, Benchmark]:
             derived=d.derived,
             metric_decls=d.metric,
             needs=d.needs,
-            rust_kernels=tuple(sorted(c.parent.name for c in toml.parent.glob("rust/*/Cargo.toml"))),
+            rust_kernels=rust_kernels,
+            rust_needs=dict(d.rust_needs),
         )
     return found
 
@@ -611,16 +640,23 @@ def missing_capabilities(bench: Benchmark, kernel: Kernel) -> list[str]:
             if c.startswith("LAB_HAS_") and not kernel.capabilities.get(c, False)]
 
 
-def target_lacks(bench: Benchmark, target: Target) -> list[str]:
-    """Board features the benchmark needs that the target lacks (empty: it can run)."""
-    return [f for f in bench.needs if f in target.spec.lacks]
+def target_lacks(bench: Benchmark, target: Target, kernel: Kernel | None = None) -> list[str]:
+    """Board features the benchmark needs that the target lacks (empty: it can run); with
+    `kernel`, also those its Rust version for that kernel needs (bench.toml rust_needs)."""
+    needs = list(bench.needs)
+    if kernel is not None and kernel.rust_crate and kernel.name in bench.rust_kernels:
+        needs += [f for f in bench.rust_needs.get(kernel.name, ()) if f not in needs]
+    return [f for f in needs if f in target.spec.lacks]
 
 
 def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) -> str | None:
     """Why the benchmark cannot run with this kernel (first) or on this target; None: it can."""
+    if kernel.rust_crate and target is not None and not target.spec.rust_target:
+        return (f"target {target.name} has no rust_target in target.toml (no Rust triple for "
+                f"its core), so the Rust kernel {kernel.name} cannot build there")
     missing = missing_capabilities(bench, kernel)
     if not missing:
-        if target is None or not (lacking := target_lacks(bench, target)):
+        if target is None or not (lacking := target_lacks(bench, target, kernel)):
             return None
         return f"target {target.name} lacks " + ", ".join(f"{f} ({target.spec.lacks[f]})" for f in lacking)
     parts = []

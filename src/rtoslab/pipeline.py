@@ -92,7 +92,8 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
 @cache
 def _source_hash(bench_dir: Path, target_dir: Path, port_dir: Path) -> str:
     fw = firmware_root()
-    return tree_hash([bench_dir, fw / "workloads", fw / "harness", fw / "include", target_dir, port_dir])
+    return tree_hash([bench_dir, fw / "workloads", fw / "harness", fw / "include", fw / "arch",
+                      fw / "boards", target_dir, port_dir])
 
 
 def external_inputs(config: BuildConfig, bench: Benchmark) -> list[Path]:
@@ -106,7 +107,8 @@ def external_inputs(config: BuildConfig, bench: Benchmark) -> list[Path]:
 
 def source_hash(config: BuildConfig, bench: Benchmark) -> str:
     """Hash of all of the source compiled into a benchmark's image that no version pins:
-    its folder, the shared workloads, harness and seams, the target and the kernel port
+    its folder, the shared workloads, harness and seams, the target (with the Cortex-M and
+    board-family code targets share, firmware/arch and firmware/boards) and the kernel port
     (for a Rust model also the firmware/rust workspace), and whatever its bench.cmake
     pulled in from outside the firmware folder (so the identity changes when they do).
     (Third-party sources are pinned by version in deps/Cargo.lock and

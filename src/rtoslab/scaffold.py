@@ -5,7 +5,9 @@
   comments saying what to change.
 - port: a copy of the checkout's ``firmware/ports/template`` (every lab/port.h function
   present, each failing clearly until implemented), renamed and no longer a template.
-- target: a copy of ``firmware/targets/mps2-an385`` (the shape every target has), renamed.
+- target: a copy of ``firmware/targets/mps2-an385`` (a board's part: target.toml, lab_board.h,
+  linker.ld, target.cmake), renamed; the Cortex-M code every target shares and the MPS2 board
+  code stay in the checkout's ``firmware/arch/cortex-m`` and ``firmware/boards/mps2``.
 
 The folder goes to ``DIR/NAME`` with ``--dir DIR``; otherwise into the project (the
 folder of the nearest rtoslab.toml, or the current folder, where a rtoslab.toml naming
@@ -216,6 +218,10 @@ def _new_target(folder: Path, name: str) -> None:
     header = (f"# {name}: made by `rtoslab new target {name}` as a copy of {TARGET_MODEL}; it builds\n"
               f"# and runs as made (on QEMU's {TARGET_MODEL} machine). CHANGE, for another board:\n"
               "# qemu_machine, cpu/fpu/float_abi, clock_hz, nvic_prio_bits, [probe], [[memory]]\n"
-              "# below; startup.c (vector table, fault capture), target.c (lab/target.h: UART,\n"
-              "# exit, IRQ API, benchmark timer) and linker.ld for its devices (docs/extending.md).\n")
+              "# below; lab_board.h (IRQ count, software IRQ lines, device addresses), linker.ld\n"
+              "# (stack size, bulk memory), and a target.c of the board's own in target.cmake in\n"
+              "# place of the MPS2 one (lab/target.h: UART, benchmark timer, output register;\n"
+              "# firmware/boards/mps2/mps2_target.c shows the shape). The vector table, fault\n"
+              "# capture, IRQ API, probe and linker sections are shared by every Cortex-M target:\n"
+              "# firmware/arch/cortex-m/ (docs/extending.md).\n")
     toml.write_text(header + text)

@@ -74,8 +74,9 @@ def test_heap_too_small_is_one_clear_line(run_cli: RunCli, tmp_path: Path) -> No
 def test_unknown_allocator_names_the_choices(run_cli: RunCli, tmp_path: Path) -> None:
     proc = run_cli("run", "--db", str(tmp_path / "r.sqlite"), "--bench", "a_sweep", "--define",
                    "LAB_ALLOC=nosuch")
-    assert proc.returncode == 1
-    assert "unknown allocator 'nosuch' (LAB_ALLOC): choose one of heap4, heap5, newlib" in proc.stderr
+    assert proc.returncode == 2  # refused before anything is built or stored
+    assert "unknown allocator 'nosuch' (--define LAB_ALLOC): choose one of heap4, heap5," in proc.stderr
+    assert not (tmp_path / "r.sqlite").exists()
 
 
 def test_full_newlib_malloc_is_linked_not_nano(run_cli: RunCli, tmp_path: Path) -> None:

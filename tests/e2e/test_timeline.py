@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from rtoslab.catalog import targets
 from rtoslab.trace.timeline import load_timelines, timeline_dir
 from tests.unit.test_timeline import check_trace_event_format, sequence
 
@@ -69,3 +70,22 @@ def test_export_trace_without_a_timeline_says_what_to_do(run_cli: RunCli, tmp_pa
     assert proc.returncode != 0
     assert "has no timeline: run with `rtoslab run --trace`" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# Every target of the checkout (the probe with a run-time id, LAB_PROBE_VAR, comes from the
+# shared firmware/arch/cortex-m/lab_probe_impl.h in both of its forms, ARMv6-M and
+# ARMv7-M/ARMv8-M Mainline): k_yield runs with --trace, and its timeline shows the two
+# tasks switching.
+@pytest.mark.parametrize("target", sorted(targets()))
+def test_trace_of_k_yield_on_every_target(run_cli: RunCli, tmp_path: Path, target: str) -> None:
+    db = tmp_path / "r.sqlite"
+    proc = run_cli("run", "--kernel", "freertos", "--bench", "k_yield", "--target", target,
+                   "--trace", "--json", "-j", "2", "--db", str(db))
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(proc.stdout)["results"]
+    assert {r["benchmark"] for r in results} == {"k_yield"}
+    assert all(r["status"] == "ok" for r in results), results
+    [tl] = load_timelines(timeline_dir(db, 1))
+    assert tl.benchmark == "k_yield"
+    switches = [s for s in sequence(tl) if s.startswith("+task ")]
+    assert len(switches) > 10 and len(set(switches)) >= 2, switches[:10]

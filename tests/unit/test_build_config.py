@@ -142,3 +142,10 @@ def test_clock_hz_alone_needs_no_plugin_description(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(timing, "description", unavailable)
     BuildConfig(timing=(("clock_hz", 72_000_000),)).validate()
+
+
+def test_unknown_allocator_is_refused_before_building_with_the_known_ones() -> None:
+    with pytest.raises(RtoslabError, match=r"unknown allocator 'foo' \(--define LAB_ALLOC\): choose one of "
+                       r"heap4, .*tlsf"):
+        BuildConfig(target="mps2-an385", kernel="baremetal", defines=(("LAB_ALLOC", "foo"),)).validate()
+    BuildConfig(target="mps2-an385", kernel="baremetal", defines=(("LAB_ALLOC", "tlsf"),)).validate()

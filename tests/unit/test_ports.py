@@ -142,13 +142,18 @@ def test_freertos_options_and_template_placeholders_match() -> None:
     assert "LAB_TARGET_CLOCK_HZ" in text
 
 
+# Headers of the targets and of the code they share (firmware/arch/cortex-m/, boards/).
+TARGET_PRIVATE = {"lab_probe_impl.h", "lab_board.h", "lab_cortex_m.h", "lab_cortex_m_target.h", "cmsdk.h",
+                  "stm32_usart.h", "stm32_console.h"}
+
+
 @pytest.mark.parametrize("port", PORTS)
 def test_a_port_uses_no_target_header(port: str) -> None:
     """Exit codes come from the harness (lab/exit.h through lab/bench.h); a kernel reaches
     the hardware only through the CMSIS exception names, never a target's header."""
     for f, inc in includes(kernels()[port].path).items():
         assert "lab/target.h" not in inc, f
-        assert not any(i.startswith("mps2") or i == "lab_probe_impl.h" for i in inc), f
+        assert not any(i.startswith("mps2") or i in TARGET_PRIVATE for i in inc), f
 
 
 def test_exit_codes_belong_to_the_harness() -> None:
@@ -161,8 +166,23 @@ def test_exit_codes_belong_to_the_harness() -> None:
 @pytest.mark.parametrize("target", sorted(p.name for p in (firmware_root() / "targets").iterdir()
                                           if (p / "target.toml").is_file()))
 def test_a_target_calls_the_harness_only_through_fault_and_exit(target: str) -> None:
-    folder = firmware_root() / "targets" / target
-    own = {f.name for f in folder.glob("*.h")}
+    check_target_code(firmware_root() / "targets" / target)
+
+
+@pytest.mark.parametrize("shared", ["arch/cortex-m", "boards/mps2", "boards/stm32"])
+def test_shared_target_code_calls_the_harness_only_through_fault_and_exit(shared: str) -> None:
+    check_target_code(firmware_root() / shared)
+
+
+def check_target_code(folder: Path) -> None:
+    """Target code (a target's folder, or the code targets share) includes only
+    lab/target.h, lab/fault.h, lab/exit.h, its own headers, the shared ones (arch/cortex-m,
+    boards/<family>: they include the target's lab_board.h) and the C library's, and never
+    formats the fault line."""
+    fw = firmware_root()
+    shared = [fw / "arch" / "cortex-m", *(fw / "boards").iterdir()]
+    own = {f.name for f in folder.glob("*.h")} | {f.name for d in shared for f in d.glob("*.h")}
+    own.add("lab_board.h")
     allowed = {"lab/target.h", "lab/exit.h", "lab/fault.h"}
     for f, inc in includes(folder).items():
         lab = {i for i in inc if i.startswith("lab/")}

@@ -115,3 +115,58 @@ def test_footprint_splits_a_rust_staticlib_by_crate_role() -> None:
     for crate in ("rtic", "embassy_executor", "lab", "cortex_m"):
         assert component_of(member.format(crate, crate)) == "kernel"
     assert component_of("/abs/build/rust/libcall.a(lab-0123abcd.lab.x-cgu.0.rcgu.o)") == "kernel"
+
+
+def test_cargo_env_passes_the_free_interrupt_lines() -> None:
+    for t in (get_target(n) for n in ("mps2-an385", "mps2-an505", "microbit")):
+        assert rust.cargo_env(t)["LAB_TARGET_IRQ_SOFT_TOP"] == str(t.spec.irq_soft_top)
+
+
+@pytest.mark.parametrize("name", ["microbit", "mps2-an385", "mps2-an386", "mps2-an505",
+                                  "netduinoplus2", "stm32vldiscovery"])
+def test_rust_facts_of_a_target_match_its_c_side(name: str) -> None:
+    """The free interrupt lines have one home, target.toml's irq_soft_top (C reads it as
+    LAB_TARGET_IRQ_SOFT_TOP, RTIC's device crate from cargo's environment): no board header
+    repeats it; and the triple's float ABI is the C side's."""
+    t = get_target(name)
+    for h in t.path.glob("*.h"):
+        assert "SOFT_IRQ_TOP" not in h.read_text(), f"{h} repeats target.toml's irq_soft_top"
+    if t.spec.rust_target:
+        assert t.spec.rust_target.endswith("hf") == (t.spec.float_abi == "hard")
+
+
+def test_a_rust_triple_with_the_wrong_float_abi_or_no_free_line_is_refused() -> None:
+    import dataclasses
+
+    from rtoslab.catalog import _check_target
+    from rtoslab.records import RtoslabError
+
+    spec = get_target("mps2-an386").spec
+    with pytest.raises(RtoslabError,
+                       match=r"key 'rust_target' is 'thumbv7em-none-eabi' but float_abi is 'hard'"):
+        _check_target(dataclasses.replace(spec, rust_target="thumbv7em-none-eabi"), "t.toml")
+    with pytest.raises(RtoslabError, match=r"key 'irq_soft_top' is missing"):
+        _check_target(dataclasses.replace(spec, irq_soft_top=-1), "t.toml")
+
+
+def test_rust_kernels_are_na_on_a_target_without_rust_target() -> None:
+    import dataclasses
+
+    t = get_target("mps2-an385")
+    bare = dataclasses.replace(t, spec=dataclasses.replace(t.spec, rust_target=""))
+    for k in RUST_KERNELS:
+        reason = na_reason(benchmarks()["k_yield"], kernels()[k], bare)
+        assert reason is not None and "has no rust_target" in reason
+    assert na_reason(benchmarks()["k_yield"], kernels()["freertos"], bare) is None
+    assert na_reason(benchmarks()["k_yield"], kernels()["rtic"], t) is None
+
+
+def test_a_rust_version_s_own_board_needs_make_only_it_na() -> None:
+    b = benchmarks()["k_isr_to_task"]
+    assert b.rust_needs == {"embassy": ("timer",)}
+    bare = get_target("stm32vldiscovery")  # [lacks] timer
+    reason = na_reason(b, kernels()["embassy"], bare)
+    assert reason is not None and "lacks timer" in reason
+    assert na_reason(b, kernels()["rtic"], bare) is None
+    assert na_reason(b, kernels()["freertos"], bare) is None
+

@@ -34,7 +34,25 @@ def test_every_target_folder_parses_and_passes_its_checks() -> None:
     assert "mps2-an385" in found
     for name, t in found.items():
         assert t.name == name and (t.path / "target.cmake").is_file()
-        assert (t.path / "lab_probe_impl.h").is_file()
+        assert (t.path / "lab_board.h").is_file() and (t.path / "linker.ld").is_file()
+
+
+def test_targets_share_one_copy_of_the_cortex_m_code() -> None:
+    """The vector table, reset and fault handlers, the IRQ API, the probe and the linker
+    sections live once, in firmware/arch/cortex-m/; a target folder holds only its board
+    (a fix there reaches every target)."""
+    arch = firmware_root() / "arch" / "cortex-m"
+    shared = ("void Reset_Handler(void)\n{", "int(lab_target_irq_install)", "#define LAB_PROBE_IMPL(",
+              "void lab_target_exit(int status)\n{", ".ram_vectors (NOLOAD)")
+    for text in shared:
+        assert any(text in f.read_text() for f in arch.iterdir()), text
+    for name, t in targets().items():
+        if not t.path.is_relative_to(firmware_root()):
+            continue
+        assert "arch/cortex-m/arch.cmake" in (t.path / "target.cmake").read_text(), name
+        for f in t.path.iterdir():
+            body = f.read_text()
+            assert not any(text in body for text in shared), (name, f.name)
 
 
 def test_an385_facts_and_what_is_derived_from_them() -> None:
@@ -65,8 +83,12 @@ size = 0x1000
 
 
 def test_fpu_targets_get_an_fpu_flag(tmp_path: Path) -> None:
-    toml = _target_copy(tmp_path, ('fpu = "none"\nfloat_abi = "soft"',
-                                   'fpu = "fpv4-sp-d16"\nfloat_abi = "hard"'))
+    # (the Rust triple follows the float ABI: a hard-float image needs the -eabihf one)
+    toml = _target_copy(tmp_path, ('fpu = "none"\nfloat_abi = "soft"\n# Rust\'s target triple for this '
+                                   'core (Rust kernel ports: docs/rust-models.md).\nrust_target = '
+                                   '"thumbv7m-none-eabi"',
+                                   'fpu = "fpv4-sp-d16"\nfloat_abi = "hard"\nrust_target = '
+                                   '"thumbv7em-none-eabihf"'))
     assert load_target(toml).cpu_flags() == (
         "-mcpu=cortex-m3", "-mthumb", "-mfpu=fpv4-sp-d16", "-mfloat-abi=hard")
 

@@ -9,7 +9,8 @@
  *                   harness measures and the host subtracts (docs/formats.md section 4), so
  *                   an empty pair measures exactly 0. Safe in tasks and in interrupt
  *                   handlers. The implementation comes from the target's
- *                   <lab_probe_impl.h>, so a board can store a cycle-counter value into a
+ *                   <lab_probe_impl.h> (firmware/arch/cortex-m/'s for every Cortex-M
+ *                   target unless its folder has its own), so a board can store a cycle-counter value into a
  *                   RAM buffer instead, without any benchmark changing.
  *
  *   LAB_INTERVAL(metric, start, end, "description")
@@ -38,7 +39,7 @@
 
 #include <stdint.h>
 
-#include "lab_probe_impl.h" /* from the target: defines LAB_PROBE_IMPL(id) */
+#include "lab_probe_impl.h" /* from the target or arch/cortex-m: defines LAB_PROBE_IMPL(id) */
 
 #define LAB_PROBE(id) LAB_PROBE_IMPL(id)
 

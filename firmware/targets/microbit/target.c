@@ -2,13 +2,12 @@
 #include <stdint.h>
 
 #include "lab/target.h"
-#include "nrf51.h"
+#include "lab_board.h"
+#include "lab_cortex_m.h"
 
 #ifndef LAB_TARGET_CLOCK_HZ
 #error "LAB_TARGET_CLOCK_HZ must be set by the build (target.toml clock_hz)"
 #endif
-
-extern void (*lab_ram_vectors[NRF_VECTOR_COUNT])(void);
 
 /* Polls of EVENTS_TXDRDY before a byte counts as lost: QEMU's UART raises it as soon as
  * the byte is handed on, so this bound only matters when the UART is not connected; then
@@ -32,75 +31,11 @@ void lab_target_console_write(const char *buf, uint32_t len)
     }
 }
 
-void lab_target_exit(int status)
-{
-    /* Semihosting SYS_EXIT_EXTENDED (0x20): block {ADP_Stopped_ApplicationExit, status};
-     * QEMU exits with `status` as its process exit code. bkpt is ARMv6-M too. */
-    static volatile uint32_t block[2];
-    block[0] = 0x20026u;
-    block[1] = (uint32_t)status;
-    register uint32_t r0 __asm__("r0") = 0x20u;
-    register uint32_t r1 __asm__("r1") = (uint32_t)(uintptr_t)block;
-    __asm__ volatile("bkpt 0xab" : : "r"(r0), "r"(r1) : "memory");
-    for (;;) {
-        /* Not under a semihosting debugger: nothing else to do. */
-        __asm__ volatile("wfi");
-    }
-}
-
-uint32_t lab_target_irq_count(void) { return NRF_IRQ_COUNT; }
-
-/* ARMv6-M: the priority registers are word access only; each holds four lines. */
-static void lab_target_irq_priority(uint32_t irq, uint32_t priority)
-{
-    uint32_t shift = 8u * (irq % 4u);
-    uint32_t v = NVIC_IPR(irq / 4u);
-    v &= ~(0xFFu << shift);
-    v |= (priority & 0xFFu) << shift;
-    NVIC_IPR(irq / 4u) = v;
-}
-
-/* (name in parentheses: the function, not the macro of lab/target.h that lists handlers) */
-int(lab_target_irq_install)(uint32_t irq, lab_irq_handler_t handler, uint32_t priority)
-{
-    if (irq >= NRF_IRQ_COUNT || handler == 0) {
-        return -1;
-    }
-    lab_ram_vectors[16u + irq] = handler;
-    lab_target_irq_priority(irq, priority);
-    NVIC_ICPR = 1u << irq;
-    __asm__ volatile("dsb" ::: "memory");
-    NVIC_ISER = 1u << irq;
-    __asm__ volatile("dsb\n\tisb" ::: "memory");
-    return 0;
-}
-
-/* ARMv6-M has no STIR: set the line pending in ISPR. */
-void lab_target_irq_trigger(uint32_t irq)
-{
-    NVIC_ISPR = 1u << (irq % 32u);
-    __asm__ volatile("dsb\n\tisb" ::: "memory");
-}
-
-void lab_target_irq_remove(uint32_t irq)
-{
-    if (irq >= NRF_IRQ_COUNT) {
-        return;
-    }
-    NVIC_ICER = 1u << irq;
-    __asm__ volatile("dsb\n\tisb" ::: "memory");
-    lab_ram_vectors[16u + irq] = lab_target_default_handler;
-}
-
-extern uint32_t __lab_main_stack_limit, __lab_main_stack_top;
-
-void lab_target_main_stack(uintptr_t *lo, uintptr_t *hi)
-{
-    *lo = (uintptr_t)&__lab_main_stack_limit;
-    *hi = (uintptr_t)&__lab_main_stack_top;
-}
-
-uint32_t lab_target_irq_soft(uint32_t n) { return NRF_SOFT_IRQ_TOP - (n & 3u); }
+/* lab_target_exit (semihosting), the IRQ API, the main stack's bounds and the software
+ * IRQ lines: the same on every Cortex-M target, defined here, inside this file, so that
+ * the timer code below may have lab_target_irq_install/remove inlined
+ * (lab_cortex_m_target.h). */
+#include "lab_cortex_m_target.h"
 
 static lab_irq_handler_t lab_timer_handler;
 

@@ -1,4 +1,6 @@
 # microbit: the target's sources and linker script. Its facts (cpu, clock, priority
 # bits, probe region, memory regions) are in target.toml; rtoslab passes them in.
-set(LAB_TARGET_SOURCES ${LAB_TARGET_DIR}/startup.c ${LAB_TARGET_DIR}/target.c)
+# The Cortex-M code every target shares (startup, IRQ API, probe, linker sections):
+include(${LAB_ROOT}/arch/cortex-m/arch.cmake)
+set(LAB_TARGET_SOURCES ${LAB_ARCH_DIR}/startup.c ${LAB_TARGET_DIR}/target.c)
 set(LAB_TARGET_LINKER_SCRIPT ${LAB_TARGET_DIR}/linker.ld)

@@ -94,11 +94,11 @@ def short_path(path: str) -> str:
 def addr2line(elf: Path, addrs: list[int]) -> dict[int, tuple[str, str, int, str]]:
     """(function, file, line, caller) of each address: the innermost (inlined) function and
     its line, and ``caller``, the function it is inlined into ("" when not inlined).
-    Unknown parts are "?" (line 0)."""
+    Unknown parts are "?" (line 0). Names are demangled (-C: C++ and Rust symbols)."""
     if not addrs:
         return {}
     try:
-        out = subprocess.run([ADDR2LINE, "-a", "-f", "-i", "-e", str(elf), *(f"{a:#x}" for a in addrs)],
+        out = subprocess.run([ADDR2LINE, "-a", "-f", "-i", "-C", "-e", str(elf), *(f"{a:#x}" for a in addrs)],
                              capture_output=True, text=True, check=True).stdout.splitlines()
     except FileNotFoundError:
         raise RtoslabError(f"{ADDR2LINE} not found: install binutils-arm-none-eabi (make setup)") from None

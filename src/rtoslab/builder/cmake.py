@@ -97,6 +97,7 @@ def target_cmake_args(target: Target, gen_dir: Path) -> dict[str, str]:
         # at), never the timing model's clock_hz, which only converts cycles to time.
         "LAB_TARGET_CLOCK_HZ": str(spec.clock_hz),
         "LAB_TARGET_NVIC_PRIO_BITS": str(spec.nvic_prio_bits),
+        "LAB_TARGET_IRQ_SOFT_TOP": str(spec.irq_soft_top),
         "LAB_PROBE_REGION_BASE": f"{spec.probe.base:#x}",
         "LAB_PROBE_REGION_SIZE": f"{spec.probe.size:#x}",
         "LAB_TARGET_GEN_DIR": str(gen_dir),
@@ -142,8 +143,9 @@ def buildable_benchmarks(config: BuildConfig) -> list[Benchmark]:
     kernel, target = config.kernel_info(), config.target_info()
     defines = config.define_map()
     return [b for b in benchmarks().values()
-            if not missing_capabilities(b, kernel) and not target_lacks(b, target)
-            and not missing_alloc_capabilities(b, defines)]
+            if not missing_capabilities(b, kernel) and not target_lacks(b, target, kernel)
+            and not missing_alloc_capabilities(b, defines)
+            and not (kernel.rust_crate and not target.spec.rust_target)]
 
 
 def _tool(name: str) -> str:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtoslab.catalog import Kernel, Target, get_kernel, get_target
+from rtoslab.catalog import Kernel, Target, allocator_capabilities, get_kernel, get_target
 from rtoslab.records import RtoslabError
 from rtoslab.timing import check_overrides
 
@@ -145,7 +145,11 @@ class BuildConfig:
         against the plugin's description); one-line RtoslabError. The plugin's
         cross-setting check is ``rtoslab.timing.check_resolved(self.timing_settings())``."""
         self.resolved_kernel_options()
-        self.define_map()
+        alloc = self.define_map().get("LAB_ALLOC")
+        if alloc is not None and alloc not in allocator_capabilities():
+            known = ", ".join(sorted(allocator_capabilities()))
+            raise RtoslabError(f"unknown allocator {alloc!r} (--define LAB_ALLOC): choose one of {known} "
+                               "(folders under firmware/allocators/)")
         check_cflags(self.cflags)
         check_overrides(self.timing)
 

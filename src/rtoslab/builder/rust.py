@@ -83,6 +83,7 @@ def cargo_env(target: Target, defines: dict[str, str] | None = None) -> dict[str
         "LAB_PROBE_REGION_SIZE": f"{spec.probe.size:#x}",
         "LAB_TARGET_CLOCK_HZ": str(spec.clock_hz),
         "LAB_TARGET_NVIC_PRIO_BITS": str(spec.nvic_prio_bits),
+        "LAB_TARGET_IRQ_SOFT_TOP": str(spec.irq_soft_top),
     })
     for name, value in (defines or {}).items():
         env[f"LAB_DEFINE_{name}"] = value

@@ -1,7 +1,8 @@
 //! The device crate that RTIC 2's `#[rtic::app(device = ...)]` needs, written by hand for
 //! rtoslab's targets (docs/rust-models.md): `NVIC_PRIO_BITS` (target.toml nvic_prio_bits,
-//! through the lab crate) and an `Interrupt` enum naming device interrupt lines IRQ0..IRQ31
-//! by number. There are no peripherals (apps use `peripherals = false`): the C target owns
+//! through the lab crate) and an `Interrupt` enum naming the target's four free device
+//! interrupt lines FREE0..FREE3 (lab_target_irq_soft 3..0; their numbers from target.toml
+//! irq_soft_top). There are no peripherals (apps use `peripherals = false`): the C target owns
 //! the board. RTIC names each dispatcher's and hardware task's handler after its variant;
 //! the C target's vector table is in RAM, so `install` puts a handler there at run time.
 #![no_std]
@@ -9,43 +10,21 @@
 /// Implemented NVIC priority bits of the target.
 pub const NVIC_PRIO_BITS: u8 = lab::NVIC_PRIO_BITS;
 
-/// Device interrupt lines by number (the target decides what drives each).
+/// The target's four free device interrupt lines (lab_target_irq_soft 0..3), the only
+/// lines an app may bind or use as dispatchers, in ascending line order: `FREEn` is line
+/// `lab::IRQ_SOFT_TOP - 3 + n`, so FREE3 is lab_target_irq_soft(0), FREE0 is
+/// lab_target_irq_soft(3). The numbers are compile-time constants, since RTIC's thumbv6
+/// backend (source masking) builds its interrupt masks from `Interrupt::X as u32` in const
+/// context. (Names that sort as the lines do keep the handlers' order in the image, which
+/// follows their names, as it was with IRQ28..IRQ31 on mps2-an385.)
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u16)]
 pub enum Interrupt {
-    IRQ0 = 0,
-    IRQ1 = 1,
-    IRQ2 = 2,
-    IRQ3 = 3,
-    IRQ4 = 4,
-    IRQ5 = 5,
-    IRQ6 = 6,
-    IRQ7 = 7,
-    IRQ8 = 8,
-    IRQ9 = 9,
-    IRQ10 = 10,
-    IRQ11 = 11,
-    IRQ12 = 12,
-    IRQ13 = 13,
-    IRQ14 = 14,
-    IRQ15 = 15,
-    IRQ16 = 16,
-    IRQ17 = 17,
-    IRQ18 = 18,
-    IRQ19 = 19,
-    IRQ20 = 20,
-    IRQ21 = 21,
-    IRQ22 = 22,
-    IRQ23 = 23,
-    IRQ24 = 24,
-    IRQ25 = 25,
-    IRQ26 = 26,
-    IRQ27 = 27,
-    IRQ28 = 28,
-    IRQ29 = 29,
-    IRQ30 = 30,
-    IRQ31 = 31,
+    FREE0 = lab::IRQ_SOFT_TOP as u16 - 3,
+    FREE1 = lab::IRQ_SOFT_TOP as u16 - 2,
+    FREE2 = lab::IRQ_SOFT_TOP as u16 - 1,
+    FREE3 = lab::IRQ_SOFT_TOP as u16,
 }
 
 /// RTIC's codegen names handlers through `device::interrupt::<VARIANT>` (as PACs re-export).
@@ -65,13 +44,7 @@ unsafe impl cortex_m::interrupt::InterruptNumber for Interrupt {
 /// (lab_target_irq_soft 0..3): the run fails otherwise, rather than take a device's line.
 pub fn install(irq: Interrupt, handler: lab::IrqHandler, prio: u8) {
     lab::check!(prio >= 1);
+    // The build's IRQ_SOFT_TOP (target.toml irq_soft_top) must be the C target's.
     lab::check!((0..4).any(|n| lab::irq_soft(n) == irq as u32));
     lab::irq_install(irq as u32, handler, lab::nvic_prio_from_least_urgent(prio - 1));
-}
-
-/// The variant for device interrupt line `n` (0..31).
-pub fn line(n: u32) -> Interrupt {
-    lab::check!(n < 32);
-    // SAFETY: Interrupt is repr(u16) with every value 0..31.
-    unsafe { core::mem::transmute::<u16, Interrupt>(n as u16) }
 }

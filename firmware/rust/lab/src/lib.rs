@@ -30,6 +30,13 @@ pub const PROBE_BASE_HI: u32 = {
 pub const CLOCK_HZ: u32 = parse_u32(env!("LAB_TARGET_CLOCK_HZ"));
 /// Implemented NVIC priority bits (target.toml nvic_prio_bits).
 pub const NVIC_PRIO_BITS: u8 = parse_u32(env!("LAB_TARGET_NVIC_PRIO_BITS")) as u8;
+/// The highest free device interrupt line (target.toml irq_soft_top): lab_target_irq_soft(n)
+/// is IRQ_SOFT_TOP - n for n = 0..3, known at compile time for RTIC's device crate.
+pub const IRQ_SOFT_TOP: u32 = {
+    let top = parse_u32(env!("LAB_TARGET_IRQ_SOFT_TOP"));
+    assert!(top >= 3 && top < 496, "irq_soft_top must be 3..495");
+    top
+};
 
 /// A decimal or 0x-hexadecimal number with an optional `u` suffix, at compile time.
 pub const fn parse_u32(s: &str) -> u32 {
@@ -61,9 +68,20 @@ pub const fn parse_u32(s: &str) -> u32 {
 
 /// Mark probe point `id` (a constant 2..region size/4; 0 and 1 are the harness's
 /// calibration pair). Never blocks, prints or reads a timer; costs the same three
-/// instructions as the C probe, which the host calibrates away.
+/// instructions as the C probe of the target's core, which the host calibrates away.
 #[macro_export]
 macro_rules! probe {
+    ($id:expr) => {
+        $crate::__probe_impl!($id)
+    };
+}
+
+/// The probe on a core with Thumb-2 (ARMv7-M, ARMv8-M mainline): movw/movt build the
+/// address in r12 (clobbered, never spilled), one store.
+#[cfg(target_feature = "thumb2")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __probe_impl {
     ($id:expr) => {
         // SAFETY: one store into the probe region, which no Rust or C object occupies.
         unsafe {
@@ -77,6 +95,35 @@ macro_rules! probe {
                 },
                 hi = const $crate::PROBE_BASE_HI,
                 out("r12") _,
+                options(nostack, preserves_flags),
+            )
+        }
+    };
+}
+
+/// The probe on ARMv6-M (no movw/movt; loads and stores take low registers only): the C
+/// target's sequence (microbit lab_probe_impl.h), `ldr r3, lit; b over; lit: .word
+/// address; over: str r3, [r3]`: three executed instructions, r3 clobbered, one store.
+#[cfg(not(target_feature = "thumb2"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __probe_impl {
+    ($id:expr) => {
+        // SAFETY: one store into the probe region, which no Rust or C object occupies.
+        unsafe {
+            ::core::arch::asm!(
+                "ldr r3, 1f",
+                "b 2f",
+                ".p2align 2",
+                "1:",
+                ".word {addr}",
+                "2:",
+                "str r3, [r3]",
+                addr = const {
+                    assert!(($id as u32) < $crate::PROBE_REGION_SIZE / 4, "probe id out of range");
+                    $crate::PROBE_REGION_BASE + ($id as u32) * 4
+                },
+                out("r3") _,
                 options(nostack, preserves_flags),
             )
         }
@@ -321,4 +368,57 @@ fn panic(_info: &core::panic::PanicInfo) -> ! {
 pub fn keep<T>(v: &T) {
     // SAFETY: empty asm.
     unsafe { core::arch::asm!("/* {0} */", in(reg) v as *const T, options(nostack, preserves_flags)) }
+}
+
+/// `*a += n`, returning the value before (Relaxed): `AtomicU32::fetch_add` where the core
+/// has atomic read-modify-write (ARMv7-M, ARMv8-M mainline: LDREX/STREX); on ARMv6-M,
+/// which has none, a load and a store with interrupts masked (PRIMASK) around them.
+#[inline(always)]
+pub fn fetch_add(a: &core::sync::atomic::AtomicU32, n: u32) -> u32 {
+    use core::sync::atomic::Ordering::Relaxed;
+    #[cfg(target_has_atomic = "32")]
+    {
+        a.fetch_add(n, Relaxed)
+    }
+    #[cfg(not(target_has_atomic = "32"))]
+    {
+        irqs_masked(|| {
+            let v = a.load(Relaxed);
+            a.store(v.wrapping_add(n), Relaxed);
+            v
+        })
+    }
+}
+
+/// `*a = v`, returning the value before (Relaxed): `AtomicU32::swap`, or on ARMv6-M a
+/// load and a store with interrupts masked (as `fetch_add`).
+#[inline(always)]
+pub fn swap(a: &core::sync::atomic::AtomicU32, v: u32) -> u32 {
+    use core::sync::atomic::Ordering::Relaxed;
+    #[cfg(target_has_atomic = "32")]
+    {
+        a.swap(v, Relaxed)
+    }
+    #[cfg(not(target_has_atomic = "32"))]
+    {
+        irqs_masked(|| {
+            let old = a.load(Relaxed);
+            a.store(v, Relaxed);
+            old
+        })
+    }
+}
+
+/// Run `f` with PRIMASK set, restoring PRIMASK's previous value after.
+#[cfg(not(target_has_atomic = "32"))]
+#[inline(always)]
+fn irqs_masked<R>(f: impl FnOnce() -> R) -> R {
+    let primask: u32;
+    // SAFETY: reads PRIMASK and masks interrupts; the compiler keeps memory accesses
+    // inside (no `nomem`).
+    unsafe { core::arch::asm!("mrs {0}, PRIMASK", "cpsid i", out(reg) primask, options(nostack, preserves_flags)) };
+    let r = f();
+    // SAFETY: restores the PRIMASK read above.
+    unsafe { core::arch::asm!("msr PRIMASK, {0}", in(reg) primask, options(nostack, preserves_flags)) };
+    r
 }

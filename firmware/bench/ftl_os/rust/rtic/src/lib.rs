@@ -61,7 +61,7 @@ mod ffi {
 }
 
 
-#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [IRQ31, IRQ30, IRQ29])]
+#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3, FREE2, FREE1])]
 mod app {
     use super::*;
     use crate::handlers;
@@ -77,9 +77,9 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::IRQ31, handlers::IRQ31, 2);
-        lab_rtic_device::install(Interrupt::IRQ30, handlers::IRQ30, 3);
-        lab_rtic_device::install(Interrupt::IRQ29, handlers::IRQ29, 4);
+        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 2);
+        lab_rtic_device::install(Interrupt::FREE2, handlers::FREE2, 3);
+        lab_rtic_device::install(Interrupt::FREE1, handlers::FREE1, 4);
         // SAFETY: format the simulated NAND before anything runs (not timed).
         unsafe { ffi::ftl_app_setup() };
         let (cmd_s, cmd_r) = make_channel!(Handoff<FtlCmd>, HOST_QUEUE_DEPTH);
@@ -169,13 +169,13 @@ mod app {
 /// RTIC's dispatcher handlers, installed in init and listed for the timing model.
 mod handlers {
     extern "C" {
-        pub fn IRQ31();
-        pub fn IRQ30();
-        pub fn IRQ29();
+        pub fn FREE3();
+        pub fn FREE2();
+        pub fn FREE1();
     }
-    lab::isr!(LAB_ISR_IRQ31, IRQ31);
-    lab::isr!(LAB_ISR_IRQ30, IRQ30);
-    lab::isr!(LAB_ISR_IRQ29, IRQ29);
+    lab::isr!(LAB_ISR_FREE3, FREE3);
+    lab::isr!(LAB_ISR_FREE2, FREE2);
+    lab::isr!(LAB_ISR_FREE1, FREE1);
 }
 
 /// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed

@@ -50,7 +50,7 @@ static LAST_TICK: AtomicU32 = AtomicU32::new(u32::MAX);
 #[no_mangle]
 pub unsafe extern "C" fn SysTick_Handler() {
     let now = Mono::now().ticks();
-    if ARMED.load(Ordering::Relaxed) != 0 && LAST_TICK.swap(now, Ordering::Relaxed) != now {
+    if ARMED.load(Ordering::Relaxed) != 0 && lab::swap(&LAST_TICK, now) != now {
         probe!(5);
     }
     extern "C" {
@@ -60,7 +60,7 @@ pub unsafe extern "C" fn SysTick_Handler() {
     unsafe { SysTick() }
 }
 
-#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [IRQ31, IRQ30])]
+#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3, FREE2])]
 mod app {
     use super::*;
     use crate::handlers;
@@ -74,8 +74,8 @@ mod app {
 
     #[init]
     fn init(cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::IRQ31, handlers::IRQ31, 1);
-        lab_rtic_device::install(Interrupt::IRQ30, handlers::IRQ30, 2);
+        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
+        lab_rtic_device::install(Interrupt::FREE2, handlers::FREE2, 2);
         Mono::start(cx.core.SYST, lab::CLOCK_HZ);
         d2::spawn().ok();
         d1::spawn().ok();
@@ -127,9 +127,9 @@ mod app {
                 probe!(4);
             }
             if Mono::now() != last {
-                D2_LATE.fetch_add(1, Ordering::Relaxed);
+                lab::fetch_add(&D2_LATE, 1);
             }
-            D2_WAKEUPS.fetch_add(1, Ordering::Relaxed);
+            lab::fetch_add(&D2_WAKEUPS, 1);
         }
     }
 }
@@ -137,11 +137,11 @@ mod app {
 /// RTIC's dispatcher handlers, installed in init and listed for the timing model.
 mod handlers {
     extern "C" {
-        pub fn IRQ31();
-        pub fn IRQ30();
+        pub fn FREE3();
+        pub fn FREE2();
     }
-    lab::isr!(LAB_ISR_IRQ31, IRQ31);
-    lab::isr!(LAB_ISR_IRQ30, IRQ30);
+    lab::isr!(LAB_ISR_FREE3, FREE3);
+    lab::isr!(LAB_ISR_FREE2, FREE2);
 }
 
 /// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed

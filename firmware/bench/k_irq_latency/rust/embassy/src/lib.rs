@@ -35,7 +35,7 @@ unsafe extern "C" fn timer_handler() {
         return;
     }
     if HANDLED.load(Ordering::Relaxed) != t {
-        SKIPPED.fetch_add(1, Ordering::Relaxed);
+        lab::fetch_add(&SKIPPED, 1);
         return;
     }
     TRIGGERED.store(t + 1, Ordering::Relaxed);

@@ -1,7 +1,7 @@
 //! k_irq_latency, RTIC version: interrupt latency to a hardware task while the app idles
 //! (an idle that sleeps with WFI). As the C benchmark: the target's benchmark timer, at the
-//! most urgent priority, hits probe 2 and raises a free line (lab_target_irq_soft(0),
-//! IRQ31 on mps2-an385: the run fails on a target where it is another) bound to a hardware
+//! most urgent priority, hits probe 2 and raises a free line (lab_target_irq_soft(0), the
+//! device crate's FREE3) bound to a hardware
 //! task at priority 1, whose first statement hits probe 3:
 //!   irq_latency_idle  probe 2 -> probe 3
 //! (RTIC's hardware-task handler is the interrupt handler itself: no dispatch.)
@@ -32,7 +32,7 @@ unsafe extern "C" fn timer_handler() {
         return;
     }
     if HANDLED.load(Ordering::Relaxed) != t {
-        SKIPPED.fetch_add(1, Ordering::Relaxed);
+        lab::fetch_add(&SKIPPED, 1);
         return;
     }
     TRIGGERED.store(t + 1, Ordering::Relaxed);
@@ -54,9 +54,9 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        check!(lab::irq_soft(0) == Interrupt::IRQ31 as u32);
-        lab_rtic_device::install(Interrupt::IRQ31, handlers::IRQ31, 1);
-        LINE.store(Interrupt::IRQ31 as u32, Ordering::Relaxed);
+        check!(lab::irq_soft(0) == Interrupt::FREE3 as u32);
+        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
+        LINE.store(Interrupt::FREE3 as u32, Ordering::Relaxed);
         let most_urgent = lab::nvic_prio_from_least_urgent((1u8 << lab::NVIC_PRIO_BITS) - 1);
         lab::timer_start(IRQ_TIMER_PERIOD, timer_handler, most_urgent);
         (Shared {}, Local {})
@@ -71,7 +71,7 @@ mod app {
         }
     }
 
-    #[task(binds = IRQ31, priority = 1)]
+    #[task(binds = FREE3, priority = 1)]
     fn measured(_cx: measured::Context) {
         probe!(3);
         let h = HANDLED.load(Ordering::Relaxed) + 1;
@@ -87,9 +87,9 @@ mod app {
 /// RTIC's hardware-task handler, installed in init and listed for the timing model.
 mod handlers {
     extern "C" {
-        pub fn IRQ31();
+        pub fn FREE3();
     }
-    lab::isr!(LAB_ISR_IRQ31, IRQ31);
+    lab::isr!(LAB_ISR_FREE3, FREE3);
 }
 
 /// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed

@@ -9,7 +9,7 @@
 //! Self-check: the task saw every signal once (no signal is lost or merged at this period).
 #![no_std]
 
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::AtomicU32;
 use embassy_executor::Spawner;
 use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex;
 use embassy_sync::signal::Signal;
@@ -27,7 +27,7 @@ static SIG: Signal<CriticalSectionRawMutex, u32> = Signal::new();
 static FIRED: AtomicU32 = AtomicU32::new(0);
 
 unsafe extern "C" fn timer_tick() {
-    let n = FIRED.fetch_add(1, Ordering::Relaxed) + 1;
+    let n = lab::fetch_add(&FIRED, 1) + 1;
     probe!(4);
     SIG.signal(n);
 }

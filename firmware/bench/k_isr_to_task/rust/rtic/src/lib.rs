@@ -1,5 +1,5 @@
 //! k_isr_to_task, RTIC version: the RTIC way of waking a task from an interrupt. A
-//! software task `low` (priority 1) raises device interrupt IRQ29 (lab_target_irq_trigger);
+//! software task `low` (priority 1) raises the free device interrupt line FREE1 (lab_target_irq_trigger);
 //! the hardware task bound to it (priority 3) spawns the software task `waiter` (priority 2)
 //! with the round number; when the hardware task returns, the priority-2 dispatcher runs
 //! (tail-chained) before `low` resumes:
@@ -19,7 +19,7 @@ meta!(MetaRec::interval("isr_notify_to_task", 4, 5, "hardware task spawns a soft
 static ROUND: AtomicU32 = AtomicU32::new(0);
 static WOKEN: AtomicU32 = AtomicU32::new(0);
 
-#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [IRQ31, IRQ30])]
+#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3, FREE2])]
 mod app {
     use super::*;
     use crate::handlers;
@@ -33,9 +33,9 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::IRQ31, handlers::IRQ31, 1);
-        lab_rtic_device::install(Interrupt::IRQ30, handlers::IRQ30, 2);
-        lab_rtic_device::install(Interrupt::IRQ29, handlers::IRQ29, 3);
+        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
+        lab_rtic_device::install(Interrupt::FREE2, handlers::FREE2, 2);
+        lab_rtic_device::install(Interrupt::FREE1, handlers::FREE1, 3);
         low::spawn().ok();
         (Shared {}, Local {})
     }
@@ -44,13 +44,13 @@ mod app {
     async fn low(_cx: low::Context) {
         for i in 1..=ROUNDS {
             ROUND.store(i, Ordering::Relaxed);
-            lab::irq_trigger(Interrupt::IRQ29 as u32);
+            lab::irq_trigger(Interrupt::FREE1 as u32);
             check!(WOKEN.load(Ordering::Relaxed) == i);
         }
         lab::finish();
     }
 
-    #[task(binds = IRQ29, priority = 3)]
+    #[task(binds = FREE1, priority = 3)]
     fn isr(_cx: isr::Context) {
         let round = ROUND.load(Ordering::Relaxed);
         probe!(4);
@@ -70,13 +70,13 @@ mod app {
 /// timing model.
 mod handlers {
     extern "C" {
-        pub fn IRQ31();
-        pub fn IRQ30();
-        pub fn IRQ29();
+        pub fn FREE3();
+        pub fn FREE2();
+        pub fn FREE1();
     }
-    lab::isr!(LAB_ISR_IRQ31, IRQ31);
-    lab::isr!(LAB_ISR_IRQ30, IRQ30);
-    lab::isr!(LAB_ISR_IRQ29, IRQ29);
+    lab::isr!(LAB_ISR_FREE3, FREE3);
+    lab::isr!(LAB_ISR_FREE2, FREE2);
+    lab::isr!(LAB_ISR_FREE1, FREE1);
 }
 
 /// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed

@@ -52,7 +52,7 @@ async fn high() {
         probe!(9);
         check!(*g == 2 * round - 1);
         *g += 1;
-        HIGH_RUNS.fetch_add(1, Ordering::Relaxed);
+        lab::fetch_add(&HIGH_RUNS, 1);
         probe!(4);
         drop(g);
         probe!(5);

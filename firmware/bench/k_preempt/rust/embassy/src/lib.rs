@@ -40,7 +40,7 @@ async fn high() {
     loop {
         GO.wait().await;
         probe!(3);
-        HIGH_RUNS.fetch_add(1, Ordering::Relaxed);
+        lab::fetch_add(&HIGH_RUNS, 1);
         probe!(4);
     }
 }

@@ -19,7 +19,7 @@ meta!(
 
 static HIGH_RUNS: AtomicU32 = AtomicU32::new(0);
 
-#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [IRQ31, IRQ30])]
+#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3, FREE2])]
 mod app {
     use super::*;
     use crate::handlers;
@@ -33,8 +33,8 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::IRQ31, handlers::IRQ31, 1);
-        lab_rtic_device::install(Interrupt::IRQ30, handlers::IRQ30, 2);
+        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
+        lab_rtic_device::install(Interrupt::FREE2, handlers::FREE2, 2);
         low::spawn().ok();
         (Shared {}, Local {})
     }
@@ -54,7 +54,7 @@ mod app {
     #[task(priority = 2)]
     async fn high(_cx: high::Context) {
         probe!(3);
-        HIGH_RUNS.fetch_add(1, Ordering::Relaxed);
+        lab::fetch_add(&HIGH_RUNS, 1);
         probe!(4);
     }
 }
@@ -63,11 +63,11 @@ mod app {
 /// for a PAC's vector table), installed in init and listed for the timing model.
 mod handlers {
     extern "C" {
-        pub fn IRQ31();
-        pub fn IRQ30();
+        pub fn FREE3();
+        pub fn FREE2();
     }
-    lab::isr!(LAB_ISR_IRQ31, IRQ31);
-    lab::isr!(LAB_ISR_IRQ30, IRQ30);
+    lab::isr!(LAB_ISR_FREE3, FREE3);
+    lab::isr!(LAB_ISR_FREE2, FREE2);
 }
 
 /// The benchmark's entry point (lab/bench.h): RTIC's generated `main` (renamed

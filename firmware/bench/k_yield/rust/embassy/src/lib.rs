@@ -31,7 +31,7 @@ static SELF_RESUMES: AtomicU32 = AtomicU32::new(0);
 
 #[embassy_executor::task(pool_size = 2)]
 async fn yielder(me: u32) {
-    if STARTED.fetch_add(1, Ordering::Relaxed) == 0 {
+    if lab::fetch_add(&STARTED, 1) == 0 {
         embassy_futures::yield_now().await; // let the other start: it opens the first interval
     } else {
         LAST.store(me, Ordering::Relaxed);
@@ -42,10 +42,10 @@ async fn yielder(me: u32) {
     loop {
         if LAST.load(Ordering::Relaxed) != me {
             probe!(3);
-            SWITCHES.fetch_add(1, Ordering::Relaxed);
+            lab::fetch_add(&SWITCHES, 1);
         } else {
             probe!(4);
-            SELF_RESUMES.fetch_add(1, Ordering::Relaxed);
+            lab::fetch_add(&SELF_RESUMES, 1);
         }
         rounds += 1;
         if me == 0 && rounds == ROUNDS {

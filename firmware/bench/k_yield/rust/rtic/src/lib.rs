@@ -22,7 +22,7 @@ static SWITCHES: AtomicU32 = AtomicU32::new(0);
 static SELF_RESUMES: AtomicU32 = AtomicU32::new(0);
 
 async fn yielder(me: u32) {
-    if STARTED.fetch_add(1, Ordering::Relaxed) == 0 {
+    if lab::fetch_add(&STARTED, 1) == 0 {
         embassy_futures::yield_now().await; // let the other start: it opens the first interval
     } else {
         LAST.store(me, Ordering::Relaxed);
@@ -33,10 +33,10 @@ async fn yielder(me: u32) {
     loop {
         if LAST.load(Ordering::Relaxed) != me {
             probe!(3);
-            SWITCHES.fetch_add(1, Ordering::Relaxed);
+            lab::fetch_add(&SWITCHES, 1);
         } else {
             probe!(4);
-            SELF_RESUMES.fetch_add(1, Ordering::Relaxed);
+            lab::fetch_add(&SELF_RESUMES, 1);
         }
         rounds += 1;
         if me == 0 && rounds == ROUNDS {
@@ -50,7 +50,7 @@ async fn yielder(me: u32) {
     }
 }
 
-#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [IRQ31])]
+#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3])]
 mod app {
     use crate::handlers;
     use lab_rtic_device::Interrupt;
@@ -63,7 +63,7 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::IRQ31, handlers::IRQ31, 1);
+        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
         task_a::spawn().ok();
         task_b::spawn().ok();
         (Shared {}, Local {})
@@ -83,9 +83,9 @@ mod app {
 /// RTIC's dispatcher handler, installed in init and listed for the timing model.
 mod handlers {
     extern "C" {
-        pub fn IRQ31();
+        pub fn FREE3();
     }
-    lab::isr!(LAB_ISR_IRQ31, IRQ31);
+    lab::isr!(LAB_ISR_FREE3, FREE3);
 }
 
 /// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed

@@ -55,7 +55,7 @@ fn done_tx() {
     ROUND_DONE.writer().write(());
 }
 
-#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [IRQ31, IRQ30])]
+#[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3, FREE2])]
 mod app {
     use super::*;
     use crate::handlers;
@@ -69,8 +69,8 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::IRQ31, handlers::IRQ31, 1);
-        lab_rtic_device::install(Interrupt::IRQ30, handlers::IRQ30, 2);
+        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
+        lab_rtic_device::install(Interrupt::FREE2, handlers::FREE2, 2);
         // SAFETY: once, before the first round.
         unsafe { ffi::toggle_init() };
         let spawned = [
@@ -156,11 +156,11 @@ mod app {
 /// RTIC's dispatcher handlers, installed in init and listed for the timing model.
 mod handlers {
     extern "C" {
-        pub fn IRQ31();
-        pub fn IRQ30();
+        pub fn FREE3();
+        pub fn FREE2();
     }
-    lab::isr!(LAB_ISR_IRQ31, IRQ31);
-    lab::isr!(LAB_ISR_IRQ30, IRQ30);
+    lab::isr!(LAB_ISR_FREE3, FREE3);
+    lab::isr!(LAB_ISR_FREE2, FREE2);
 }
 
 /// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed

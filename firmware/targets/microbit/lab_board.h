@@ -1,7 +1,7 @@
-/* Registers of the nRF51822 (QEMU machine microbit) and the Cortex-M0 system control space
- * used by the target code. Private to this folder. Addresses and IRQ numbers: nRF51 Series
- * Reference Manual v3.0 (instance table, chapter 10) and the nRF51822 Product
- * Specification v3.x (memory map). */
+/* Registers of the nRF51822 (QEMU machine microbit) used by the target code (lab_board.h:
+ * the board's part of the target; the Cortex-M0 registers are in firmware/arch/cortex-m/).
+ * Private to this folder. Addresses and IRQ numbers: nRF51 Series Reference Manual v3.0
+ * (instance table, chapter 10) and the nRF51822 Product Specification v3.x (memory map). */
 #ifndef NRF51_H
 #define NRF51_H
 
@@ -10,8 +10,7 @@
 #define NRF_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 
 /* The nRF51 has 32 device interrupt lines. */
-#define NRF_IRQ_COUNT 32u
-#define NRF_VECTOR_COUNT (16u + NRF_IRQ_COUNT)
+#define LAB_BOARD_IRQ_COUNT 32u
 
 /* UART0, IRQ 2: QEMU's first serial port (hw/char/nrf51_uart.c). A byte written to TXD is
  * sent when the UART is enabled and STARTTX was triggered; EVENTS_TXDRDY then reads 1. */
@@ -45,20 +44,7 @@
 /* GPIO OUT register: the output register (lab_target_output_reg); QEMU models the port. */
 #define GPIO_OUT_ADDR 0x50000504u
 
-/* IRQ lines 22 .. 25 are SWI2 .. SWI5, the part's software interrupts (no peripheral). */
-#define NRF_SOFT_IRQ_TOP 25u
-
-/* System control block (ARMv6-M: no CFSR, HFSR, MMFAR or BFAR; VTOR: see startup.c) */
-#define SCB_VTOR NRF_REG(0xE000ED08u)
-
-/* NVIC (ARMv6-M: no STIR; software sets a line pending through ISPR) */
-#define NVIC_ISER NRF_REG(0xE000E100u)
-#define NVIC_ICER NRF_REG(0xE000E180u)
-#define NVIC_ISPR NRF_REG(0xE000E200u)
-#define NVIC_ICPR NRF_REG(0xE000E280u)
-#define NVIC_IPR(n) NRF_REG(0xE000E400u + 4u * (n)) /* word access only on ARMv6-M */
-
-void lab_target_vectors_init(void);
-void lab_target_default_handler(void);
+/* IRQ lines 22 .. 25 are SWI2 .. SWI5, the part's software interrupts (no peripheral). target.toml's
+ * irq_soft_top names the highest of them (LAB_TARGET_IRQ_SOFT_TOP). */
 
 #endif /* NRF51_H */
