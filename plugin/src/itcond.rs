@@ -20,10 +20,10 @@
 //! instructions): one callback with register access on the block's first conditional
 //! instruction, before it runs, reads xPSR (the APSR flags N, Z, C, V), evaluates each
 //! slot's condition (ARMv7-M ARM A7.3, "Conditional execution", table A7-1) and adds the
-//! precomputed difference for that outcome to the cycle counter. The segment inline add
-//! holding that instruction has already run (it is registered first, on the segment's
-//! first instruction), and every later probe store reads the counter after the
-//! correction. IT blocks whose every outcome costs the same (e.g. `ite eq; moveq; movne`)
+//! precomputed difference for that outcome to the running vCPU's cycle counter. The
+//! segment's add holding that instruction (inline, or a callback with several vCPUs) has
+//! already run (it is registered first, on the segment's first instruction), and every
+//! later probe store reads the counter after the correction. IT blocks whose every outcome costs the same (e.g. `ite eq; moveq; movne`)
 //! get no callback.
 //!
 //! Limits: the flags are read once, at the first conditional instruction. When an
