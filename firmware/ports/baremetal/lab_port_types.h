@@ -1,27 +1,8 @@
-/* Object types of the bare-metal port (see lab/port.h). There is no kernel, so there are
- * no tasks or kernel objects: the types exist only so that lab/port.h compiles; no
- * function that takes them is implemented here. */
+/* Object types of the baremetal port: none of lab/port.h's kernel objects exists here (see
+ * lab_port_caps.h), so the placeholders of lab/port_types_none.h serve. */
 #ifndef LAB_PORT_TYPES_H
 #define LAB_PORT_TYPES_H
 
-#include <stdint.h>
-
-typedef struct lab_task {
-    uint32_t unused;
-} lab_task_t;
-typedef struct lab_sem {
-    uint32_t unused;
-} lab_sem_t;
-typedef struct lab_mutex {
-    uint32_t unused;
-} lab_mutex_t;
-typedef struct lab_queue {
-    uint32_t unused;
-} lab_queue_t;
-typedef uint32_t lab_stack_t;
-
-#define LAB_STACK_DEFINE(name, words) lab_stack_t name[(words)] __attribute__((aligned(8)))
-#define LAB_PORT_STACK_MIN_WORDS 0u
-#define LAB_PORT_PRIO_MAX 0
+#include "lab/port_types_none.h"
 
 #endif /* LAB_PORT_TYPES_H */
