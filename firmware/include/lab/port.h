@@ -41,6 +41,8 @@
  *   LAB_HAS_NOTIFY              lab_notify, lab_notify_from_isr, lab_notify_wait
  *   LAB_HAS_CRITICAL            lab_critical_*
  *   LAB_HAS_IRQ                 lab_port_irq_prio_*, lab_port_isr_enter / _exit
+ *   LAB_HAS_SMP                 the kernel schedules tasks on more than one core:
+ *                               lab_port_cores, lab_task_create_on (see "Several cores")
  * lab_port_init exists in every port.
  */
 #ifndef LAB_PORT_H
@@ -258,6 +260,37 @@ uint32_t lab_port_irq_prio_unmanaged(void);
  * most urgent ready task, before any other task code runs. ISR-safe (ISR-only). */
 void lab_port_isr_enter(void);
 void lab_port_isr_exit(bool woken);
+
+/* ------------------------------------------------------------------ several cores (LAB_HAS_SMP)
+ *
+ * On a port with LAB_HAS_SMP the kernel schedules tasks on lab_port_cores() cores of a
+ * multi-core target (lab/target.h, LAB_TARGET_CORES). What changes for the functions above:
+ *   - lab_task_create places the new task on the CALLING core (core 0 before
+ *     lab_port_start()) and it never runs elsewhere, so a benchmark written for one core
+ *     keeps its meaning on an SMP kernel. lab_task_create_on chooses the core.
+ *   - "runs before this returns" (give, send, notify, resume, create) holds when the woken
+ *     task belongs to the caller's core. A task woken for another core starts there (the
+ *     kernel interrupts that core) while the caller carries on.
+ *   - Critical sections and the scheduler lock exclude tasks and kernel-managed interrupt
+ *     handlers on every core, not only the caller's.
+ *   - lab_target_core_id() (lab/target.h) says where the caller runs.
+ */
+
+/* The number of cores the kernel schedules tasks on (1 .. LAB_TARGET_CORES). A constant
+ * of the build and its configuration. ISR-safe. Requires LAB_HAS_SMP. */
+uint32_t lab_port_cores(void);
+
+/* Task affinity for lab_task_create_on: run on any core the kernel chooses. */
+#define LAB_CORE_ANY 0xFFFFFFFFu
+
+/* As lab_task_create, and the task runs only on core `core` (0 .. lab_port_cores() - 1),
+ * or on whichever core the kernel chooses with LAB_CORE_ANY. If the new task is more
+ * urgent than the caller and placed on the caller's core it runs before this returns; on
+ * another core it starts there at once if it is more urgent than what that core runs.
+ * Returns LAB_OK, or LAB_ERR_FAIL (bad core or argument). Requires LAB_HAS_SMP. */
+int lab_task_create_on(lab_task_t *task, const char *name, lab_task_fn entry, void *arg,
+                       unsigned priority, lab_stack_t *stack, uint32_t stack_words,
+                       uint32_t core);
 
 /* ------------------------------------------------------------------ trace hook (LAB_TRACE) */
 

@@ -101,6 +101,45 @@ uint32_t lab_target_clock_hz(void);
  * Never NULL. */
 volatile uint32_t *lab_target_output_reg(void);
 
+/* ------------------------------------------------------------------ cores (multi-core boards)
+ * LAB_TARGET_CORES (a C macro from target.toml `cores`, default 1) is the number of
+ * processor cores of the board. Core 0 boots, runs lab_target_init() and the harness;
+ * every other core stays stopped until lab_target_core_start(). All cores share memory
+ * and the RAM vector table (the handlers lab_target_irq_install() puts there serve every
+ * core); each core has its own NVIC (enables, pending bits, priorities), its own SysTick
+ * and its own PRIMASK/BASEPRI: lab_target_irq_install(), lab_target_irq_trigger() and
+ * lab_target_irq_remove() act on the calling core's NVIC only. */
+
+/* The calling core's index, 0 .. LAB_TARGET_CORES - 1. ISR-safe, never blocks. On a
+ * single-core target it is the constant 0; on a multi-core board it reads the board's
+ * core-identity register (a device load: its cost is part of any path that calls it). */
+uint32_t lab_target_core_id(void);
+
+/* Release core `core` (1 .. LAB_TARGET_CORES - 1) from reset: it runs entry(arg) in
+ * Thread mode, privileged, on the main stack whose top (highest address, exclusive,
+ * 8-byte aligned) is `stack_top`, with the RAM vector table and PRIMASK set (interrupts
+ * disabled: entry enables them when it is ready). entry must never return. Call from
+ * core 0 after lab_target_init(). Returns 0 once the core has been released (it does not
+ * wait for the core to reach entry), or -1 if `core` is out of range, already started, or
+ * the target has one core. The stack is the caller's (it is not painted or measured). */
+int lab_target_core_start(uint32_t core, void (*entry)(void *arg), void *arg,
+                          uint32_t *stack_top);
+
+/* The inter-core doorbell: an interrupt that any core raises on any core (also itself).
+ * lab_target_doorbell_install(handler, priority) installs `handler` for the CALLING
+ * core's doorbell line and enables that line in its NVIC at `priority` (raw NVIC value,
+ * as lab_target_irq_install). The target's own handler acknowledges the doorbell first,
+ * then calls `handler`: a ring that arrives while `handler` runs pends the line again, so
+ * no ring is lost, but rings are not counted (several rings before the handler runs give
+ * one call). Returns 0, or -1 if the target has one core. The doorbell line is not one of
+ * lab_target_irq_soft(). */
+int lab_target_doorbell_install(lab_irq_handler_t handler, uint32_t priority);
+
+/* Make the doorbell pending on `core` (0 .. LAB_TARGET_CORES - 1). ISR-safe; returns
+ * without waiting for the handler (one device store; the receiving core takes the
+ * interrupt as soon as its priorities allow). No effect if `core` is out of range. */
+void lab_target_doorbell_ring(uint32_t core);
+
 /* Bulk data: a static object declared with LAB_TARGET_BULK (or placed in an input section
  * named .bss.lab_bulk*) goes to a large memory of the board that is not the
  * microcontroller's RAM, e.g. for a simulated flash chip (mps2-an385: PSRAM above the

@@ -16,5 +16,6 @@
 #define LAB_HAS_NOTIFY 0             /* no kernel: there are no tasks to notify */
 #define LAB_HAS_CRITICAL 1
 #define LAB_HAS_IRQ 1
+#define LAB_HAS_SMP 0                /* bare metal: no scheduler, main runs on core 0 only */
 
 #endif /* LAB_PORT_CAPS_H */

@@ -16,5 +16,6 @@
 #define LAB_HAS_NOTIFY 1
 #define LAB_HAS_CRITICAL 1
 #define LAB_HAS_IRQ 1
+#define LAB_HAS_SMP 0                /* FreeRTOS single-core kernel (configNUMBER_OF_CORES 1): it schedules one core; the SMP kernel is the freertos-smp port */
 
 #endif /* LAB_PORT_CAPS_H */

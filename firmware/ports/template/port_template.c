@@ -294,6 +294,27 @@ void lab_port_isr_exit(bool woken)
     lab_template_missing("template port: lab_port_isr_exit not implemented");
 }
 
+/* Several cores (LAB_HAS_SMP): how many cores the kernel schedules on (a constant), and
+ * task creation on a chosen core (or LAB_CORE_ANY); see lab/port.h, "several cores". */
+uint32_t lab_port_cores(void)
+{
+    lab_template_missing("template port: lab_port_cores not implemented");
+}
+
+int lab_task_create_on(lab_task_t *task, const char *name, lab_task_fn entry, void *arg,
+                       unsigned priority, lab_stack_t *stack, uint32_t stack_words, uint32_t core)
+{
+    (void)task;
+    (void)name;
+    (void)entry;
+    (void)arg;
+    (void)priority;
+    (void)stack;
+    (void)stack_words;
+    (void)core;
+    lab_template_missing("template port: lab_task_create_on not implemented");
+}
+
 /* Tick hooks: a port with LAB_HAS_TICK_HOOKS calls lab_tick_hook_enter() first and
  * lab_tick_hook_exit() last in its tick interrupt handler and provides these empty weak
  * defaults (benchmarks such as k_tick override them). They must not fail. */
