@@ -140,6 +140,14 @@ int lab_target_doorbell_install(lab_irq_handler_t handler, uint32_t priority);
  * interrupt as soon as its priorities allow). No effect if `core` is out of range. */
 void lab_target_doorbell_ring(uint32_t core);
 
+/* The kernel tick for ports that program no timer themselves (ports hold no SysTick
+ * code): starts the CALLING core's SysTick so that SysTick_Handler (a kernel port defines
+ * it) runs every lab_target_clock_hz() / hz cycles of the core clock, the first time one
+ * period from now, with SysTick and PendSV at the least urgent exception priority. Call
+ * with interrupts disabled; they stay disabled. Returns 0, or -1 if hz is 0 or the period
+ * does not fit the 24-bit SysTick reload. */
+int lab_target_tick_start(uint32_t hz);
+
 /* Bulk data: a static object declared with LAB_TARGET_BULK (or placed in an input section
  * named .bss.lab_bulk*) goes to a large memory of the board that is not the
  * microcontroller's RAM, e.g. for a simulated flash chip (mps2-an385: PSRAM above the
