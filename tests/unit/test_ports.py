@@ -22,6 +22,7 @@ _DEF = re.compile(r"^(?:__attribute__\(\([a-z]+\)\) )*[a-z_0-9 ]+?\*?\b(lab_[a-z
 KERNEL_BENCHES = {
     "k_yield", "k_preempt", "k_activate", "k_sem", "k_mutex", "k_queue", "k_task_create",
     "k_irq_latency", "k_irq_latency_loaded", "k_isr_to_task", "k_delay", "k_tick",
+    "k_activate_x", "k_sem_x", "k_queue_x", "k_notify_x",  # cross-core (LAB_HAS_SMP; docs/smp.md)
 }
 # Discovered, so that a new port or benchmark gets every check below without editing this
 # file (the list above only pins what the kernel suite is known to hold).

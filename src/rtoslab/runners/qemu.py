@@ -28,7 +28,7 @@ EXIT_REASONS = {
     12: "kernel assertion failed",
     13: "stack overflow detected by the kernel",
     14: "out of memory (kernel allocation failed)",
-    15: "benchmark not supported by this image",
+    15: "benchmark not supported by this image",  # the pipeline reports it n/a (EXIT_UNSUPPORTED)
     124: "hang",
 }
 
