@@ -85,6 +85,23 @@ def test_pivot_ratio_over_a_benchmark_per_scenario_and_option() -> None:
     assert "ratio ftl_os / ftl_fsm of the median insn" in render_pivot(p)
 
 
+def test_pivot_ratio_under_a_configuration_lacking_a_placed_axis() -> None:
+    """Seed 003's table: each variant of one kernel (its options as columns) over a kernel
+    that has none of those options; the missing axis matches every value."""
+    spec = PivotSpec("RTOS / super loop", rows=("defines.TOGGLE_TASKS",),
+                     columns=("kernel_options.configTICK_RATE_HZ",), metrics=("total",),
+                     ratio=("kernel", "freertos", "baremetal"), names=N_NAME)
+    p = build_pivot(_toggle_run(), spec)
+    assert len(p.col_keys) == 2
+    assert p.value((1,), p.col_keys[0]) == pytest.approx(40401.0 / 40000.0)
+    assert p.value((3,), p.col_keys[1]) == pytest.approx((40400.0 * 3 + 100) / 120000.0)
+    # only the under side's missing axis is a wildcard: the other way round, the super
+    # loop (no tick) over two RTOS tick rates would be ambiguous, and gets no cell
+    other = PivotSpec("x", rows=("defines.TOGGLE_TASKS",), columns=("kernel_options.configTICK_RATE_HZ",),
+                      metrics=("total",), ratio=("kernel", "baremetal", "freertos"))
+    assert build_pivot(_toggle_run(), other).cells == {}
+
+
 def test_pivot_refuses_two_results_in_one_cell_and_unknown_dimensions() -> None:
     with pytest.raises(RtoslabError, match=r"fall in one cell: place .*kernel_options.configTICK_RATE_HZ"):
         build_pivot(_toggle_run(), PivotSpec("t", rows=("defines.TOGGLE_TASKS",), columns=("benchmark",),

@@ -7,7 +7,8 @@ some dimensions on the rows and some on the columns, keeps the records that matc
 ``where`` and the ``metrics`` asked for, and writes one statistic in one unit per cell.
 With a ratio ``(axis, over, under)`` a cell is the value where ``axis`` is ``over``
 divided by the value where it is ``under``, the other placed dimensions equal (e.g. OS
-/ FSM per scenario and optimisation level).
+/ FSM per scenario and optimisation level); a placed dimension the under configuration
+lacks (a kernel option of the over kernel only) matches any value.
 
 A cell holds exactly one record: two records in one cell mean a dimension that varies
 is not placed, and that is an error naming it, never an average.
@@ -156,7 +157,7 @@ def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Piv
         if spec.ratio is None:
             cells[key] = v
         else:
-            base = sides["under"].get(key)
+            base = sides["under"].get(key) or _base_lacking_axes(sides["under"], key)
             if base is not None and base[0] != 0 and math.isfinite(v):
                 cells[key] = v / base[0]
     if spec.ratio is not None:  # only the keys that have a ratio
@@ -171,6 +172,18 @@ def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Piv
         cells = {(rk[:-1], ck): v for (rk, ck), v in cells.items()}
         rdims, rows = rdims[:-1], tuple(dict.fromkeys(rk[:-1] for rk in rows))
     return Pivot(spec, rdims, cdims, rows, tuple(col_keys), cells, tuple(footers))
+
+
+def _base_lacking_axes(under: dict[tuple[Key, Key], tuple[float, str]],
+                       key: tuple[Key, Key]) -> tuple[float, str] | None:
+    """The one UNDER cell that equals ``key`` wherever it has the dimension: a placed axis
+    the under configuration does not have (None, e.g. a kernel option of the other
+    kernel) matches any value, so every SMP-kernel variant divides by the single-core
+    kernel that has none of its options. None when no cell or several cells match."""
+    flat = (*key[0], *key[1])
+    found = [v for (rk, ck), v in under.items()
+             if all(u is None or u == o for u, o in zip((*rk, *ck), flat, strict=True))]
+    return found[0] if len(found) == 1 else None
 
 
 def _unplaced(view: RunView, placed: set[str]) -> list[str]:
