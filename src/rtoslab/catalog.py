@@ -368,6 +368,10 @@ class Kernel:
     # A Rust model (docs/rust-models.md): its crate in firmware/rust/; benchmarks with a
     # Rust version for this kernel (bench/<b>/rust/<kernel>/) use it. "" = a C kernel.
     rust_crate: str = ""
+    # Cores the kernel needs on the target (port.toml min_cores; target.toml cores).
+    min_cores: int = 1
+    # Option combinations the port refuses before building (port.toml [[rule]]).
+    rules: tuple[OptionRule, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -404,6 +408,17 @@ def read_capabilities(header: Path) -> tuple[dict[str, bool], dict[str, str]]:
 
 
 @dataclass(frozen=True)
+class OptionRule:
+    """One [[rule]] of a port.toml: when the resolved options have every value of `when`,
+    they must have every value of `require`; otherwise the configuration is refused before
+    building, with `reason`."""
+
+    when: dict[str, str | int | bool]
+    require: dict[str, str | int | bool]
+    reason: str
+
+
+@dataclass(frozen=True)
 class PortFile:
     """Schema of firmware/ports/<name>/port.toml."""
 
@@ -414,6 +429,10 @@ class PortFile:
     options: dict[str, str | int | bool] = field(default_factory=dict)  # kernel option defaults
     # A Rust model: the name of its crate in firmware/rust/ (docs/rust-models.md).
     rust_crate: str = ""
+    # The kernel needs a target with at least this many cores (target.toml cores).
+    min_cores: int = 1
+    # Option combinations refused before building.
+    rule: tuple[OptionRule, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -480,6 +499,16 @@ def kernels() -> dict[str, Kernel]:
             raise RtoslabError(f"{toml}: key 'rust_crate' is {d.rust_crate!r} but there is no "
                                f"firmware/rust/{d.rust_crate}/Cargo.toml: name a crate of the "
                                "Rust firmware workspace or drop the key")
+        if d.min_cores < 1:
+            raise RtoslabError(f"{toml}: key 'min_cores' is {d.min_cores}: it must be 1 or more")
+        for i, rule in enumerate(d.rule):
+            for part, values in (("when", rule.when), ("require", rule.require)):
+                if not values:
+                    raise RtoslabError(f"{toml}: key 'rule[{i}].{part}' is empty: name at least one option")
+                for key in values:
+                    if key not in d.options:
+                        raise RtoslabError(f"{toml}: key 'rule[{i}].{part}' names {key!r}, which is not "
+                                           "in [options]: name one of the port's options")
         found[name] = Kernel(
             name=name,
             path=toml.parent,
@@ -491,6 +520,8 @@ def kernels() -> dict[str, Kernel]:
             deps=d.deps,
             is_template=d.template,
             rust_crate=d.rust_crate,
+            min_cores=d.min_cores,
+            rules=d.rule,
         )
     return found
 
@@ -619,6 +650,21 @@ def get_target(name: str) -> Target:
         raise RtoslabError(f"unknown target '{name}': choose one of {_choices(targets())} (looked in "
                            f"{_looked_in('target')}; add folders with --target-path or rtoslab.toml)")
     return t
+
+
+def check_kernel_fits_target(kernel: Kernel, target: Target) -> None:
+    """A kernel that needs more cores than the target has is refused before building (a
+    wrong pair, not a benchmark's limit: nothing of it could run), naming targets that
+    have enough."""
+    have = target.spec.cores
+    if have >= kernel.min_cores:
+        return
+    fits = sorted(t.name for t in targets().values() if t.spec.cores >= kernel.min_cores)
+    hint = f"use --target {fits[0]}" if len(fits) == 1 else (
+        f"use a target with {kernel.min_cores}: {_choices(fits)}" if fits else
+        "no known target has that many")
+    raise RtoslabError(f"kernel {kernel.name} needs {kernel.min_cores} cores (its port.toml min_cores) "
+                       f"but target {target.name} has {have}: {hint}")
 
 
 def get_kernel(name: str) -> Kernel:

@@ -3,6 +3,10 @@
  * kernel's documented API; what it adds to a measurement is the wrapper call itself and
  * one load of the kernel handle (a few instructions, the same for every port).
  *
+ * The freertos-smp port compiles this file too, for FreeRTOS's SMP kernel
+ * (configNUMBER_OF_CORES > 1): there task creation sets the core affinity (lab/port.h
+ * "several cores"); everything else is the same code.
+ *
  * Also here: the kernel's hook functions (assert, stack overflow, malloc failed), which
  * end the run with the matching exit status; the idle hook, which sleeps until the next
  * interrupt (WFI); and SysTick_Handler, which brackets the kernel's tick handler with the
@@ -165,6 +169,7 @@ void lab_port_start(void)
     lab_fail_status(LAB_EXIT_KERNEL_ASSERT, "FreeRTOS: vTaskStartScheduler returned");
 }
 
+#if configNUMBER_OF_CORES == 1
 int lab_task_create(lab_task_t *task, const char *name, lab_task_fn entry, void *arg,
                     unsigned priority, lab_stack_t *stack, uint32_t stack_words)
 {
@@ -188,6 +193,58 @@ int lab_task_create(lab_task_t *task, const char *name, lab_task_fn entry, void 
     return ok;
 #endif
 }
+#else
+/* The SMP kernel (port freertos-smp, lab/port.h "several cores"): every task is created
+ * with its core affinity already set (xTaskCreate[Static]AffinitySet sets it before the
+ * task joins a ready list), so it never runs anywhere else, not even once. `cores` is the
+ * affinity mask: bit n = core n. */
+static int lab_freertos_create(lab_task_t *task, const char *name, lab_task_fn entry, void *arg,
+                               unsigned priority, lab_stack_t *stack, uint32_t stack_words,
+                               UBaseType_t cores)
+{
+    if (priority < 1u || priority > (unsigned)LAB_PORT_PRIO_MAX || stack_words < LAB_PORT_STACK_MIN_WORDS) {
+        return LAB_ERR_FAIL;
+    }
+#if LAB_FREERTOS_STATIC_ALLOCATION
+    task->handle = xTaskCreateStaticAffinitySet(entry, name, stack_words, arg, (UBaseType_t)priority, stack,
+                                                &task->tcb, cores);
+    int ok = task->handle != NULL ? LAB_OK : LAB_ERR_FAIL;
+#else
+    (void)stack;
+    int ok = xTaskCreateAffinitySet(entry, name, stack_words, arg, (UBaseType_t)priority, cores,
+                                    &task->handle) == pdPASS
+                 ? LAB_OK
+                 : LAB_ERR_FAIL;
+#endif
+#if LAB_TRACE
+    lab_trace_created(ok == LAB_OK ? task->handle : NULL, name);
+#endif
+    return ok;
+}
+
+/* On the calling core (core 0 before lab_port_start): a task calling this is pinned
+ * itself, so the core it reads is the one it stays on. */
+int lab_task_create(lab_task_t *task, const char *name, lab_task_fn entry, void *arg,
+                    unsigned priority, lab_stack_t *stack, uint32_t stack_words)
+{
+    return lab_freertos_create(task, name, entry, arg, priority, stack, stack_words,
+                               (UBaseType_t)1u << (uint32_t)portGET_CORE_ID());
+}
+
+int lab_task_create_on(lab_task_t *task, const char *name, lab_task_fn entry, void *arg,
+                       unsigned priority, lab_stack_t *stack, uint32_t stack_words, uint32_t core)
+{
+    UBaseType_t cores;
+    if (core == LAB_CORE_ANY) {
+        cores = ((UBaseType_t)1u << lab_port_cores()) - 1u; /* every core the kernel runs on */
+    } else if (core < lab_port_cores()) {
+        cores = (UBaseType_t)1u << core;
+    } else {
+        return LAB_ERR_FAIL;
+    }
+    return lab_freertos_create(task, name, entry, arg, priority, stack, stack_words, cores);
+}
+#endif
 
 void lab_task_delete(lab_task_t *task) { vTaskDelete(task->handle); }
 

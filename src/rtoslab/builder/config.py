@@ -15,7 +15,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtoslab.catalog import Kernel, Target, allocator_capabilities, get_kernel, get_target
+from rtoslab.catalog import (
+    Kernel,
+    Target,
+    allocator_capabilities,
+    check_kernel_fits_target,
+    get_kernel,
+    get_target,
+)
 from rtoslab.records import RtoslabError
 from rtoslab.timing import check_overrides
 
@@ -118,6 +125,7 @@ class BuildConfig:
                 )
             _check_option_type(kernel.name, key, value, kernel.options[key])
             opts[key] = value
+        _check_option_rules(kernel, opts)
         return opts
 
     def define_map(self) -> dict[str, str]:
@@ -145,6 +153,7 @@ class BuildConfig:
         against the plugin's description); one-line RtoslabError. The plugin's
         cross-setting check is ``rtoslab.timing.check_resolved(self.timing_settings())``."""
         self.resolved_kernel_options()
+        check_kernel_fits_target(self.kernel_info(), self.target_info())
         alloc = self.define_map().get("LAB_ALLOC")
         if alloc is not None and alloc not in allocator_capabilities():
             known = ", ".join(sorted(allocator_capabilities()))
@@ -194,6 +203,33 @@ class BuildConfig:
 
     def describe(self) -> str:
         return self.label or " ".join(self.cflags)
+
+
+def _option_value(value: object, default: object) -> object:
+    """A kernel option's value as its default's type would hold it (booleans given as
+    1/0 or "true"/"false" become True/False), for comparing values."""
+    if isinstance(default, bool):
+        return value in (True, 1, "true")
+    return value
+
+
+def _check_option_rules(kernel: Kernel, opts: dict[str, object]) -> None:
+    """The port's [[rule]]s (port.toml): a combination it refuses is one line naming the
+    options, their values and the port's reason."""
+    def shown(value: object) -> str:
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    for rule in kernel.rules:
+        if not all(_option_value(opts[k], kernel.options[k]) == _option_value(v, kernel.options[k])
+                   for k, v in rule.when.items()):
+            continue
+        for k, v in rule.require.items():
+            if _option_value(opts[k], kernel.options[k]) != _option_value(v, kernel.options[k]):
+                when = ", ".join(f"{wk}={shown(_option_value(opts[wk], kernel.options[wk]))}"
+                                 for wk in rule.when)
+                raise RtoslabError(f"kernel {kernel.name}: {when} needs {k}={shown(v)} (it is "
+                                   f"{shown(_option_value(opts[k], kernel.options[k]))}): {rule.reason}; "
+                                   f"add --option {k}={shown(v)}")
 
 
 def _check_option_type(kernel: str, key: str, value: object, default: object) -> None:

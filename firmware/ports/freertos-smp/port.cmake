@@ -1,0 +1,39 @@
+# FreeRTOS SMP on rtoslab's own ARMv8-M mainline SMP port. The kernel's sources come from
+# the crate freertos-next (LAB_DEPS_FREERTOS_NEXT, as for the freertos port); the portable
+# layer is this folder's (portmacro.h is found on the include path through LAB_PORT_DIR);
+# the lab/port.h layer is the freertos port's port_freertos.c, compiled for SMP.
+if(NOT LAB_DEPS_FREERTOS_NEXT)
+  message(FATAL_ERROR
+    "kernel freertos-smp: LAB_DEPS_FREERTOS_NEXT is not set. rtoslab passes it (the folder of "
+    "the crate freertos-next); when running CMake by hand add -DLAB_DEPS_FREERTOS_NEXT=<that "
+    "folder>, after `make setup`.")
+endif()
+set(LAB_FREERTOS_KERNEL ${LAB_DEPS_FREERTOS_NEXT}/FreeRTOS-Kernel)
+if(NOT EXISTS ${LAB_FREERTOS_KERNEL}/tasks.c)
+  message(FATAL_ERROR
+    "kernel freertos-smp: ${LAB_FREERTOS_KERNEL}/tasks.c does not exist: LAB_DEPS_FREERTOS_NEXT "
+    "must be the folder of crate freertos-next (it contains FreeRTOS-Kernel/)")
+endif()
+if(NOT LAB_KERNEL_CONFIG_DIR OR NOT EXISTS ${LAB_KERNEL_CONFIG_DIR}/FreeRTOSConfig.h)
+  message(FATAL_ERROR
+    "kernel freertos-smp: no FreeRTOSConfig.h in LAB_KERNEL_CONFIG_DIR ('${LAB_KERNEL_CONFIG_DIR}'): "
+    "rtoslab renders it from ports/freertos-smp/FreeRTOSConfig.h.in; build through rtoslab")
+endif()
+# The portable layer is written for ARMv8-M mainline (PSPLIM, Secure-only EXC_RETURN).
+if(NOT LAB_TARGET_CPU STREQUAL "cortex-m33")
+  message(FATAL_ERROR
+    "kernel freertos-smp: the port is written for ARMv8-M mainline (cortex-m33); target "
+    "${LAB_TARGET} has cpu '${LAB_TARGET_CPU}': use mps2-an521")
+endif()
+
+set(LAB_PORT_SOURCES
+    ${LAB_PORT_DIR}/port_smp.c
+    ${LAB_PORT_DIR}/port_smp_asm.S
+    ${LAB_ROOT}/ports/freertos/port_freertos.c)
+set(LAB_PORT_KERNEL_SOURCES
+    ${LAB_FREERTOS_KERNEL}/tasks.c
+    ${LAB_FREERTOS_KERNEL}/list.c
+    ${LAB_FREERTOS_KERNEL}/queue.c
+    ${LAB_FREERTOS_KERNEL}/timers.c
+    ${LAB_FREERTOS_KERNEL}/portable/MemMang/heap_4.c)
+set(LAB_PORT_INCLUDES ${LAB_FREERTOS_KERNEL}/include)
