@@ -76,3 +76,16 @@ def test_a_failure_on_core_1_fails_the_run(run_cli: RunCli, tmp_path: Path, defi
     assert isinstance(reason, str) and message in reason, reason
     # The failure is core 1's: its check, or the faulting code's location.
     assert "X_DOORBELL_FAIL_CORE1 == 0" in reason or "(x_core1_main+" in reason, reason
+
+
+def test_list_shows_each_targets_cores_and_who_has_too_few(run_cli: RunCli) -> None:
+    proc = run_cli("list", env={"COLUMNS": "250"})
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    [an521] = [line for line in lines if " mps2-an521 " in line and "cortex-m33" in line]
+    [an505] = [line for line in lines if " mps2-an505 " in line and "cortex-m33" in line]
+    assert [c.strip() for c in an521.split("│")][3] == "2"
+    assert [c.strip() for c in an505.split("│")][3] == "1"
+    doorbell = "\n".join(line for line in lines
+                         if "x_doorbell" in line or "(needs 2" in line or "cores)" in line)
+    assert "mps2-an505" in doorbell and "(needs 2" in doorbell, doorbell
