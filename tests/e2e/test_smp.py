@@ -57,9 +57,13 @@ def test_doorbell_runs_on_two_cores_and_repeats_exactly(run_cli: RunCli, tmp_pat
 
 
 def test_doorbell_is_na_on_a_one_core_target(run_cli: RunCli, tmp_path: Path) -> None:
-    code, rows, err = _run(run_cli, tmp_path / "r.sqlite", "--target", "mps2-an505", "--bench", "x_doorbell")
+    """x_doorbell is n/a with the reason; x_tick runs there and checks the one-core answers
+    (core id 0, core_start and doorbell_install -1, a ring does nothing) and the tick."""
+    code, rows, err = _run(run_cli, tmp_path / "r.sqlite", "--target", "mps2-an505", "--bench", "x_doorbell",
+                           "--bench", "x_tick")
     assert code == 0, err
-    assert [(r["status"], r["reason"]) for r in rows] == [("n/a", "needs 2 cores; mps2-an505 has 1")]
+    assert [(r["benchmark"], r["status"], r["reason"]) for r in rows] == [
+        ("x_doorbell", "n/a", "needs 2 cores; mps2-an505 has 1"), ("x_tick", "ok", None)]
 
 
 @pytest.mark.parametrize(("define", "message"), [
