@@ -18,7 +18,7 @@ BAD = {
     "bad_syntax.toml": "not valid TOML",
     "bad_unknown_key.toml": "unknown key 'colour': allowed keys: name, description, suite",
     "bad_kernel.toml": ("key 'matrix.kernel' is 'nosuchkernel': choose from baremetal, embassy, "
-                        "freertos, rtic"),
+                        "freertos, freertos-smp, rtic"),
     "bad_opt.toml": "key 'matrix.opt' is '-O9': choose from -O0",
     "bad_empty_axis.toml": "key 'matrix.opt' is empty: give at least one value",
     "bad_empty_matrix.toml": "key 'exclude' leaves the matrix empty",

@@ -150,13 +150,26 @@ TARGET_PRIVATE = {"lab_probe_impl.h", "lab_board.h", "lab_cortex_m.h", "lab_cort
                   "stm32_usart.h", "stm32_console.h"}
 
 
+# What a port with LAB_HAS_SMP may call of lab/target.h: the cores section and the tick
+# (lab/target.h, "cores"; lab_target_tick_start), nothing of a board's timers or IRQs.
+SMP_TARGET_API = {"lab_target_core_id", "lab_target_core_start", "lab_target_doorbell_install",
+                  "lab_target_doorbell_ring", "lab_target_tick_start"}
+
+
 @pytest.mark.parametrize("port", PORTS)
 def test_a_port_uses_no_target_header(port: str) -> None:
     """Exit codes come from the harness (lab/exit.h through lab/bench.h); a kernel reaches
-    the hardware only through the CMSIS exception names, never a target's header."""
-    for f, inc in includes(kernels()[port].path).items():
-        assert "lab/target.h" not in inc, f
+    the hardware only through the CMSIS exception names, never a target's header. An SMP
+    port (LAB_HAS_SMP 1) also starts cores, rings doorbells and starts the tick through
+    lab/target.h, and calls nothing else of it."""
+    kernel = kernels()[port]
+    smp = kernel.capabilities.get("LAB_HAS_SMP", False)
+    for f, inc in includes(kernel.path).items():
+        assert smp or "lab/target.h" not in inc, f
         assert not any(i.startswith("mps2") or i in TARGET_PRIVATE for i in inc), f
+        if smp:
+            called = set(re.findall(r"\b(lab_target_[a-z_]+)\s*\(", f.read_text()))
+            assert called <= SMP_TARGET_API, (f, called - SMP_TARGET_API)
 
 
 def test_exit_codes_belong_to_the_harness() -> None:

@@ -124,7 +124,9 @@ class BuildConfig:
                     f"unknown option '{key}' for kernel {kernel.name}: known options: {known}"
                 )
             _check_option_type(kernel.name, key, value, kernel.options[key])
-            opts[key] = value
+            # A boolean option given as "true"/1 is stored and rendered as the boolean
+            # (a config header gets 1/0, never the word `true`, which #if reads as 0).
+            opts[key] = _option_value(value, kernel.options[key])
         _check_option_rules(kernel, opts)
         return opts
 
