@@ -23,8 +23,9 @@
  * the core that was rung; core 1 saw every round and reported done.
  *
  * Test-only defines (tests/e2e): X_DOORBELL_FAIL_CORE1=1 fails a LAB_CHECK on core 1,
- * X_DOORBELL_FAULT_CORE1=1 executes an undefined instruction on core 1: either must end
- * the run as failed.
+ * X_DOORBELL_FAULT_CORE1=1 executes an undefined instruction on core 1,
+ * X_DOORBELL_RETURN_CORE1=1 returns from core 1's entry (which lab/target.h forbids): each
+ * must end the run as failed.
  */
 #include <stdint.h>
 
@@ -36,6 +37,9 @@
 #endif
 #ifndef X_DOORBELL_FAULT_CORE1
 #define X_DOORBELL_FAULT_CORE1 0
+#endif
+#ifndef X_DOORBELL_RETURN_CORE1
+#define X_DOORBELL_RETURN_CORE1 0
 #endif
 
 #if LAB_TARGET_CORES < 2
@@ -100,6 +104,9 @@ static void x_core1_main(void *arg)
 #if X_DOORBELL_FAULT_CORE1
     __asm__ volatile("udf #1"); /* test-only: a fault on core 1 */
 #endif
+#if X_DOORBELL_RETURN_CORE1
+    return; /* test-only: an entry that returns */
+#endif
     LAB_CHECK(lab_target_doorbell_install(x_core1_handler, 0u) == 0);
     x_core1_ready = 1u;
     __asm__ volatile("dsb\n\tsev\n\tcpsie i" ::: "memory");
@@ -132,7 +139,11 @@ void lab_bench_run(void)
     LAB_CHECK(lab_target_doorbell_install(x_core0_reply_handler, 0u) == 0);
     LAB_CHECK(lab_target_core_start(1u, x_core1_main, (void *)&x_core1_ready,
                                     (uint32_t *)(void *)&x_core1_stack[256]) == 0);
+    /* Refused: started already, core 0 (the caller), a core the board does not have. */
     LAB_CHECK(lab_target_core_start(1u, x_core1_main, 0, (uint32_t *)(void *)&x_core1_stack[256]) == -1);
+    LAB_CHECK(lab_target_core_start(0u, x_core1_main, 0, (uint32_t *)(void *)&x_core1_stack[256]) == -1);
+    LAB_CHECK(lab_target_core_start(LAB_TARGET_CORES, x_core1_main, 0,
+                                    (uint32_t *)(void *)&x_core1_stack[256]) == -1);
     /* Until core 1 is ready: WFE lets QEMU run the other vCPU (core 1 ends with SEV). */
     while (x_core1_ready == 0u) {
         __asm__ volatile("wfe");
