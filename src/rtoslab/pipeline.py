@@ -194,7 +194,8 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
         # The image itself found it cannot run this benchmark in this configuration (e.g.
         # a cross-core benchmark on a kernel that schedules one core): n/a with its reason.
         why = out.console_report.fail or "the image cannot run this benchmark here"
-        return replace(failed, status="n/a", reason=f"{bench.name}: {why}"), None
+        reason = why if why.startswith(f"{bench.name}: ") else f"{bench.name}: {why}"
+        return replace(failed, status="n/a", reason=reason), None
     if not out.ok or out.trace is None:
         return replace(failed, reason=out.failure), None
     trace = out.trace

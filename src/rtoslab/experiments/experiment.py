@@ -52,6 +52,9 @@
     stat = "median"                          # median | mean | mode | min | max | p90 | p99
     where = { opt = "-O2", benchmark = "k_yield" }   # keep only these values
     ratio = ["kernel", "freertos", "baremetal"]  # optional: cells are over / under on AXIS
+                                             # (an axis the under configuration lacks,
+                                             # e.g. the other kernel's option, matches any
+                                             # value: examples/smp.toml)
     chart = "auto"                           # HTML: auto | line (against a numeric row
                                              # axis) | bars (grouped) | none
 
