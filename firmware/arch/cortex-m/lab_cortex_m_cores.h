@@ -210,6 +210,17 @@ void lab_target_doorbell_ring(uint32_t core)
     /* The caller's earlier stores are observed before the ring (so by the handler). */
     __asm__ volatile("dmb" ::: "memory");
     lab_board_doorbell_raise(core);
+    /* SEV then WFE: on the chip a no-op pair (SEV sets this core's event register, so the
+     * WFE clears it and goes on at once; ARMv8-M ARM B1.5.19 "Wait For Event"; other cores
+     * see a spurious event, which every WFE loop allows). Under QEMU it makes the rung
+     * core run now: QEMU runs the vCPUs in turn in one thread and, for an interrupt raised
+     * by the running vCPU, only flags the target vCPU (accel/tcg/tcg-accel-ops.c
+     * tcg_handle_interrupt: the target is "self" on the shared thread, so no kick), so
+     * without it the ringing core would run on until it sleeps or its time slice ends
+     * (measured: x_doorbell's X_DOORBELL_BUSY), while WFE yields to the next vCPU (QEMU's
+     * WFE is a yield hint). A ring of the own core takes its interrupt right after the
+     * store, before the pair. */
+    __asm__ volatile("sev\n\twfe" ::: "memory");
 }
 
 #endif /* LAB_TARGET_CORES */
