@@ -2,7 +2,8 @@
 benchmarks pass with both cores running the scheduler, a task created on core 1 runs on
 core 1 (the port's own check, firmware/ports/freertos-smp/tests/smp_pin, which verifies
 it on the cores with lab_target_core_id), a task's FP registers s0-s31 survive a
-preemption (tests/smp_fp, on core 1: QEMU's SSE-200 core 0 has no FPU), and a second
+preemption (tests/smp_fp, on core 1: QEMU's SSE-200 core 0 has no FPU), critical
+sections on both cores lose no update of a shared counter (tests/smp_lock), and a second
 run of the same images measures exactly the same samples. With one core started both
 checks end as unsupported, with the reason."""
 
@@ -46,11 +47,12 @@ def test_kernel_benchmarks_and_core_placement_on_two_cores_repeat_exactly(run_cl
                                                                          tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     args = ("--bench", "k_yield", "--bench", "k_sem", "--bench", "k_activate",
-            "--bench-path", str(PORT_TESTS), "--bench", "smp_pin", "--bench", "smp_fp")
+            "--bench-path", str(PORT_TESTS), "--bench", "smp_pin", "--bench", "smp_fp",
+            "--bench", "smp_lock")
     code, rows, err = _run(run_cli, db, *args)
     assert code == 0, err
     assert {str(r["benchmark"]) for r in rows if r["status"] == "ok"} == \
-        {"k_yield", "k_sem", "k_activate", "smp_pin", "smp_fp"}, rows
+        {"k_yield", "k_sem", "k_activate", "smp_pin", "smp_fp", "smp_lock"}, rows
     first = _samples(db, 1)
     # smp_pin's self-checks passed (core ids read on the cores); its 50 cross-core
     # activations were paired on the shared clock and stored.
