@@ -210,6 +210,20 @@ void lab_target_doorbell_ring(uint32_t core)
     /* The caller's earlier stores are observed before the ring (so by the handler). */
     __asm__ volatile("dmb" ::: "memory");
     lab_board_doorbell_raise(core);
+    /* SEV then WFE: on the chip a no-op pair (SEV "also sets the local event register",
+     * and WFE with the event register set clears it and goes on at once: Cortex-M4
+     * Devices Generic User Guide, ARM DUI 0553, SEV and WFE, as quoted in Microchip's
+     * SAM4CP datasheet 12.6.12.9/.11 (a Cortex-M4 description; we assume the M33's event
+     * register behaves the same); other cores see a spurious event, which every WFE loop
+     * allows). Under QEMU it makes the rung
+     * core run now: QEMU runs the vCPUs in turn in one thread and, for an interrupt raised
+     * by the running vCPU, only flags the target vCPU (accel/tcg/tcg-accel-ops.c
+     * tcg_handle_interrupt: the target is "self" on the shared thread, so no kick), so
+     * without it the ringing core would run on until it sleeps or its time slice ends
+     * (measured: x_doorbell's X_DOORBELL_BUSY), while WFE yields to the next vCPU (QEMU's
+     * WFE is a yield hint). A ring of the own core takes its interrupt right after the
+     * store, before the pair. */
+    __asm__ volatile("sev\n\twfe" ::: "memory");
 }
 
 #endif /* LAB_TARGET_CORES */
