@@ -65,11 +65,15 @@ def test_kernel_benchmarks_and_core_placement_on_two_cores_repeat_exactly(run_cl
 
 
 def test_the_port_checks_are_unsupported_when_one_core_is_started(run_cli: RunCli, tmp_path: Path) -> None:
+    """They end with LAB_EXIT_UNSUPPORTED and their reason: the pipeline reports that as
+    a failure "not supported by this image", or (helper xbench's change) as n/a."""
     code, rows, _ = _run(run_cli, tmp_path / "r.sqlite", "--option", "labSMP_START_CORES=1",
                          "--bench-path", str(PORT_TESTS), "--bench", "smp_pin", "--bench", "smp_fp")
-    assert code != 0
-    assert sorted((str(r["benchmark"]), r["status"]) for r in rows) == [("smp_fp", "failed"),
-                                                                        ("smp_pin", "failed")], rows
+    assert sorted(str(r["benchmark"]) for r in rows) == ["smp_fp", "smp_pin"], rows
+    statuses = {r["status"] for r in rows}
+    assert statuses in ({"failed"}, {"n/a"}), rows
+    assert code == (0 if statuses == {"n/a"} else 1)
     for r in rows:
         reason = str(r["reason"])
-        assert "not supported by this image" in reason and "labSMP_START_CORES = 1" in reason, reason
+        assert "the kernel schedules one core (labSMP_START_CORES = 1)" in reason, reason
+        assert r["status"] == "n/a" or "not supported by this image" in reason, reason
