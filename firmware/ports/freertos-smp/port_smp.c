@@ -36,7 +36,7 @@ extern TaskHandle_t volatile pxCurrentTCBs[configNUMBER_OF_CORES];
 
 #if !labSMP_ELIDE_LOCKS
 /* A recursive spinlock: `owner` is the holding core + 1 (0: free), `depth` how often that
- * core took it. Only the owner writes `depth`; the owner check needs no atomic access
+ * core took it, `waiting` that another core sleeps in WFE for it. Only the owner writes `depth`; the owner check needs no atomic access
  * because only the owning core can have written its own number there. The kernel takes
  * and releases both locks with its interrupts masked on the calling core (critical
  * sections, vTaskSuspendAll, PendSV), so an interrupt handler of the same core never sees
@@ -44,6 +44,8 @@ extern TaskHandle_t volatile pxCurrentTCBs[configNUMBER_OF_CORES];
 typedef struct lab_smp_lock {
     volatile uint32_t owner;
     uint32_t depth;
+    volatile uint32_t waiting; /* a core went to WFE on it since the last release */
+    uint32_t unused;           /* 16 bytes: indexing the array is one shift */
 } lab_smp_lock_t;
 
 static lab_smp_lock_t lab_smp_locks[2]; /* 0: task lock, 1: ISR lock */
@@ -69,6 +71,7 @@ void lab_smp_lock_get(uint32_t lock, uint32_t core)
                 break;
             }
         } else {
+            l->waiting = 1u;
             __asm volatile("clrex\n"
                            "wfe" ::: "memory");
         }
@@ -90,6 +93,14 @@ void lab_smp_lock_release(uint32_t lock, uint32_t core)
         l->owner = 0u;
         __asm volatile("dsb\n"
                        "sev" ::: "memory");
+        if (l->waiting != 0u) {
+            /* Contended: WFE right after our own SEV. On the chip it returns at once (SEV
+             * set this core's event register too: a no-op pair); under QEMU, whose vCPUs
+             * take turns, it hands over to the waiting core, which takes the lock now
+             * instead of after this core's turn ends, as it would on the chip. */
+            l->waiting = 0u;
+            __asm volatile("wfe" ::: "memory");
+        }
     }
 }
 #endif
