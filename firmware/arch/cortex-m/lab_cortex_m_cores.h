@@ -219,8 +219,8 @@ void lab_target_doorbell_ring(uint32_t core)
      * sets the local event register", and WFE with it set clears it and goes on: Cortex-M4
      * Devices Generic User Guide, ARM DUI 0553, SEV and WFE, as quoted in Microchip's
      * SAM4CP datasheet 12.6.12.9/.11; the M33 assumed the same) and a yield under QEMU
-     * (x_doorbell's X_DOORBELL_BUSY and X_DOORBELL_YIELD measure both; README.md of
-     * mps2-an521). */
+     * (x_doorbell's X_DOORBELL_BUSY and X_DOORBELL_YIELD measure both; the README of
+     * the two-core MPS2 target). */
 }
 
 #endif /* LAB_TARGET_CORES */
