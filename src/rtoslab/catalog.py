@@ -210,6 +210,8 @@ class TargetFile:
 TARGET_FEATURES: dict[str, str] = {
     "timer": "a periodic benchmark timer interrupt (lab_target_timer_start)",
     "bulk": "bulk memory of megabytes beside the MCU's RAM (LAB_TARGET_BULK)",
+    # Not declared in [lacks]: a target lacks it exactly when its target.toml says fpu = "none".
+    "fpu": "a floating-point unit the image may use (target.toml fpu other than none)",
 }
 
 
@@ -428,6 +430,9 @@ class ValidationCase:
     # Another metric of the benchmark whose median is subtracted from ``metric``'s: for
     # figures published as a difference (e.g. cycles per extra loop iteration).
     minus: str = ""
+    # The target the case runs on (a target folder's name); empty: the default target
+    # (mps2-an385). E.g. an FPU case needs a target with an FPU (mps2-an386).
+    target: str = ""
 
 
 @dataclass(frozen=True)
@@ -646,7 +651,15 @@ def target_lacks(bench: Benchmark, target: Target, kernel: Kernel | None = None)
     needs = list(bench.needs)
     if kernel is not None and kernel.rust_crate and kernel.name in bench.rust_kernels:
         needs += [f for f in bench.rust_needs.get(kernel.name, ()) if f not in needs]
-    return [f for f in needs if f in target.spec.lacks]
+    return [f for f in needs if f in lacked_features(target)]
+
+
+def lacked_features(target: Target) -> dict[str, str]:
+    """Board feature -> why the target lacks it: its [lacks], and "fpu" when it has none."""
+    lacks = dict(target.spec.lacks)
+    if target.spec.fpu == "none":
+        lacks.setdefault("fpu", f"its core has no FPU (target.toml fpu = none, cpu {target.spec.cpu})")
+    return lacks
 
 
 def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) -> str | None:
@@ -658,7 +671,8 @@ def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) ->
     if not missing:
         if target is None or not (lacking := target_lacks(bench, target, kernel)):
             return None
-        return f"target {target.name} lacks " + ", ".join(f"{f} ({target.spec.lacks[f]})" for f in lacking)
+        why = lacked_features(target)
+        return f"target {target.name} lacks " + ", ".join(f"{f} ({why[f]})" for f in lacking)
     parts = []
     for cap in missing:
         why = kernel.unsupported_reasons.get(cap)
