@@ -658,7 +658,7 @@ def lacked_features(target: Target) -> dict[str, str]:
     """Board feature -> why the target lacks it: its [lacks], and "fpu" when it has none."""
     lacks = dict(target.spec.lacks)
     if target.spec.fpu == "none":
-        lacks.setdefault("fpu", f"its core has no FPU (target.toml fpu = none, cpu {target.spec.cpu})")
+        lacks.setdefault("fpu", f"its core, {target.spec.cpu}, has no FPU: target.toml fpu = none")
     return lacks
 
 
