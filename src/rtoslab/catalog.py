@@ -671,8 +671,8 @@ def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) ->
     if not missing:
         if target is None or not (lacking := target_lacks(bench, target, kernel)):
             return None
-        why = lacked_features(target)
-        return f"target {target.name} lacks " + ", ".join(f"{f} ({why[f]})" for f in lacking)
+        reasons = lacked_features(target)
+        return f"target {target.name} lacks " + ", ".join(f"{f} ({reasons[f]})" for f in lacking)
     parts = []
     for cap in missing:
         why = kernel.unsupported_reasons.get(cap)
