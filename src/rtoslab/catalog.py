@@ -281,8 +281,12 @@ def _check_target(spec: TargetFile, where: str) -> None:
         return RtoslabError(f"{where}: key '{key}' {msg}")
 
     for feature, why in spec.lacks.items():
+        if feature == "fpu":
+            raise bad("lacks.fpu", "is not declared: a target lacks the fpu feature exactly when "
+                      "its fpu is \"none\"; remove this key")
         if feature not in TARGET_FEATURES:
-            raise bad(f"lacks.{feature}", f"is not a board feature: choose {_choices(TARGET_FEATURES)}")
+            declared = [f for f in TARGET_FEATURES if f != "fpu"]
+            raise bad(f"lacks.{feature}", f"is not a board feature: choose {_choices(declared)}")
         if not why.strip():
             raise bad(f"lacks.{feature}", "is empty: say why the board lacks it (shown as the n/a reason)")
 
