@@ -7,8 +7,8 @@
  * Guarantee: the loop's two 16-bit instructions share one 32-bit word (.balign 4).
  *
  * lab_v_delay_sram_a / lab_v_delay_sram_b: the same loop, executed from SRAM (the parts
- * of the source ran it from RAM): their code is in a .data input section, so the startup
- * copies it into RAM (on the Cortex-M3/M4 the System bus region, 0x20000000 and up) and
+ * of the source ran it from RAM): their code is in a .lab_ramcode section, which the
+ * shared linker script places in .data, so the startup copies it into RAM (on the Cortex-M3/M4 the System bus region, 0x20000000 and up) and
  * the linker reaches it from flash through a long-branch veneer. Probes 4/5 (a) and 6/7
  * (b) around the loop; called with n and 1, the difference of the two intervals is n - 1
  * whole iterations (SUBS and a taken BHI), the probes, the call and the last, not-taken
@@ -49,6 +49,6 @@ lab_v_delay_loop:
     .size \name, . - \name
     .endm
 
-    .section .data.lab_v_delay_sram, "awx", %progbits
+    .section .lab_ramcode.v_delay_loop, "ax", %progbits
     lab_v_delay_sram lab_v_delay_sram_a, 4
     lab_v_delay_sram lab_v_delay_sram_b, 6
