@@ -281,6 +281,18 @@ impl CycleModel {
         }
     }
 
+    /// Extra cycles of an instruction fetch at `pc` over the core's System bus: the
+    /// core's `sysbus_fetch` for code in the System region (0x20000000 to 0xDFFFFFFF,
+    /// and from 0xE0100000), else 0. Any code there pays it (SRAM, external RAM, whatever
+    /// `flash=`/`sram=` say), as fetch wait states: M3 TRM r1p1 (ARM DDI 0337E) 14.5.6,
+    /// a registered fetch takes two cycles and none follows another back to back, so a
+    /// taken branch's target word costs one cycle more and a word of sequential code needs
+    /// two cycles of execution to hide its fetch.
+    fn sysbus_ws(&self, pc: u64) -> u32 {
+        let system = (0x2000_0000..0xE000_0000).contains(&pc) || pc >= 0xE010_0000;
+        if system { self.t.sysbus_fetch } else { 0 }
+    }
+
     /// Static cycles of `d` alone, from the core's table.
     fn class_cycles(&self, d: &DecodedInsn, o: &Ops) -> u32 {
         let t = self.t;
@@ -407,10 +419,11 @@ impl CycleModel {
     /// (1 + ws) exceeds the execution of the line before it (window = line). Without it,
     /// the line is read when the core asks for its first word, and the core asks one bus
     /// word ahead of execution (window = bus word). Elsewhere (SRAM with `sram_ws`): one
-    /// bus word per 1 + ws cycles, fetched one word ahead. With `accel=art` the flash line
+    /// bus word per 1 + ws cycles, fetched one word ahead; over the System bus `ws` also
+    /// counts the registered fetch (`sysbus_ws`). With `accel=art` the flash line
     /// is 128 bits and the stalls are the cache's (`art_fetch`).
     fn fetch(&self, pc: u64) -> Fetch {
-        let ws = self.region_ws(pc);
+        let ws = self.region_ws(pc) + self.sysbus_ws(pc);
         if self.in_flash(pc) {
             let line = if self.cfg.accel == Accel::Art {
                 ART_LINE
@@ -1044,6 +1057,63 @@ mod tests {
         assert_eq!(m.block_costs(&block(0x2000, movs)).cycles, vec![1; 3]);
     }
 
+    /// M3 TRM r1p1 (ARM DDI 0337E) 14.5.6: fetches over the System bus (0x20000000 and
+    /// up) are registered: two cycles each, never back to back. Any code there pays it,
+    /// whatever the regions say; the Code region (below 0x20000000) does not; single-bus
+    /// cores (M0, M0+) do not.
+    #[test]
+    fn system_bus_fetch() {
+        let m3 = model(table("cortex-m3"));
+        let movs = "f240 0004; f240 0004; f240 0004";
+        let nops = "bf00; bf00; bf00; bf00";
+        for base in [0x2000_0000u64, 0x6000_0000, 0xDFFF_FF00, 0xE010_0000] {
+            // 32-bit 1-cycle instructions: a word per instruction, a fetch per 2 cycles
+            assert_eq!(
+                m3.block_costs(&block(base, movs)).cycles,
+                vec![1, 2, 2],
+                "{base:#x}"
+            );
+            // 16-bit sequential code: two per word, the 2-cycle fetch is hidden
+            assert_eq!(m3.block_costs(&block(base, nops)).cycles, vec![1; 4]);
+            // a branch target's word: one cycle more than from ICode (P 1 -> 2 for a
+            // PC-relative branch); a 32-bit target at a halfword offset needs two words
+            let shape = |pc, s: &str| plan_tb(&block(pc, s), &m3, &[]).shape;
+            assert_eq!(
+                m3.event_cycles(Event::Taken(Refill::Direct), &shape(base, NOP)),
+                1 + 1
+            );
+            assert_eq!(m3.head_cycles(&block(base + 2, MOV_W)[0]), (1 + 2, 2));
+            // exception entry to a handler there: its first fetch
+            assert_eq!(m3.event_cycles(Event::Entry, &shape(base, NOP)), 12 + 1);
+        }
+        // the Code region and the Private Peripheral Bus range: no difference
+        for base in [0x0u64, 0x1FFF_FF00, 0xE000_0000] {
+            assert_eq!(m3.block_costs(&block(base, movs)).cycles, vec![1; 3]);
+            assert_eq!(m3.head_cycles(&block(base, NOP)[0]), (0, 0));
+        }
+        // SRAM wait states add to the registered cycle
+        let sram1 = with(ModelConfig {
+            core: table("cortex-m3"),
+            sram: vec![Region {
+                base: 0x2000_0000,
+                size: 0x1000,
+            }],
+            sram_ws: 1,
+            ..ModelConfig::default()
+        });
+        assert_eq!(sram1.head_cycles(&block(0x2000_0000, NOP)[0]), (2, 2));
+        assert_eq!(
+            sram1.block_costs(&block(0x2000_0000, movs)).cycles,
+            vec![1, 3, 3]
+        );
+        // single-bus cores
+        for core in ["cortex-m0", "cortex-m0plus"] {
+            let m = model(table(core));
+            assert_eq!(m.block_costs(&block(0x2000_0000, nops)).cycles, vec![1; 4]);
+            assert_eq!(m.head_cycles(&block(0x2000_0000, NOP)[0]), (0, 0));
+        }
+    }
+
     #[test]
     fn heads_and_events() {
         let cfg = flash2_sram1_prefetch();
@@ -1148,8 +1218,9 @@ mod tests {
         let t = plan_tb(&block(0x100, movs8), &m, &[]).shape;
         assert_eq!(m.event_cycles(Event::Taken(Refill::Direct), &t), 1 + 5 + 5);
         assert_eq!(m.event_cycles(Event::Taken(Refill::Direct), &t), 1);
-        // code outside flash never touches the cache
-        let t = plan_tb(&block(0x2000_0000, movs8), &m, &[]).shape;
+        // code outside flash never touches the cache (in the Code region, so no
+        // System-bus fetch cycle either)
+        let t = plan_tb(&block(0x1000_0000, movs8), &m, &[]).shape;
         assert_eq!(m.event_cycles(Event::Taken(Refill::Direct), &t), 1);
         // accel=art without flash= is refused by the settings; with accel=none the same
         // block pays its lines statically (64-bit lines, prefetch): 5 + 3 x (6 - 2)

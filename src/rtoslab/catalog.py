@@ -214,6 +214,8 @@ class TargetFile:
 TARGET_FEATURES: dict[str, str] = {
     "timer": "a periodic benchmark timer interrupt (lab_target_timer_start)",
     "bulk": "bulk memory of megabytes beside the MCU's RAM (LAB_TARGET_BULK)",
+    # Not declared in [lacks]: a target lacks it exactly when its target.toml says fpu = "none".
+    "fpu": "a floating-point unit the image may use (target.toml fpu other than none)",
 }
 
 
@@ -283,8 +285,12 @@ def _check_target(spec: TargetFile, where: str) -> None:
         return RtoslabError(f"{where}: key '{key}' {msg}")
 
     for feature, why in spec.lacks.items():
+        if feature == "fpu":
+            raise bad("lacks.fpu", "is not declared: a target lacks the fpu feature exactly when "
+                      "its fpu is \"none\"; remove this key")
         if feature not in TARGET_FEATURES:
-            raise bad(f"lacks.{feature}", f"is not a board feature: choose {_choices(TARGET_FEATURES)}")
+            declared = [f for f in TARGET_FEATURES if f != "fpu"]
+            raise bad(f"lacks.{feature}", f"is not a board feature: choose {_choices(declared)}")
         if not why.strip():
             raise bad(f"lacks.{feature}", "is empty: say why the board lacks it (shown as the n/a reason)")
 
@@ -454,6 +460,9 @@ class ValidationCase:
     # Another metric of the benchmark whose median is subtracted from ``metric``'s: for
     # figures published as a difference (e.g. cycles per extra loop iteration).
     minus: str = ""
+    # The target the case runs on (a target folder's name); empty: the default target
+    # (mps2-an385). E.g. an FPU case needs a target with an FPU (mps2-an386).
+    target: str = ""
 
 
 @dataclass(frozen=True)
@@ -706,7 +715,15 @@ def target_lacks(bench: Benchmark, target: Target, kernel: Kernel | None = None)
     needs = list(bench.needs)
     if kernel is not None and kernel.rust_crate and kernel.name in bench.rust_kernels:
         needs += [f for f in bench.rust_needs.get(kernel.name, ()) if f not in needs]
-    return [f for f in needs if f in target.spec.lacks]
+    return [f for f in needs if f in lacked_features(target)]
+
+
+def lacked_features(target: Target) -> dict[str, str]:
+    """Board feature -> why the target lacks it: its [lacks], and "fpu" when it has none."""
+    lacks = dict(target.spec.lacks)
+    if target.spec.fpu == "none":
+        lacks.setdefault("fpu", f"its core, {target.spec.cpu}, has no FPU: target.toml fpu = none")
+    return lacks
 
 
 def too_few_cores(bench: Benchmark, target: Target) -> str | None:
@@ -728,7 +745,8 @@ def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) ->
             return few
         if target is None or not (lacking := target_lacks(bench, target, kernel)):
             return None
-        return f"target {target.name} lacks " + ", ".join(f"{f} ({target.spec.lacks[f]})" for f in lacking)
+        reasons = lacked_features(target)
+        return f"target {target.name} lacks " + ", ".join(f"{f} ({reasons[f]})" for f in lacking)
     parts = []
     for cap in missing:
         why = kernel.unsupported_reasons.get(cap)

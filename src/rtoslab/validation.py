@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rtoslab.builder.config import BuildConfig
-from rtoslab.catalog import Benchmark, ValidationCase, suite_benchmarks
+from rtoslab.catalog import Benchmark, ValidationCase, get_target, suite_benchmarks
 from rtoslab.records import BenchResult, Unit
 
 SUITE = "validation"
@@ -55,13 +55,32 @@ def timing_key(case: ValidationCase) -> tuple[tuple[str, object], ...]:
     return tuple(sorted(case.timing.items()))
 
 
+def case_target(case: ValidationCase) -> str:
+    """The target the case runs on: its own, else the default configuration's."""
+    return case.target or BuildConfig().target
+
+
+def settings_text(case: ValidationCase) -> str:
+    """The table's "timing" column: the case's target when it has one, then its timing
+    settings (``target=mps2-an386, core=cortex-m4``)."""
+    items = ([("target", case.target)] if case.target else []) + list(timing_key(case))
+    return ", ".join(f"{k}={v}" for k, v in items)
+
+
+def _run_key(case: ValidationCase) -> tuple[str, tuple[tuple[str, object], ...]]:
+    return case_target(case), timing_key(case)
+
+
 def plan(benches: list[Benchmark] | None = None) -> list[tuple[BuildConfig, list[Benchmark]]]:
-    """One configuration per (benchmark, timing settings) the cases need, on the default
-    target and kernel (bare metal, -O2)."""
+    """One configuration per (benchmark, target, timing settings) the cases need, with the
+    default kernel and flags (bare metal, -O2); the target is the case's (default
+    mps2-an385)."""
     out: list[tuple[BuildConfig, list[Benchmark]]] = []
     for b in benches if benches is not None else suite_benchmarks(SUITE):
-        for timing in sorted({timing_key(c) for c in b.validation}, key=repr):
-            config = BuildConfig(timing=timing, axes=tuple((f"timing.{k}", v) for k, v in timing))
+        for target, timing in sorted({_run_key(c) for c in b.validation}, key=repr):
+            get_target(target)  # an unknown target: its one-line error before anything runs
+            config = BuildConfig(target=target, timing=timing,
+                                 axes=tuple((f"timing.{k}", v) for k, v in timing))
             out.append((config, [b]))
     return out
 
@@ -76,7 +95,7 @@ def compare(plan_: list[tuple[BuildConfig, list[Benchmark]]],
     for (config, bench), result in zip(flat, results, strict=True):
         assert result.benchmark == bench.name, (result.benchmark, bench.name)
         for case in bench.validation:
-            if timing_key(case) != config.timing:
+            if _run_key(case) != (config.target, config.timing):
                 continue
             out.append(_one(bench.name, case, result))
     return out
@@ -107,7 +126,7 @@ def markdown(results: list[CaseResult]) -> str:
              "conditions | source |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
-        timing = ", ".join(f"{k}={v}" for k, v in timing_key(r.case))
+        timing = settings_text(r.case)
         model = f"{r.model_cycles:g}" if r.model_cycles is not None else f"- ({r.failure})"
         err = _pct(r.error) if r.error is not None else "-"
         ok = f"yes (±{r.case.tolerance * 100:g}%)" if r.within else "**no**"
@@ -124,7 +143,7 @@ def markdown(results: list[CaseResult]) -> str:
         lines.append("")
         lines.append("Known gaps:")
         for r in gaps:
-            timing = ", ".join(f"{k}={v}" for k, v in timing_key(r.case))
+            timing = settings_text(r.case)
             lines.append(f"- {r.benchmark}.{r.case.metric} ({timing}): {r.case.gap}")
     return "\n".join(lines) + "\n"
 

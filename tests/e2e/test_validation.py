@@ -26,7 +26,7 @@ def _label(case: ValidationCase) -> str:
 
 
 def _timing(case: ValidationCase) -> str:
-    return ", ".join(f"{k}={v}" for k, v in validation.timing_key(case))
+    return validation.settings_text(case)
 
 
 _ROW = re.compile(r"^\| (\w+) \| ([\w -]+?) \| ([^|]*) \| ([\d.]+) \| ([\d.]+) \| ([+-][\d.]+)% \|")

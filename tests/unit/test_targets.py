@@ -201,6 +201,11 @@ def test_lacks_names_known_board_features_with_a_reason(tmp_path: Path) -> None:
     toml = _target_copy(bad, append='\n[lacks]\nradio = "none"\n')
     with pytest.raises(RtoslabError, match=r"key 'lacks.radio' is not a board feature: choose bulk, timer"):
         load_target(toml)
+    fpu = tmp_path / "fpu"
+    fpu.mkdir()
+    toml = _target_copy(fpu, append='\n[lacks]\nfpu = "none"\n')
+    with pytest.raises(RtoslabError, match=r"key 'lacks.fpu' is not declared: .* fpu is \"none\""):
+        load_target(toml)
 
 
 def test_board_targets_state_their_architecture_facts() -> None:

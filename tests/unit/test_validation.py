@@ -83,3 +83,28 @@ def test_a_case_with_minus_compares_the_difference_of_two_metrics() -> None:
     assert "| v_x | m - base |" in validation.markdown([got])
     (missing,) = validation.compare(plan, [_result(5.0)])
     assert missing.model_cycles is None and "no metric 'base'" in (missing.failure or "")
+
+
+def test_a_case_with_a_target_runs_there_and_says_so() -> None:
+    here = ValidationCase(**CASE)  # type: ignore[arg-type]
+    there = ValidationCase(**{**CASE, "target": "mps2-an386", "cycles": 10})  # type: ignore[arg-type]
+    plan = validation.plan([_bench(here, there)])
+    assert sorted((c.target, dict(c.timing)) for c, _ in plan) == [
+        ("mps2-an385", {"core": "cortex-m4"}), ("mps2-an386", {"core": "cortex-m4"})]
+    results = [_result(10.0 if c.target == "mps2-an386" else 20.0) for c, _ in plan]
+    got = {r.case.target: r for r in validation.compare(plan, results)}
+    assert got[""].model_cycles == 20.0 and got["mps2-an386"].model_cycles == 10.0
+    assert "| v_x | m | target=mps2-an386, core=cortex-m4 | 10 | 10 |" in validation.markdown(
+        list(got.values()))
+    with pytest.raises(RtoslabError, match="mps2-an999"):
+        validation.plan([_bench(ValidationCase(**{**CASE, "target": "mps2-an999"}))])  # type: ignore[arg-type]
+
+
+def test_a_benchmark_needing_an_fpu_is_na_on_a_target_without_one() -> None:
+    from rtoslab.catalog import get_kernel, get_target, na_reason
+    bench = Benchmark(name="v_x", path=Path("."), suites=("validation",), description="d",
+                      requires=(), insn_limit=1, timeout_s=1.0, needs=("fpu",))
+    kernel = get_kernel("baremetal")
+    why = na_reason(bench, kernel, get_target("mps2-an385"))
+    assert why is not None and "lacks fpu" in why and "fpu = none" in why
+    assert na_reason(bench, kernel, get_target("mps2-an386")) is None

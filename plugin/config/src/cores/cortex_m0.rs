@@ -28,5 +28,7 @@ pub const TABLE: CoreTable = CoreTable {
     entry: 16,
     ret: 12,
     tail: 6,
+    // one AHB-Lite bus for code and data: no System-bus fetch difference
+    sysbus_fetch: 0,
     ..cortex_m3::TABLE
 };

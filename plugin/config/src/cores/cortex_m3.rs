@@ -2,7 +2,10 @@
 //! summary" and section 3.3.2 "Load/store timings". P: direct branches 1 (target
 //! computed in decode, fetched speculatively), register 2, loaded PC 3 (3.3.2: "LDR PC
 //! ... three cycles for the pipeline reload"); TRM range 1..3. MRS/MSR/CPS "1 or 2":
-//! MSR 2, MRS 1, CPS 1. Interrupt latency 12 cycles, tail-chaining 6.
+//! MSR 2, MRS 1, CPS 1. Interrupt latency 12 cycles, tail-chaining 6. Code fetched over
+//! the System bus (0x20000000 and up: SRAM): TRM r1p1 (ARM DDI 0337E) 14.5.6 "Pipelined
+//! instruction fetches": such a fetch takes two cycles, one more than over ICode, and two
+//! cannot be back to back (`sysbus_fetch` 1; the M4 and M33 tables inherit it).
 
 use super::CoreTable;
 
@@ -37,5 +40,7 @@ pub const TABLE: CoreTable = CoreTable {
     entry: 12,
     ret: 10,
     tail: 6,
+    // TRM r1p1 (DDI 0337E) 14.5.6: System-bus instruction fetches are registered
+    sysbus_fetch: 1,
     fpu: None,
 };

@@ -17,6 +17,10 @@
 //! (S0-S15, FPSCR; the 18th word is reserved) is 17 words, priced one cycle per word
 //! written or read, like the 8-word basic frame inside the 12-cycle entry (a derived rule,
 //! not a published figure: see docs/timing-model.md).
+//!
+//! Code fetched over the System bus (`sysbus_fetch` 1) as on the M3 (M3 TRM r1p1 14.5.6):
+//! an assumption; the M4 TRM names the same ICode/DCode/System buses and regions but does
+//! not repeat the M3's sentence on registered fetches.
 
 use super::cortex_m3;
 use super::{CoreTable, FpuTable};

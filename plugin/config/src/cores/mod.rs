@@ -57,6 +57,12 @@ pub struct CoreTable {
     pub entry: u32,
     pub ret: u32,
     pub tail: u32,
+    /// Extra cycles of each instruction fetch over the System bus (code at 0x20000000 to
+    /// 0xDFFFFFFF or from 0xE0100000: SRAM, external RAM): the M3 registers those fetch
+    /// requests, so a fetch takes two cycles and two cannot be back to back (M3 TRM r1p1,
+    /// ARM DDI 0337E, 14.5.6 "Pipelined instruction fetches"). 0: no such difference
+    /// (a single-bus core). Applied by the plugin's `timing.rs` as fetch wait states.
+    pub sysbus_fetch: u32,
     /// The floating-point unit's counts, for a core whose FPU rtoslab prices (`None`: FP
     /// instructions cost 1 cycle, as any coprocessor-space encoding on a core without a
     /// priced FPU; such a core faults on them anyway).
