@@ -13,9 +13,17 @@
 //! * The harness's C functions (`lab_finish`, `lab_fail`, ...) and the target's interrupt
 //!   API (lab/target.h) are declared here for Rust callers.
 //!
+//! * `define_u32!(NAME, default)` is a configuration's `--define NAME=VALUE` (the build
+//!   passes it as `LAB_DEFINE_NAME`), as the C code sees the macro.
+//! * `toggle` and `ftl` declare the C workloads that Rust benchmark versions drive through
+//!   FFI (firmware/workloads/toggle, firmware/workloads/ftl), once for every Rust model.
+//!
 //! The probe region base comes from the build (`LAB_PROBE_REGION_BASE`, target.toml
 //! [probe]) like the C macro of the same name.
 #![no_std]
+
+pub mod ftl;
+pub mod toggle;
 
 /// The probe region's base address (target.toml [probe] base, passed by the build).
 pub const PROBE_REGION_BASE: u32 = parse_u32(env!("LAB_PROBE_REGION_BASE"));
@@ -64,6 +72,21 @@ pub const fn parse_u32(s: &str) -> u32 {
         i += 1;
     }
     v
+}
+
+/// The value of the configuration's preprocessor define `NAME` (`--define NAME=VALUE`,
+/// passed by the build as `LAB_DEFINE_NAME`; decimal or 0x-hexadecimal), or `default`
+/// when the configuration does not define it, at compile time:
+/// `const TASKS: u32 = lab::define_u32!(TOGGLE_TASKS, 1);`. Expanded in the calling
+/// crate, so only that crate is rebuilt when the value changes.
+#[macro_export]
+macro_rules! define_u32 {
+    ($name:ident, $default:expr) => {
+        match ::core::option_env!(::core::concat!("LAB_DEFINE_", ::core::stringify!($name))) {
+            Some(v) => $crate::parse_u32(v),
+            None => $default,
+        }
+    };
 }
 
 /// Mark probe point `id` (a constant 2..region size/4; 0 and 1 are the harness's

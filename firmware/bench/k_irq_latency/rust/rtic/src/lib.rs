@@ -43,7 +43,6 @@ unsafe extern "C" fn timer_handler() {
 #[rtic::app(device = lab_rtic_device, peripherals = false)]
 mod app {
     use super::*;
-    use crate::handlers;
     use lab_rtic_device::Interrupt;
 
     #[shared]
@@ -55,7 +54,7 @@ mod app {
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
         check!(lab::irq_soft(0) == Interrupt::FREE3 as u32);
-        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
+        crate::handlers::install();
         LINE.store(Interrupt::FREE3 as u32, Ordering::Relaxed);
         let most_urgent = lab::nvic_prio_from_least_urgent((1u8 << lab::NVIC_PRIO_BITS) - 1);
         lab::timer_start(IRQ_TIMER_PERIOD, timer_handler, most_urgent);
@@ -84,21 +83,6 @@ mod app {
     }
 }
 
-/// RTIC's hardware-task handler, installed in init and listed for the timing model.
-mod handlers {
-    extern "C" {
-        pub fn FREE3();
-    }
-    lab::isr!(LAB_ISR_FREE3, FREE3);
-}
-
-/// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed
-/// lab_rust_main by the build (the C harness owns `main`); never returns.
-#[no_mangle]
-pub extern "C" fn lab_bench_run() {
-    extern "C" {
-        fn lab_rust_main() -> !;
-    }
-    // SAFETY: RTIC's main, called once.
-    unsafe { lab_rust_main() }
-}
+// RTIC's handlers of the lines above (installed by handlers::install() in init, listed for
+// the timing model) and the entry point lab_bench_run: lab-rtic-device's bench_glue!.
+lab_rtic_device::bench_glue!(FREE3 => 1);
