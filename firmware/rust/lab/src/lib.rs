@@ -250,6 +250,48 @@ macro_rules! meta {
     };
 }
 
+/// The interrupt-latency trigger of firmware/workloads/irq_latency (irq_latency.h) for the
+/// Rust versions of k_irq_latency, defined at item level in the calling crate (as the C
+/// header is compiled inside each benchmark, so the code around the probes is the
+/// benchmark's own): `IRQ_SAMPLES` (2000), `IRQ_TIMER_PERIOD` (499 target clock cycles),
+/// the counters `TRIGGERED`, `HANDLED`, `SKIPPED`, the measured line `LINE` (the benchmark
+/// stores it before it starts the timer) and `timer_handler`, the target benchmark timer's
+/// handler: it raises `LINE` only when the previous raise was handled (else it counts a
+/// skip), at most `IRQ_SAMPLES` times, hitting probe 2 just before. The measured handler
+/// hits probe 3 first and counts `HANDLED`; the benchmark declares the metric (2 -> 3).
+#[macro_export]
+macro_rules! irq_latency_trigger {
+    () => {
+        const IRQ_SAMPLES: u32 = 2000;
+        /// The C benchmark's period (workloads/irq_latency/irq_latency.h): 499 target clock cycles.
+        const IRQ_TIMER_PERIOD: u32 = 499;
+
+        static TRIGGERED: ::core::sync::atomic::AtomicU32 = ::core::sync::atomic::AtomicU32::new(0);
+        static HANDLED: ::core::sync::atomic::AtomicU32 = ::core::sync::atomic::AtomicU32::new(0);
+        static SKIPPED: ::core::sync::atomic::AtomicU32 = ::core::sync::atomic::AtomicU32::new(0);
+        /// The measured line, looked up once before the timer starts (as the C workload's irq_line).
+        static LINE: ::core::sync::atomic::AtomicU32 = ::core::sync::atomic::AtomicU32::new(0);
+
+        /// The trigger, as the C workload's irq_timer_handler: on the target's benchmark timer at
+        /// the most urgent priority; raises the measured line only when the previous one was
+        /// handled (else counts a skip).
+        unsafe extern "C" fn timer_handler() {
+            use ::core::sync::atomic::Ordering;
+            let t = TRIGGERED.load(Ordering::Relaxed);
+            if t >= IRQ_SAMPLES {
+                return;
+            }
+            if HANDLED.load(Ordering::Relaxed) != t {
+                $crate::fetch_add(&SKIPPED, 1);
+                return;
+            }
+            TRIGGERED.store(t + 1, Ordering::Relaxed);
+            $crate::probe!(2);
+            $crate::irq_trigger(LINE.load(Ordering::Relaxed));
+        }
+    };
+}
+
 /// List an interrupt handler installed at run time for the timing model (C `LAB_ISR`):
 /// its address goes to the non-loaded section `.lab_isr`.
 #[macro_export]
