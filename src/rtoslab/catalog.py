@@ -398,6 +398,8 @@ class Benchmark:
     # Rust kernel ports with a Rust version of this benchmark (its rust/<kernel>/ crates)
     rust_kernels: tuple[str, ...] = ()
     min_cores: int = 1  # processor cores a target must have (target.toml cores)
+    # Define NAME -> (values it runs with, why no other): bench.toml [defines_allowed].
+    defines_allowed: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
 
 
 @cache
@@ -466,6 +468,17 @@ class ValidationCase:
 
 
 @dataclass(frozen=True)
+class DefineLimit:
+    """bench.toml [defines_allowed.NAME]: the values of the preprocessor define NAME that
+    the benchmark can run with, and why no other can (e.g. a_lock_none: no lock, so one
+    task only). A configuration that defines NAME otherwise is n/a with the reason and is
+    not built; one that leaves NAME undefined runs with the benchmark's own default."""
+
+    values: tuple[str | int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
 class BenchFile:
     """Schema of firmware/bench/<name>/bench.toml."""
 
@@ -484,6 +497,8 @@ class BenchFile:
     # Processor cores a target must have (target.toml `cores`); on a target with fewer the
     # benchmark is n/a ("needs 2 cores; mps2-an505 has 1").
     min_cores: int = 1
+    # Preprocessor defines the benchmark runs with only some values of (NAME -> limit).
+    defines_allowed: dict[str, DefineLimit] = field(default_factory=dict)
 
 
 _SUITE_RE = re.compile(r"[a-z0-9_]+")
@@ -572,6 +587,10 @@ def benchmarks() -> dict[str, Benchmark]:
                 if feature not in TARGET_FEATURES:
                     raise RtoslabError(f"{toml}: key 'rust_needs.{kernel}[{i}]' is {feature!r}: "
                                        f"choose board features {_choices(TARGET_FEATURES)}")
+        for define, limit in d.defines_allowed.items():
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", define) or not limit.values or not limit.reason:
+                raise RtoslabError(f"{toml}: key 'defines_allowed.{define}': name a C macro and give "
+                                   "at least one value and a reason")
         if d.insn_limit <= 0:
             raise RtoslabError(f"{toml}: key 'insn_limit' is {d.insn_limit}: give a positive "
                                "instruction count")
@@ -606,6 +625,8 @@ def benchmarks() -> dict[str, Benchmark]:
             rust_kernels=rust_kernels,
             rust_needs=dict(d.rust_needs),
             min_cores=d.min_cores,
+            defines_allowed={k: (tuple(str(v) for v in lim.values), lim.reason)
+                             for k, lim in d.defines_allowed.items()},
         )
     return found
 
@@ -785,3 +806,14 @@ def alloc_na_reason(bench: Benchmark, defines: dict[str, str]) -> str | None:
     reasons = allocator_capabilities()[alloc][1]
     parts = [f"{cap}=0" + (f" ({reasons[cap]})" if reasons.get(cap) else "") for cap in missing]
     return f"allocator {alloc} lacks " + ", ".join(parts)
+
+
+def define_na_reason(bench: Benchmark, defines: dict[str, str]) -> str | None:
+    """Why the benchmark cannot run with these preprocessor defines (bench.toml
+    [defines_allowed]); None: it can. A define the configuration leaves out is the
+    benchmark's own default, which it can run with."""
+    for name, (values, reason) in sorted(bench.defines_allowed.items()):
+        if name in defines and defines[name] not in values:
+            return (f"{bench.name} runs only with {name}={' or '.join(values)}, not "
+                    f"{name}={defines[name]}: {reason}")
+    return None

@@ -22,7 +22,7 @@ from rtoslab.builder.cmake import BuildResult, bench_inputs, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.builder.rust import rustc_version
-from rtoslab.catalog import Benchmark, alloc_na_reason, na_reason
+from rtoslab.catalog import Benchmark, alloc_na_reason, define_na_reason, na_reason
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, PairMeta, RtoslabError
 from rtoslab.runners.base import EXIT_UNSUPPORTED, Runner, RunRequest
@@ -271,7 +271,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
     to_build: dict[str, tuple[BuildConfig, list[Benchmark]]] = {}
     for i, (config, bench, _) in enumerate(items):
         reason = (na_reason(bench, config.kernel_info(), config.target_info())
-                  or alloc_na_reason(bench, config.define_map()))
+                  or alloc_na_reason(bench, config.define_map())
+                  or define_na_reason(bench, config.define_map()))
         if reason is not None:
             results[i] = BenchResult(bench.name, "n/a", reason)
         else:

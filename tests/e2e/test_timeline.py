@@ -59,6 +59,10 @@ def test_trace_of_two_tasks_and_an_interrupt(run_cli: RunCli, tmp_path: Path) ->
     proc = run_cli("export", "1", "--what", "trace", "-o", str(out), "--db", str(db))
     assert proc.returncode == 0, proc.stderr
     check_trace_event_format(json.loads(out.read_text()))
+    # A reference finds the same timeline as the run's number.
+    proc = run_cli("export", "latest", "--what", "trace", "--db", str(db))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == out.read_text()
     html = (tmp_path / "run-1.html").read_text()
     assert '<section id="timeline">' in html and "irq PendSV_Handler" in html
 
@@ -68,8 +72,13 @@ def test_export_trace_without_a_timeline_says_what_to_do(run_cli: RunCli, tmp_pa
     assert run_cli("run", "--bench", "call", "-j", "1", "--db", str(db)).returncode == 0
     proc = run_cli("export", "1", "--what", "trace", "--db", str(db))
     assert proc.returncode != 0
-    assert "has no timeline: run with `rtoslab run --trace`" in proc.stderr
+    assert "run 1 has no timeline: rerun it with `rtoslab run --trace`" in proc.stderr
     assert "Traceback" not in proc.stderr
+    # A reference is named with the run's number, so the user knows which run to redo.
+    proc = run_cli("export", "latest", "--what", "trace", "--db", str(db))
+    assert proc.returncode != 0
+    assert "run 1 (latest) has no timeline: rerun it with `rtoslab run --trace`" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
 
 
 # Every target of the checkout (the probe with a run-time id, LAB_PROBE_VAR, comes from the

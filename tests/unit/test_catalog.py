@@ -10,6 +10,7 @@ from rtoslab.catalog import (
     Benchmark,
     Kernel,
     benchmarks,
+    define_na_reason,
     get_kernel,
     get_target,
     kernels,
@@ -66,6 +67,19 @@ def test_na_reason_names_the_board_feature_a_target_lacks(tmp_path: Path) -> Non
     assert na_reason(timed, kernel) is None  # no target given: the kernel alone decides
 
 
+def test_a_define_value_a_benchmark_cannot_run_with_is_na_with_the_reason() -> None:
+    # a_lock_none has no lock: two or four tasks are invalid by construction (bench.toml
+    # [defines_allowed.ALLOC_TASKS]); its default (ALLOC_TASKS undefined) is one task.
+    bench = benchmarks()["a_lock_none"]
+    assert define_na_reason(bench, {}) is None
+    assert define_na_reason(bench, {"ALLOC_TASKS": "1", "LAB_ALLOC": "heap4"}) is None
+    reason = define_na_reason(bench, {"ALLOC_TASKS": "4"})
+    assert reason is not None
+    assert reason.startswith("a_lock_none runs only with ALLOC_TASKS=1, not ALLOC_TASKS=4: no lock")
+    # the strategies with a lock take any number of tasks
+    assert define_na_reason(benchmarks()["a_lock_mutex"], {"ALLOC_TASKS": "4"}) is None
+
+
 def test_unknown_names_are_clear_errors() -> None:
     with pytest.raises(RtoslabError,
                        match=r"unknown target 'x': choose one of .*mps2-an385, mps2-an386, mps2-an505, "
@@ -100,6 +114,11 @@ def _tree(tmp_path: Path, port_toml: str, bench_toml: str) -> Path:
      "ports/k/port.toml: unknown key 'templates': allowed keys: description, deps, config_templates"),
     ('config_templates = ["K.h"]\n', 'suite = ["smoke"]\ndescription = "b"\n',
      "ports/k/port.toml: key 'config_templates[0]' is 'K.h' but there is no K.h.in"),
+    ('description = "k"\n', 'suite = ["smoke"]\ndescription = "b"\n[defines_allowed.N]\nvalues = [1]\n',
+     "bench/b/bench.toml: key 'defines_allowed.N.reason' is missing: it must be a string"),
+    ('description = "k"\n', 'suite = ["smoke"]\ndescription = "b"\n[defines_allowed.N]\nvalues = []\n'
+     'reason = "r"\n',
+     "bench/b/bench.toml: key 'defines_allowed.N': name a C macro and give at least one value and a reason"),
     ('[options]\nX = 1.5\n', 'suite = ["smoke"]\ndescription = "b"\n',
      "ports/k/port.toml: key 'options.X' must be a string or an integer or true or false, not 1.5"),
 ])

@@ -4,6 +4,7 @@ ports and benchmark versions, and that the firmware workspace is complete (every
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -62,9 +63,28 @@ def test_every_benchmark_crate_is_a_workspace_staticlib_of_a_rust_kernel(manifes
     locked = {p["name"] for p in _toml(WORKSPACE / "Cargo.lock")["package"]}
     assert d["package"]["name"] in locked, "not in Cargo.lock: run cargo fetch in firmware/rust"
     src = (manifest.parent / "src" / "lib.rs").read_text()
-    assert "fn lab_bench_run" in src
+    # its entry point: its own, or (RTIC) the one lab-rtic-device's bench_glue! defines
+    assert "fn lab_bench_run" in src or (kernel == "rtic" and "lab_rtic_device::bench_glue!(" in src)
     # its metrics: its own .lab_meta records, or the C workload's it calls (bench.cmake)
     assert "meta!(" in src or (manifest.parents[2] / "bench.cmake").is_file()
+
+
+@pytest.mark.parametrize("lib", sorted(firmware_root().glob("bench/*/rust/rtic/src/lib.rs")),
+                         ids=lambda p: p.parts[-5])
+def test_every_rtic_app_installs_exactly_the_lines_it_uses(lib: Path) -> None:
+    """The free lines of lab-rtic-device's bench_glue! (handlers declared, installed in
+    init, listed for the timing model) are the app's dispatchers and bound lines: a line
+    left out would reach the target's default handler, one too many takes a free line."""
+    src = lib.read_text()
+    app = re.search(r"#\[rtic::app\(([^)]*)\)\]", src)
+    assert app, "no #[rtic::app(...)]"
+    dispatchers = re.search(r"dispatchers = \[([^\]]*)\]", app.group(1))
+    used = set(re.findall(r"FREE\d", dispatchers.group(1))) if dispatchers else set()
+    used |= set(re.findall(r"binds = (FREE\d)", src))
+    [glue] = re.findall(r"lab_rtic_device::bench_glue!\(([^)]*)\);", src)
+    installed = dict(re.findall(r"(FREE\d) => (\d+)", glue))
+    assert set(installed) == used
+    assert "crate::handlers::install();" in src and "mod handlers" not in src
 
 
 def test_workspace_members_cover_every_crate() -> None:

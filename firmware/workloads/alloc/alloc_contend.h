@@ -14,7 +14,7 @@
  * which also measures what the strategy costs interrupts (metric irq_latency).
  *
  * Lock strategies (ALLOC_LOCK):
- *   ALLOC_LOCK_NONE   no lock: only valid for one task (others: the run fails, LAB-FAIL)
+ *   ALLOC_LOCK_NONE   no lock: only valid for one task (others: n/a by its bench.toml)
  *   ALLOC_LOCK_IRQ    lab_critical_enter/exit around each call (FreeRTOS: BASEPRI at the
  *                     syscall level: kernel-level interrupts are held off)
  *   ALLOC_LOCK_SCHED  lab_sched_lock/unlock (FreeRTOS: vTaskSuspendAll/xTaskResumeAll)

@@ -29,22 +29,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd)
 
 
+def _run_name(run_id: int, ref: str) -> str:
+    """A run as the user can find it again: its number, and the reference they typed when
+    that was not the number ("run 42 (latest)")."""
+    return f"run {run_id}" if ref.strip() == str(run_id) else f"run {run_id} ({ref.strip()})"
+
+
 def cmd(args: argparse.Namespace) -> int:
     out: Path | None = args.output
     if out is not None and not out.parent.is_dir():
         raise RtoslabError(f"-o {out}: directory {out.parent} does not exist: create it first "
                            "or write elsewhere")
     store = open_db(args, read_only=True)
-    view = store.load_run(resolve_run(store, args.run_id))
+    run_id = resolve_run(store, args.run_id)
+    view = store.load_run(run_id)
     if args.what == "summaries-csv":
         text = export_summaries_csv(view)
     elif args.what == "samples-csv":
         text = export_samples_csv(view, store.load_run_samples(view))
     elif args.what == "trace":
-        timelines = load_timelines(timeline_dir(store.path, args.run_id))
+        # The timelines are stored under the run's number, whatever reference named it.
+        timelines = load_timelines(timeline_dir(store.path, run_id))
         if not timelines:
-            raise RtoslabError(f"run {args.run_id} has no timeline: run with `rtoslab run --trace` "
-                               "(or an experiment with the define LAB_TRACE=1) to record one")
+            raise RtoslabError(f"{_run_name(run_id, args.run_id)} has no timeline: rerun it with "
+                               "`rtoslab run --trace` (or an experiment with the define "
+                               "LAB_TRACE=1) to record one")
         text = chrome_trace_json(timelines)
     else:
         text = export_json(view, store.load_run_samples(view))

@@ -56,3 +56,31 @@ pub fn start_interrupt_executor(
     lab::irq_install(irq, handler, lab::nvic_prio_from_least_urgent(level));
     exec.start(IrqLine(irq as u16))
 }
+
+/// An interrupt executor's static and its interrupt handler, written once. At item level
+/// in the benchmark crate, `lab_embassy::interrupt_executor!(HIGH_EXEC, high_irq);`
+/// defines `static HIGH_EXEC: InterruptExecutor` and `unsafe extern "C" fn high_irq()`,
+/// which polls it (`on_interrupt`) and is listed for the timing model (`lab::isr!`);
+/// start it with [`start_interrupt_executor`]`(&HIGH_EXEC, n, level, high_irq)`.
+/// Expanded in the calling crate, so the handler is the benchmark's own code.
+#[macro_export]
+macro_rules! interrupt_executor {
+    ($exec:ident, $handler:ident) => {
+        static $exec: $crate::__executor::InterruptExecutor = $crate::__executor::InterruptExecutor::new();
+
+        unsafe extern "C" fn $handler() {
+            // SAFETY: the executor's own interrupt, started by start_interrupt_executor.
+            unsafe { $exec.on_interrupt() }
+        }
+
+        #[allow(non_snake_case)]
+        mod $handler {
+            $crate::__lab::isr!(LAB_ISR, super::$handler);
+        }
+    };
+}
+
+#[doc(hidden)]
+pub use embassy_executor as __executor;
+#[doc(hidden)]
+pub use lab as __lab;

@@ -48,3 +48,50 @@ pub fn install(irq: Interrupt, handler: lab::IrqHandler, prio: u8) {
     lab::check!((0..4).any(|n| lab::irq_soft(n) == irq as u32));
     lab::irq_install(irq as u32, handler, lab::nvic_prio_from_least_urgent(prio - 1));
 }
+
+/// The glue around every RTIC benchmark app, written once. At item level in the benchmark
+/// crate, `lab_rtic_device::bench_glue!(FREE3 => 1, FREE2 => 2);` (each free line the app
+/// uses, as a dispatcher or bound to a hardware task, with its RTIC priority) declares:
+///
+/// * `mod handlers`: RTIC's handler of each line (RTIC defines it `#[no_mangle]` by the
+///   variant's name, as for a PAC's vector table), listed for the timing model
+///   (`lab::isr!`), and `handlers::install()`, which installs every one at its priority
+///   with [`install`]; the app's `init` calls it before it spawns anything;
+/// * the benchmark's entry point `lab_bench_run` (lab/bench.h): RTIC's generated `main`,
+///   renamed `lab_rust_main` by the build (the C harness owns `main`), called once with
+///   interrupts as the harness left them; it never returns.
+#[macro_export]
+macro_rules! bench_glue {
+    ($($line:ident => $prio:expr),+ $(,)?) => {
+        /// RTIC's dispatcher and hardware-task handlers, installed by `install()` in init
+        /// and listed for the timing model.
+        mod handlers {
+            extern "C" {
+                $(pub fn $line();)+
+            }
+            $(
+                #[allow(non_snake_case)]
+                mod $line {
+                    $crate::__lab::isr!(LAB_ISR, super::$line);
+                }
+            )+
+            /// Install every handler at its RTIC priority (call in init, first).
+            pub fn install() {
+                $($crate::install($crate::Interrupt::$line, $line, $prio);)+
+            }
+        }
+
+        /// The benchmark's entry point (lab/bench.h): RTIC's generated `main`; never returns.
+        #[no_mangle]
+        pub extern "C" fn lab_bench_run() {
+            extern "C" {
+                fn lab_rust_main() -> !;
+            }
+            // SAFETY: RTIC's main, called once.
+            unsafe { lab_rust_main() }
+        }
+    };
+}
+
+#[doc(hidden)]
+pub use lab as __lab;

@@ -13,9 +13,17 @@
 //! * The harness's C functions (`lab_finish`, `lab_fail`, ...) and the target's interrupt
 //!   API (lab/target.h) are declared here for Rust callers.
 //!
+//! * `define_u32!(NAME, default)` is a configuration's `--define NAME=VALUE` (the build
+//!   passes it as `LAB_DEFINE_NAME`), as the C code sees the macro.
+//! * `toggle` and `ftl` declare the C workloads that Rust benchmark versions drive through
+//!   FFI (firmware/workloads/toggle, firmware/workloads/ftl), once for every Rust model.
+//!
 //! The probe region base comes from the build (`LAB_PROBE_REGION_BASE`, target.toml
 //! [probe]) like the C macro of the same name.
 #![no_std]
+
+pub mod ftl;
+pub mod toggle;
 
 /// The probe region's base address (target.toml [probe] base, passed by the build).
 pub const PROBE_REGION_BASE: u32 = parse_u32(env!("LAB_PROBE_REGION_BASE"));
@@ -64,6 +72,21 @@ pub const fn parse_u32(s: &str) -> u32 {
         i += 1;
     }
     v
+}
+
+/// The value of the configuration's preprocessor define `NAME` (`--define NAME=VALUE`,
+/// passed by the build as `LAB_DEFINE_NAME`; decimal or 0x-hexadecimal), or `default`
+/// when the configuration does not define it, at compile time:
+/// `const TASKS: u32 = lab::define_u32!(TOGGLE_TASKS, 1);`. Expanded in the calling
+/// crate, so only that crate is rebuilt when the value changes.
+#[macro_export]
+macro_rules! define_u32 {
+    ($name:ident, $default:expr) => {
+        match ::core::option_env!(::core::concat!("LAB_DEFINE_", ::core::stringify!($name))) {
+            Some(v) => $crate::parse_u32(v),
+            None => $default,
+        }
+    };
 }
 
 /// Mark probe point `id` (a constant 2..region size/4; 0 and 1 are the harness's
@@ -224,6 +247,48 @@ macro_rules! meta {
         #[used]
         #[no_mangle]
         static LAB_META_RUST: [$crate::MetaRec; [$(stringify!($rec)),+].len()] = [$($rec),+];
+    };
+}
+
+/// The interrupt-latency trigger of firmware/workloads/irq_latency (irq_latency.h) for the
+/// Rust versions of k_irq_latency, defined at item level in the calling crate (as the C
+/// header is compiled inside each benchmark, so the code around the probes is the
+/// benchmark's own): `IRQ_SAMPLES` (2000), `IRQ_TIMER_PERIOD` (499 target clock cycles),
+/// the counters `TRIGGERED`, `HANDLED`, `SKIPPED`, the measured line `LINE` (the benchmark
+/// stores it before it starts the timer) and `timer_handler`, the target benchmark timer's
+/// handler: it raises `LINE` only when the previous raise was handled (else it counts a
+/// skip), at most `IRQ_SAMPLES` times, hitting probe 2 just before. The measured handler
+/// hits probe 3 first and counts `HANDLED`; the benchmark declares the metric (2 -> 3).
+#[macro_export]
+macro_rules! irq_latency_trigger {
+    () => {
+        const IRQ_SAMPLES: u32 = 2000;
+        /// The C benchmark's period (workloads/irq_latency/irq_latency.h): 499 target clock cycles.
+        const IRQ_TIMER_PERIOD: u32 = 499;
+
+        static TRIGGERED: ::core::sync::atomic::AtomicU32 = ::core::sync::atomic::AtomicU32::new(0);
+        static HANDLED: ::core::sync::atomic::AtomicU32 = ::core::sync::atomic::AtomicU32::new(0);
+        static SKIPPED: ::core::sync::atomic::AtomicU32 = ::core::sync::atomic::AtomicU32::new(0);
+        /// The measured line, looked up once before the timer starts (as the C workload's irq_line).
+        static LINE: ::core::sync::atomic::AtomicU32 = ::core::sync::atomic::AtomicU32::new(0);
+
+        /// The trigger, as the C workload's irq_timer_handler: on the target's benchmark timer at
+        /// the most urgent priority; raises the measured line only when the previous one was
+        /// handled (else counts a skip).
+        unsafe extern "C" fn timer_handler() {
+            use ::core::sync::atomic::Ordering;
+            let t = TRIGGERED.load(Ordering::Relaxed);
+            if t >= IRQ_SAMPLES {
+                return;
+            }
+            if HANDLED.load(Ordering::Relaxed) != t {
+                $crate::fetch_add(&SKIPPED, 1);
+                return;
+            }
+            TRIGGERED.store(t + 1, Ordering::Relaxed);
+            $crate::probe!(2);
+            $crate::irq_trigger(LINE.load(Ordering::Relaxed));
+        }
     };
 }
 

@@ -17,55 +17,10 @@ use embassy_executor::Spawner;
 use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex;
 use embassy_sync::channel::Channel;
 use lab::check;
+use lab::ftl::{ffi, FtlCmd, FtlCpl, Handoff, NandReq, FTL_OK, FTL_STEP_DONE, FTL_STEP_IDLE, FTL_STEP_NAND};
 
-/// The C core's host queue depth (core/ftl_config.h FTL_HOST_QUEUE_DEPTH default).
-const HOST_QUEUE_DEPTH: usize = 4;
-const FTL_OK: i32 = 0;
-const FTL_STEP_IDLE: i32 = 0;
-const FTL_STEP_NAND: i32 = 1;
-const FTL_STEP_DONE: i32 = 2;
-
-/// ftl_cpl_t (core/host_if.h).
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct FtlCpl {
-    tag: u32,
-    lba: u32,
-    count: u16,
-    op: u8,
-    status: i8,
-}
-
-/// Opaque C objects: commands (ftl_cmd_t) and NAND requests (ftl_nand_req_t).
-#[repr(C)]
-struct FtlCmd {
-    _private: [u8; 0],
-}
-#[repr(C)]
-struct NandReq {
-    _private: [u8; 0],
-}
-
-/// A pointer handed between tasks; the C object it points to is used by one task at a
-/// time (the channel hand-over orders the accesses).
-struct Handoff<T>(*mut T);
-// SAFETY: one executor, one core; ownership passes with the message.
-unsafe impl<T> Send for Handoff<T> {}
-
-mod ffi {
-    extern "C" {
-        pub fn ftl_app_setup();
-        pub fn ftl_app_host_next() -> *mut super::FtlCmd;
-        pub fn ftl_app_host_complete(tag: u32, status: i32);
-        pub fn ftl_app_host_done() -> bool;
-        pub fn ftl_app_report();
-        pub fn ftl_submit(cmd: *const super::FtlCmd) -> i32;
-        pub fn ftl_step(req: *mut *mut super::NandReq) -> i32;
-        pub fn ftl_complete(req: *mut super::NandReq) -> i32;
-        pub fn ftl_poll(cpl: *mut super::FtlCpl) -> bool;
-        pub fn ftl_nand_execute(req: *mut super::NandReq) -> i32;
-    }
-}
+/// The C core's host queue depth: the channel of commands holds as many.
+const HOST_QUEUE_DEPTH: usize = lab::ftl::FTL_HOST_QUEUE_DEPTH;
 
 static CMD: Channel<CriticalSectionRawMutex, Handoff<FtlCmd>, HOST_QUEUE_DEPTH> = Channel::new();
 static CPL: Channel<CriticalSectionRawMutex, FtlCpl, HOST_QUEUE_DEPTH> = Channel::new();
@@ -108,7 +63,7 @@ async fn ftl() {
             // SAFETY: the request the NAND task executed and handed back.
             check!(unsafe { ffi::ftl_complete(done.0) } == FTL_OK);
         } else if step == FTL_STEP_DONE {
-            let mut cpl = FtlCpl { tag: 0, lba: 0, count: 0, op: 0, status: 0 };
+            let mut cpl = FtlCpl::EMPTY;
             // SAFETY: cpl is a valid ftl_cpl_t to fill.
             check!(unsafe { ffi::ftl_poll(&mut cpl) });
             CPL.send(cpl).await;

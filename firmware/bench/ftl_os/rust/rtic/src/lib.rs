@@ -10,62 +10,14 @@
 #![no_std]
 
 use lab::check;
+use lab::ftl::{ffi, FtlCmd, FtlCpl, Handoff, NandReq, FTL_OK, FTL_STEP_DONE, FTL_STEP_IDLE, FTL_STEP_NAND};
 
-/// The C core's host queue depth (core/ftl_config.h FTL_HOST_QUEUE_DEPTH default).
-const HOST_QUEUE_DEPTH: usize = 4;
-const FTL_OK: i32 = 0;
-const FTL_STEP_IDLE: i32 = 0;
-const FTL_STEP_NAND: i32 = 1;
-const FTL_STEP_DONE: i32 = 2;
-
-/// ftl_cpl_t (core/host_if.h).
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct FtlCpl {
-    tag: u32,
-    lba: u32,
-    count: u16,
-    op: u8,
-    status: i8,
-}
-
-/// Opaque C objects: commands (ftl_cmd_t) and NAND requests (ftl_nand_req_t).
-#[repr(C)]
-struct FtlCmd {
-    _private: [u8; 0],
-}
-#[repr(C)]
-struct NandReq {
-    _private: [u8; 0],
-}
-
-/// A pointer handed between tasks; the C object it points to is used by one task at a
-/// time (the channel hand-over orders the accesses).
-struct Handoff<T>(*mut T);
-// SAFETY: one core; ownership passes with the message.
-unsafe impl<T> Send for Handoff<T> {}
-
-mod ffi {
-    extern "C" {
-        pub fn ftl_app_setup();
-        pub fn ftl_app_host_next() -> *mut super::FtlCmd;
-        pub fn ftl_app_host_complete(tag: u32, status: i32);
-        pub fn ftl_app_host_done() -> bool;
-        pub fn ftl_app_report();
-        pub fn ftl_submit(cmd: *const super::FtlCmd) -> i32;
-        pub fn ftl_step(req: *mut *mut super::NandReq) -> i32;
-        pub fn ftl_complete(req: *mut super::NandReq) -> i32;
-        pub fn ftl_poll(cpl: *mut super::FtlCpl) -> bool;
-        pub fn ftl_nand_execute(req: *mut super::NandReq) -> i32;
-    }
-}
-
+/// The C core's host queue depth: the channel of commands holds as many.
+const HOST_QUEUE_DEPTH: usize = lab::ftl::FTL_HOST_QUEUE_DEPTH;
 
 #[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3, FREE2, FREE1])]
 mod app {
     use super::*;
-    use crate::handlers;
-    use lab_rtic_device::Interrupt;
     use rtic_sync::channel::{Receiver, Sender};
     use rtic_sync::make_channel;
 
@@ -77,9 +29,7 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 2);
-        lab_rtic_device::install(Interrupt::FREE2, handlers::FREE2, 3);
-        lab_rtic_device::install(Interrupt::FREE1, handlers::FREE1, 4);
+        crate::handlers::install();
         // SAFETY: format the simulated NAND before anything runs (not timed).
         unsafe { ffi::ftl_app_setup() };
         let (cmd_s, cmd_r) = make_channel!(Handoff<FtlCmd>, HOST_QUEUE_DEPTH);
@@ -138,7 +88,7 @@ mod app {
                 // SAFETY: the request the NAND task executed and handed back.
                 check!(unsafe { ffi::ftl_complete(done.0) } == FTL_OK);
             } else if step == FTL_STEP_DONE {
-                let mut cpl = FtlCpl { tag: 0, lba: 0, count: 0, op: 0, status: 0 };
+                let mut cpl = FtlCpl::EMPTY;
                 // SAFETY: cpl is a valid ftl_cpl_t to fill.
                 check!(unsafe { ffi::ftl_poll(&mut cpl) });
                 check!(cpl_s.send(cpl).await.is_ok());
@@ -166,25 +116,6 @@ mod app {
     }
 }
 
-/// RTIC's dispatcher handlers, installed in init and listed for the timing model.
-mod handlers {
-    extern "C" {
-        pub fn FREE3();
-        pub fn FREE2();
-        pub fn FREE1();
-    }
-    lab::isr!(LAB_ISR_FREE3, FREE3);
-    lab::isr!(LAB_ISR_FREE2, FREE2);
-    lab::isr!(LAB_ISR_FREE1, FREE1);
-}
-
-/// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed
-/// lab_rust_main by the build (the C harness owns `main`); never returns.
-#[no_mangle]
-pub extern "C" fn lab_bench_run() {
-    extern "C" {
-        fn lab_rust_main() -> !;
-    }
-    // SAFETY: RTIC's main, called once.
-    unsafe { lab_rust_main() }
-}
+// RTIC's handlers of the lines above (installed by handlers::install() in init, listed for
+// the timing model) and the entry point lab_bench_run: lab-rtic-device's bench_glue!.
+lab_rtic_device::bench_glue!(FREE3 => 2, FREE2 => 3, FREE1 => 4);

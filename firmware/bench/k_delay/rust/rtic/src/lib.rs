@@ -63,8 +63,6 @@ pub unsafe extern "C" fn SysTick_Handler() {
 #[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3, FREE2])]
 mod app {
     use super::*;
-    use crate::handlers;
-    use lab_rtic_device::Interrupt;
 
     #[shared]
     struct Shared {}
@@ -74,8 +72,7 @@ mod app {
 
     #[init]
     fn init(cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
-        lab_rtic_device::install(Interrupt::FREE2, handlers::FREE2, 2);
+        crate::handlers::install();
         Mono::start(cx.core.SYST, lab::CLOCK_HZ);
         d2::spawn().ok();
         d1::spawn().ok();
@@ -134,23 +131,6 @@ mod app {
     }
 }
 
-/// RTIC's dispatcher handlers, installed in init and listed for the timing model.
-mod handlers {
-    extern "C" {
-        pub fn FREE3();
-        pub fn FREE2();
-    }
-    lab::isr!(LAB_ISR_FREE3, FREE3);
-    lab::isr!(LAB_ISR_FREE2, FREE2);
-}
-
-/// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed
-/// lab_rust_main by the build (the C harness owns `main`); never returns.
-#[no_mangle]
-pub extern "C" fn lab_bench_run() {
-    extern "C" {
-        fn lab_rust_main() -> !;
-    }
-    // SAFETY: RTIC's main, called once.
-    unsafe { lab_rust_main() }
-}
+// RTIC's handlers of the lines above (installed by handlers::install() in init, listed for
+// the timing model) and the entry point lab_bench_run: lab-rtic-device's bench_glue!.
+lab_rtic_device::bench_glue!(FREE3 => 1, FREE2 => 2);

@@ -8,40 +8,17 @@
 //! delay it; idle, none runs. Self-check: the handler ran exactly once per trigger.
 #![no_std]
 
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::Ordering;
 use embassy_executor::Spawner;
 use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex;
 use embassy_sync::signal::Signal;
 use lab::{check, isr, meta, probe, MetaRec};
 
-const IRQ_SAMPLES: u32 = 2000;
-/// The C benchmark's period (workloads/irq_latency/irq_latency.h): 499 target clock cycles.
-const IRQ_TIMER_PERIOD: u32 = 499;
-
 meta!(MetaRec::interval("irq_latency_idle", 2, 3, "timer ISR raises IRQ (idle system) -> first statement of that IRQ's handler"));
 
-static TRIGGERED: AtomicU32 = AtomicU32::new(0);
-static HANDLED: AtomicU32 = AtomicU32::new(0);
-static SKIPPED: AtomicU32 = AtomicU32::new(0);
-/// The measured line, looked up once before the timer starts (as the C workload's irq_line).
-static LINE: AtomicU32 = AtomicU32::new(0);
-
-/// The trigger, as the C workload's irq_timer_handler: on the target's benchmark timer at
-/// the most urgent priority; raises the measured line only when the previous one was
-/// handled (else counts a skip).
-unsafe extern "C" fn timer_handler() {
-    let t = TRIGGERED.load(Ordering::Relaxed);
-    if t >= IRQ_SAMPLES {
-        return;
-    }
-    if HANDLED.load(Ordering::Relaxed) != t {
-        lab::fetch_add(&SKIPPED, 1);
-        return;
-    }
-    TRIGGERED.store(t + 1, Ordering::Relaxed);
-    probe!(2);
-    lab::irq_trigger(LINE.load(Ordering::Relaxed));
-}
+// IRQ_SAMPLES, IRQ_TIMER_PERIOD, the counters TRIGGERED / HANDLED / SKIPPED, LINE and
+// timer_handler (probe 2): the C workload's trigger, from the lab crate.
+lab::irq_latency_trigger!();
 
 static DONE: Signal<CriticalSectionRawMutex, ()> = Signal::new();
 

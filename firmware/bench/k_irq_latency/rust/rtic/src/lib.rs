@@ -8,42 +8,18 @@
 //! Self-check: the task ran exactly once per trigger.
 #![no_std]
 
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::Ordering;
 use lab::{check, meta, probe, MetaRec};
-
-const IRQ_SAMPLES: u32 = 2000;
-/// The C benchmark's period (workloads/irq_latency/irq_latency.h): 499 target clock cycles.
-const IRQ_TIMER_PERIOD: u32 = 499;
 
 meta!(MetaRec::interval("irq_latency_idle", 2, 3, "timer ISR raises IRQ (idle system) -> first statement of that IRQ's handler"));
 
-static TRIGGERED: AtomicU32 = AtomicU32::new(0);
-static HANDLED: AtomicU32 = AtomicU32::new(0);
-static SKIPPED: AtomicU32 = AtomicU32::new(0);
-/// The measured line, looked up once before the timer starts (as the C workload's irq_line).
-static LINE: AtomicU32 = AtomicU32::new(0);
-
-/// The trigger, as the C workload's irq_timer_handler: on the target's benchmark timer at
-/// the most urgent priority; raises the measured line only when the previous one was
-/// handled (else counts a skip).
-unsafe extern "C" fn timer_handler() {
-    let t = TRIGGERED.load(Ordering::Relaxed);
-    if t >= IRQ_SAMPLES {
-        return;
-    }
-    if HANDLED.load(Ordering::Relaxed) != t {
-        lab::fetch_add(&SKIPPED, 1);
-        return;
-    }
-    TRIGGERED.store(t + 1, Ordering::Relaxed);
-    probe!(2);
-    lab::irq_trigger(LINE.load(Ordering::Relaxed));
-}
+// IRQ_SAMPLES, IRQ_TIMER_PERIOD, the counters TRIGGERED / HANDLED / SKIPPED, LINE and
+// timer_handler (probe 2): the C workload's trigger, from the lab crate.
+lab::irq_latency_trigger!();
 
 #[rtic::app(device = lab_rtic_device, peripherals = false)]
 mod app {
     use super::*;
-    use crate::handlers;
     use lab_rtic_device::Interrupt;
 
     #[shared]
@@ -55,7 +31,7 @@ mod app {
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
         check!(lab::irq_soft(0) == Interrupt::FREE3 as u32);
-        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
+        crate::handlers::install();
         LINE.store(Interrupt::FREE3 as u32, Ordering::Relaxed);
         let most_urgent = lab::nvic_prio_from_least_urgent((1u8 << lab::NVIC_PRIO_BITS) - 1);
         lab::timer_start(IRQ_TIMER_PERIOD, timer_handler, most_urgent);
@@ -84,21 +60,6 @@ mod app {
     }
 }
 
-/// RTIC's hardware-task handler, installed in init and listed for the timing model.
-mod handlers {
-    extern "C" {
-        pub fn FREE3();
-    }
-    lab::isr!(LAB_ISR_FREE3, FREE3);
-}
-
-/// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed
-/// lab_rust_main by the build (the C harness owns `main`); never returns.
-#[no_mangle]
-pub extern "C" fn lab_bench_run() {
-    extern "C" {
-        fn lab_rust_main() -> !;
-    }
-    // SAFETY: RTIC's main, called once.
-    unsafe { lab_rust_main() }
-}
+// RTIC's handlers of the lines above (installed by handlers::install() in init, listed for
+// the timing model) and the entry point lab_bench_run: lab-rtic-device's bench_glue!.
+lab_rtic_device::bench_glue!(FREE3 => 1);

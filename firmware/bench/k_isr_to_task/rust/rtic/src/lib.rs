@@ -22,7 +22,6 @@ static WOKEN: AtomicU32 = AtomicU32::new(0);
 #[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3, FREE2])]
 mod app {
     use super::*;
-    use crate::handlers;
     use lab_rtic_device::Interrupt;
 
     #[shared]
@@ -33,9 +32,7 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
-        lab_rtic_device::install(Interrupt::FREE2, handlers::FREE2, 2);
-        lab_rtic_device::install(Interrupt::FREE1, handlers::FREE1, 3);
+        crate::handlers::install();
         low::spawn().ok();
         (Shared {}, Local {})
     }
@@ -66,26 +63,6 @@ mod app {
     }
 }
 
-/// RTIC's dispatcher and hardware-task handlers, installed in init and listed for the
-/// timing model.
-mod handlers {
-    extern "C" {
-        pub fn FREE3();
-        pub fn FREE2();
-        pub fn FREE1();
-    }
-    lab::isr!(LAB_ISR_FREE3, FREE3);
-    lab::isr!(LAB_ISR_FREE2, FREE2);
-    lab::isr!(LAB_ISR_FREE1, FREE1);
-}
-
-/// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed
-/// lab_rust_main by the build (the C harness owns `main`); never returns.
-#[no_mangle]
-pub extern "C" fn lab_bench_run() {
-    extern "C" {
-        fn lab_rust_main() -> !;
-    }
-    // SAFETY: RTIC's main, called once.
-    unsafe { lab_rust_main() }
-}
+// RTIC's handlers of the lines above (installed by handlers::install() in init, listed for
+// the timing model) and the entry point lab_bench_run: lab-rtic-device's bench_glue!.
+lab_rtic_device::bench_glue!(FREE3 => 1, FREE2 => 2, FREE1 => 3);

@@ -16,11 +16,11 @@
 #![no_std]
 
 use core::sync::atomic::{AtomicU32, Ordering};
-use embassy_executor::{InterruptExecutor, Spawner};
+use embassy_executor::Spawner;
 use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex;
 use embassy_sync::mutex::Mutex;
 use embassy_sync::signal::Signal;
-use lab::{check, isr, meta, probe, MetaRec};
+use lab::{check, meta, probe, MetaRec};
 
 const ROUNDS: u32 = 1000;
 const HIGH_LEVEL: u8 = 2;
@@ -35,13 +35,7 @@ meta!(
 static M: Mutex<CriticalSectionRawMutex, u32> = Mutex::new(0);
 static GO: Signal<CriticalSectionRawMutex, u32> = Signal::new();
 static HIGH_RUNS: AtomicU32 = AtomicU32::new(0);
-static HIGH_EXEC: InterruptExecutor = InterruptExecutor::new();
-
-unsafe extern "C" fn high_irq() {
-    // SAFETY: the executor's own interrupt.
-    unsafe { HIGH_EXEC.on_interrupt() }
-}
-isr!(LAB_ISR_HIGH_IRQ, high_irq);
+lab_embassy::interrupt_executor!(HIGH_EXEC, high_irq);
 
 #[embassy_executor::task]
 async fn high() {

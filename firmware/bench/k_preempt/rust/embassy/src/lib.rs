@@ -11,10 +11,10 @@
 #![no_std]
 
 use core::sync::atomic::{AtomicU32, Ordering};
-use embassy_executor::{InterruptExecutor, Spawner};
+use embassy_executor::Spawner;
 use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex;
 use embassy_sync::signal::Signal;
-use lab::{check, isr, meta, probe, MetaRec};
+use lab::{check, meta, probe, MetaRec};
 
 const ROUNDS: u32 = 1000;
 /// NVIC level of the interrupt executor, from the least urgent (thread mode is below all).
@@ -25,15 +25,9 @@ meta!(
     MetaRec::interval("preempt_return", 4, 5, "interrupt-executor task awaits again -> thread-executor task after its signal call"),
 );
 
-static HIGH_EXEC: InterruptExecutor = InterruptExecutor::new();
+lab_embassy::interrupt_executor!(HIGH_EXEC, high_irq);
 static GO: Signal<CriticalSectionRawMutex, ()> = Signal::new();
 static HIGH_RUNS: AtomicU32 = AtomicU32::new(0);
-
-unsafe extern "C" fn high_irq() {
-    // SAFETY: the executor's own interrupt, started in lab_bench_run.
-    unsafe { HIGH_EXEC.on_interrupt() }
-}
-isr!(LAB_ISR_HIGH_IRQ, high_irq);
 
 #[embassy_executor::task]
 async fn high() {

@@ -12,10 +12,10 @@
 #![no_std]
 
 use core::sync::atomic::{AtomicU32, Ordering};
-use embassy_executor::{InterruptExecutor, Spawner};
+use embassy_executor::Spawner;
 use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex;
 use embassy_sync::channel::Channel;
-use lab::{check, isr, meta, probe, MetaRec};
+use lab::{check, meta, probe, MetaRec};
 
 const ROUNDS: u32 = 1000;
 const HIGH_LEVEL: u8 = 2;
@@ -29,13 +29,7 @@ meta!(
 static FIFO: Channel<CriticalSectionRawMutex, u32, 4> = Channel::new();
 static MAIL: Channel<CriticalSectionRawMutex, u32, 4> = Channel::new();
 static RECEIVED: AtomicU32 = AtomicU32::new(0);
-static HIGH_EXEC: InterruptExecutor = InterruptExecutor::new();
-
-unsafe extern "C" fn high_irq() {
-    // SAFETY: the executor's own interrupt.
-    unsafe { HIGH_EXEC.on_interrupt() }
-}
-isr!(LAB_ISR_HIGH_IRQ, high_irq);
+lab_embassy::interrupt_executor!(HIGH_EXEC, high_irq);
 
 #[embassy_executor::task]
 async fn high() {

@@ -52,8 +52,6 @@ async fn yielder(me: u32) {
 
 #[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3])]
 mod app {
-    use crate::handlers;
-    use lab_rtic_device::Interrupt;
 
     #[shared]
     struct Shared {}
@@ -63,7 +61,7 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
+        crate::handlers::install();
         task_a::spawn().ok();
         task_b::spawn().ok();
         (Shared {}, Local {})
@@ -80,21 +78,6 @@ mod app {
     }
 }
 
-/// RTIC's dispatcher handler, installed in init and listed for the timing model.
-mod handlers {
-    extern "C" {
-        pub fn FREE3();
-    }
-    lab::isr!(LAB_ISR_FREE3, FREE3);
-}
-
-/// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed
-/// lab_rust_main by the build (the C harness owns `main`); never returns.
-#[no_mangle]
-pub extern "C" fn lab_bench_run() {
-    extern "C" {
-        fn lab_rust_main() -> !;
-    }
-    // SAFETY: RTIC's main, called once.
-    unsafe { lab_rust_main() }
-}
+// RTIC's handlers of the lines above (installed by handlers::install() in init, listed for
+// the timing model) and the entry point lab_bench_run: lab-rtic-device's bench_glue!.
+lab_rtic_device::bench_glue!(FREE3 => 1);

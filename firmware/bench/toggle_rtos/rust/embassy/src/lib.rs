@@ -11,46 +11,22 @@
 use embassy_executor::Spawner;
 use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex;
 use embassy_sync::signal::Signal;
+use lab::toggle::{self, ffi};
 
 /// Number of toggling tasks: the configuration's TOGGLE_TASKS define (as the C workload,
-/// which is compiled with it; default 1), read from the build's LAB_DEFINE_TOGGLE_TASKS.
-const TOGGLE_TASKS: usize = match option_env!("LAB_DEFINE_TOGGLE_TASKS") {
-    Some(v) => lab::parse_u32(v) as usize,
-    None => 1,
-};
-const _: () = assert!(TOGGLE_TASKS >= 1 && TOGGLE_TASKS <= 5, "TOGGLE_TASKS must be 1 .. 5");
-/// Writes per task and round: the C workload's TOGGLE_COUNT (workloads/toggle/toggle.h).
-const TOGGLE_COUNT: u32 = 8000;
-/// toggle_result_t TOGGLE_ROUND_DONE (toggle.h).
-const TOGGLE_ROUND_DONE: u32 = 2;
+/// which is compiled with it; default 1).
+const TOGGLE_TASKS: usize = lab::define_u32!(TOGGLE_TASKS, 1) as usize;
+const _: () = assert!(TOGGLE_TASKS >= 1 && TOGGLE_TASKS <= toggle::MAX_TASKS, "TOGGLE_TASKS must be 1 .. 5");
 
-type TogglePart = unsafe extern "C" fn(from: u32, count: u32) -> u32;
-
-/// The C workload (firmware/workloads/toggle, compiled by bench.cmake): toggle.h.
-mod ffi {
-    extern "C" {
-        pub static toggle_part: [super::TogglePart; 1]; // really [TOGGLE_TASKS]
-        pub fn toggle_init();
-        pub fn toggle_round_begin();
-        pub fn toggle_round_end() -> i32;
-        pub fn toggle_report();
-    }
-}
-
-/// Task k's whole round of writes (toggle_part[k](0, TOGGLE_COUNT)); true when it was the
-/// round's last.
+/// Task k's whole round of writes; true when it was the round's last (lab::toggle).
 fn toggle_all(k: usize) -> bool {
-    lab::check!(k < TOGGLE_TASKS);
-    // SAFETY: toggle_part has TOGGLE_TASKS entries (the same define compiles both sides).
-    let part = unsafe { (core::ptr::addr_of!(ffi::toggle_part) as *const TogglePart).add(k).read() };
-    // SAFETY: the workload's function, called in round order.
-    unsafe { part(0, TOGGLE_COUNT) == TOGGLE_ROUND_DONE }
+    toggle::all(k, TOGGLE_TASKS)
 }
 
-static GO: [Signal<CriticalSectionRawMutex, ()>; 5] = [const { Signal::new() }; 5];
+static GO: [Signal<CriticalSectionRawMutex, ()>; toggle::MAX_TASKS] = [const { Signal::new() }; toggle::MAX_TASKS];
 static ROUND_DONE: Signal<CriticalSectionRawMutex, ()> = Signal::new();
 
-#[embassy_executor::task(pool_size = 5)]
+#[embassy_executor::task(pool_size = 5)] // toggle::MAX_TASKS
 async fn toggler(k: usize) {
     loop {
         GO[k].wait().await;

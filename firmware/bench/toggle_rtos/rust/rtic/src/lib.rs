@@ -11,45 +11,21 @@
 #![no_std]
 
 use lab::check;
+use lab::toggle::{self, ffi};
 use rtic_sync::signal::{Signal, SignalReader};
 
 /// Number of toggling tasks: the configuration's TOGGLE_TASKS define (as the C workload,
-/// which is compiled with it; default 1), read from the build's LAB_DEFINE_TOGGLE_TASKS.
-const TOGGLE_TASKS: usize = match option_env!("LAB_DEFINE_TOGGLE_TASKS") {
-    Some(v) => lab::parse_u32(v) as usize,
-    None => 1,
-};
-const _: () = assert!(TOGGLE_TASKS >= 1 && TOGGLE_TASKS <= 5, "TOGGLE_TASKS must be 1 .. 5");
-/// Writes per task and round: the C workload's TOGGLE_COUNT (workloads/toggle/toggle.h).
-const TOGGLE_COUNT: u32 = 8000;
-/// toggle_result_t TOGGLE_ROUND_DONE (toggle.h).
-const TOGGLE_ROUND_DONE: u32 = 2;
+/// which is compiled with it; default 1).
+const TOGGLE_TASKS: usize = lab::define_u32!(TOGGLE_TASKS, 1) as usize;
+const _: () = assert!(TOGGLE_TASKS >= 1 && TOGGLE_TASKS <= toggle::MAX_TASKS, "TOGGLE_TASKS must be 1 .. 5");
 
-type TogglePart = unsafe extern "C" fn(from: u32, count: u32) -> u32;
-
-/// The C workload (firmware/workloads/toggle, compiled by bench.cmake): toggle.h.
-mod ffi {
-    extern "C" {
-        pub static toggle_part: [super::TogglePart; 1]; // really [TOGGLE_TASKS]
-        pub fn toggle_init();
-        pub fn toggle_round_begin();
-        pub fn toggle_round_end() -> i32;
-        pub fn toggle_report();
-    }
-}
-
-/// Task k's whole round of writes (toggle_part[k](0, TOGGLE_COUNT)); true when it was the
-/// round's last.
+/// Task k's whole round of writes; true when it was the round's last (lab::toggle).
 fn toggle_all(k: usize) -> bool {
-    lab::check!(k < TOGGLE_TASKS);
-    // SAFETY: toggle_part has TOGGLE_TASKS entries (the same define compiles both sides).
-    let part = unsafe { (core::ptr::addr_of!(ffi::toggle_part) as *const TogglePart).add(k).read() };
-    // SAFETY: the workload's function, called in round order.
-    unsafe { part(0, TOGGLE_COUNT) == TOGGLE_ROUND_DONE }
+    toggle::all(k, TOGGLE_TASKS)
 }
 
 static ROUND_DONE: Signal<()> = Signal::new();
-static GO: [Signal<()>; 5] = [const { Signal::new() }; 5];
+static GO: [Signal<()>; toggle::MAX_TASKS] = [const { Signal::new() }; toggle::MAX_TASKS];
 
 fn done_tx() {
     ROUND_DONE.writer().write(());
@@ -58,8 +34,6 @@ fn done_tx() {
 #[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3, FREE2])]
 mod app {
     use super::*;
-    use crate::handlers;
-    use lab_rtic_device::Interrupt;
 
     #[shared]
     struct Shared {}
@@ -69,8 +43,7 @@ mod app {
 
     #[init]
     fn init(_cx: init::Context) -> (Shared, Local) {
-        lab_rtic_device::install(Interrupt::FREE3, handlers::FREE3, 1);
-        lab_rtic_device::install(Interrupt::FREE2, handlers::FREE2, 2);
+        crate::handlers::install();
         // SAFETY: once, before the first round.
         unsafe { ffi::toggle_init() };
         let spawned = [
@@ -153,23 +126,6 @@ mod app {
     }
 }
 
-/// RTIC's dispatcher handlers, installed in init and listed for the timing model.
-mod handlers {
-    extern "C" {
-        pub fn FREE3();
-        pub fn FREE2();
-    }
-    lab::isr!(LAB_ISR_FREE3, FREE3);
-    lab::isr!(LAB_ISR_FREE2, FREE2);
-}
-
-/// The benchmark's entry point (lab/bench.h): RTIC's generated `main`, renamed
-/// lab_rust_main by the build (the C harness owns `main`); never returns.
-#[no_mangle]
-pub extern "C" fn lab_bench_run() {
-    extern "C" {
-        fn lab_rust_main() -> !;
-    }
-    // SAFETY: RTIC's main, called once.
-    unsafe { lab_rust_main() }
-}
+// RTIC's handlers of the lines above (installed by handlers::install() in init, listed for
+// the timing model) and the entry point lab_bench_run: lab-rtic-device's bench_glue!.
+lab_rtic_device::bench_glue!(FREE3 => 1, FREE2 => 2);
