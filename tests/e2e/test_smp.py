@@ -48,17 +48,23 @@ def test_doorbell_runs_on_two_cores_and_repeats_exactly(run_cli: RunCli, tmp_pat
         assert len(samples) == n[metric]
         assert len({i for i, _ in samples}) == 1, (metric, samples)
         assert all(i > 0 and c > 0 for i, c in samples)
-    # The same instructions as the self-ring (ring, entry, dispatch), plus the SEV/WFE pair
-    # with which the ring hands QEMU over to the rung core: core 1 runs at once.
-    assert first["ring_other"][0][0] == first["ring_self"][0][0] + 2
+    # More than the self-ring: QEMU runs core 1 only once core 0 sleeps, so core 0's way
+    # from the ring to its WFI is in the interval (README.md of mps2-an521).
+    assert first["ring_other"][0][0] > first["ring_self"][0][0]
     code, _, err = _run(run_cli, db, *args)
     assert code == 0, err
     assert {m: _samples(db, 2, m) for m in n} == first, "two runs of the same image: identical samples"
-    # Core 0 busy after ringing does not delay core 1: QEMU switches at the ring.
-    code, _, err = _run(run_cli, db, "--target", "mps2-an521", "--bench", "x_doorbell",
-                        "--define", "X_DOORBELL_BUSY=1000")
+    # Core 0 busy after the ring (1000 iterations of nop/subs/bne, and the count's mov):
+    # core 1 waits for it, every instruction of it is in the interval.
+    one = ("--target", "mps2-an521", "--bench", "x_doorbell", "--define", "X_DOORBELL_BUSY=1000")
+    code, _, err = _run(run_cli, db, *one)
     assert code == 0, err
-    assert _samples(db, 3, "ring_other") == first["ring_other"]
+    assert {i for i, _ in _samples(db, 3, "ring_other")} == {first["ring_other"][0][0] + 3001}
+    # SEV+WFE after the ring (a yield in QEMU): core 1 runs at once, the busy loop is not
+    # in the interval: the self-ring's path plus the ring's return and the pair.
+    code, _, err = _run(run_cli, db, *one, "--define", "X_DOORBELL_YIELD=1")
+    assert code == 0, err
+    assert {i for i, _ in _samples(db, 4, "ring_other")} == {first["ring_self"][0][0] + 3}
 
 
 def test_doorbell_is_na_on_a_one_core_target(run_cli: RunCli, tmp_path: Path) -> None:
@@ -74,7 +80,6 @@ def test_doorbell_is_na_on_a_one_core_target(run_cli: RunCli, tmp_path: Path) ->
 @pytest.mark.parametrize(("define", "message"), [
     ("X_DOORBELL_FAIL_CORE1=1", "self-check failed: firmware/bench/x_doorbell/x_doorbell.c:"),
     ("X_DOORBELL_FAULT_CORE1=1", "undefined instruction at 0x"),
-    ("X_DOORBELL_RETURN_CORE1=1", "undefined instruction at 0x"),  # entry returned
 ])
 def test_a_failure_on_core_1_fails_the_run(run_cli: RunCli, tmp_path: Path, define: str,
                                            message: str) -> None:
@@ -85,8 +90,7 @@ def test_a_failure_on_core_1_fails_the_run(run_cli: RunCli, tmp_path: Path, defi
     reason = rows[0]["reason"]
     assert isinstance(reason, str) and message in reason, reason
     # The failure is core 1's: its check, or the faulting code's location.
-    assert ("X_DOORBELL_FAIL_CORE1 == 0" in reason or "(x_core1_main+" in reason
-            or "(lab_cm_core_main+" in reason), reason
+    assert "X_DOORBELL_FAIL_CORE1 == 0" in reason or "(x_core1_main+" in reason, reason
 
 
 def test_list_shows_each_targets_cores_and_who_has_too_few(run_cli: RunCli) -> None:

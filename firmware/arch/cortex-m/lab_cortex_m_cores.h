@@ -210,20 +210,17 @@ void lab_target_doorbell_ring(uint32_t core)
     /* The caller's earlier stores are observed before the ring (so by the handler). */
     __asm__ volatile("dmb" ::: "memory");
     lab_board_doorbell_raise(core);
-    /* SEV then WFE: on the chip a no-op pair (SEV "also sets the local event register",
-     * and WFE with the event register set clears it and goes on at once: Cortex-M4
+    /* Nothing more: one device store. Under QEMU (-icount, the vCPUs run in turn in one
+     * thread) the rung core does not run until this core halts (WFI), yields (WFE) or
+     * its time slice ends: for an interrupt the running vCPU raises on another, QEMU only
+     * flags the target (accel/tcg/tcg-accel-ops.c tcg_handle_interrupt: on the shared
+     * thread the target counts as "self", so no kick). Code that wants the rung core to
+     * run at once follows the ring with SEV then WFE, a no-op pair on the chip (SEV "also
+     * sets the local event register", and WFE with it set clears it and goes on: Cortex-M4
      * Devices Generic User Guide, ARM DUI 0553, SEV and WFE, as quoted in Microchip's
-     * SAM4CP datasheet 12.6.12.9/.11 (a Cortex-M4 description; we assume the M33's event
-     * register behaves the same); other cores see a spurious event, which every WFE loop
-     * allows). Under QEMU it makes the rung
-     * core run now: QEMU runs the vCPUs in turn in one thread and, for an interrupt raised
-     * by the running vCPU, only flags the target vCPU (accel/tcg/tcg-accel-ops.c
-     * tcg_handle_interrupt: the target is "self" on the shared thread, so no kick), so
-     * without it the ringing core would run on until it sleeps or its time slice ends
-     * (measured: x_doorbell's X_DOORBELL_BUSY), while WFE yields to the next vCPU (QEMU's
-     * WFE is a yield hint). A ring of the own core takes its interrupt right after the
-     * store, before the pair. */
-    __asm__ volatile("sev\n\twfe" ::: "memory");
+     * SAM4CP datasheet 12.6.12.9/.11; the M33 assumed the same) and a yield under QEMU
+     * (x_doorbell's X_DOORBELL_BUSY and X_DOORBELL_YIELD measure both; README.md of
+     * mps2-an521). */
 }
 
 #endif /* LAB_TARGET_CORES */

@@ -20,18 +20,20 @@
  * ring_other and reply start on one core and end on the other: the host measures them on
  * the shared clock (all cores' counts; docs/timing-model.md "Two cores"). The receiving
  * core is halted in WFI, so the interval is the work along the causal path: the sender's
- * ring (call, range check, DMB, the MHU store, the SEV/WFE pair with which the target
- * hands QEMU over to the rung core), the receiver's wake-up (for core 0, the CPSIE after
- * its WFI), exception entry and the target's doorbell dispatch (core id read, acknowledge,
- * call). ring_self is measured on core 0's own counters: its interrupt is taken right
- * after the store.
+ * ring (call, range check, DMB, the MHU store) and what it executes after the store until
+ * QEMU runs the other core (until it halts in WFI or yields in WFE: README.md of
+ * mps2-an521), the receiver's wake-up (for core 0, the CPSIE after its WFI), exception
+ * entry and the target's doorbell dispatch (core id read, acknowledge, call). ring_self
+ * is measured on core 0's own counters: its interrupt is taken right after the store.
  *
  * Self-checks: each core reads its own id; every handler ran exactly once per ring, on
  * the core that was rung; core 1 saw every round and reported done.
  *
  * Defines (tests/e2e): X_DOORBELL_BUSY=N makes core 0 run N loop iterations after each
- * ring of core 1 before it waits: the rung core still runs at once (ring_other does not
- * change). Test-only: X_DOORBELL_FAIL_CORE1=1 fails a LAB_CHECK on core 1,
+ * ring of core 1 before it waits: under QEMU ring_other grows by them (core 1 runs only
+ * when core 0 sleeps). X_DOORBELL_YIELD=1 follows each ring of core 1 with SEV then WFE
+ * (a no-op on the chip, a yield in QEMU): core 1 runs at once and X_DOORBELL_BUSY no
+ * longer shows. Test-only: X_DOORBELL_FAIL_CORE1=1 fails a LAB_CHECK on core 1,
  * X_DOORBELL_FAULT_CORE1=1 executes an undefined instruction on core 1,
  * X_DOORBELL_RETURN_CORE1=1 returns from core 1's entry (which lab/target.h forbids): each
  * must end the run as failed.
@@ -52,6 +54,9 @@
 #endif
 #ifndef X_DOORBELL_BUSY
 #define X_DOORBELL_BUSY 0
+#endif
+#ifndef X_DOORBELL_YIELD
+#define X_DOORBELL_YIELD 0
 #endif
 
 #if LAB_TARGET_CORES < 2
@@ -171,6 +176,9 @@ static void x_round(uint32_t r)
     x_core0_sleeps_at_ring = x_core0_sleeps;
     LAB_PROBE(2);
     lab_target_doorbell_ring(1u);
+#if X_DOORBELL_YIELD
+    __asm__ volatile("sev\n\twfe" ::: "memory"); /* no-op on the chip, a yield in QEMU */
+#endif
 #if X_DOORBELL_BUSY > 0
     for (uint32_t i = 0; i < X_DOORBELL_BUSY; i++) {
         __asm__ volatile("nop");
