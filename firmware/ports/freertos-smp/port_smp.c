@@ -36,7 +36,7 @@ extern TaskHandle_t volatile pxCurrentTCBs[configNUMBER_OF_CORES];
 
 #if !labSMP_ELIDE_LOCKS
 /* A recursive spinlock: `owner` is the holding core + 1 (0: free), `depth` how often that
- * core took it, `waiting` that another core sleeps in WFE for it. Only the owner writes `depth`; the owner check needs no atomic access
+ * core took it, `waiting` that another core sleeps in WFE for it or will soon ask for it. Only the owner writes `depth`; the owner check needs no atomic access
  * because only the owning core can have written its own number there. The kernel takes
  * and releases both locks with its interrupts masked on the calling core (critical
  * sections, vTaskSuspendAll, PendSV), so an interrupt handler of the same core never sees
@@ -44,7 +44,7 @@ extern TaskHandle_t volatile pxCurrentTCBs[configNUMBER_OF_CORES];
 typedef struct lab_smp_lock {
     volatile uint32_t owner;
     uint32_t depth;
-    volatile uint32_t waiting; /* a core went to WFE on it since the last release */
+    volatile uint32_t waiting; /* another core waits for it, or was rung and will ask */
     uint32_t unused;           /* 16 bytes: indexing the array is one shift */
 } lab_smp_lock_t;
 
@@ -81,25 +81,42 @@ void lab_smp_lock_get(uint32_t lock, uint32_t core)
     l->depth = 1u;
 }
 
+/* A released lock that another core waits for, or will ask for: WFE right after our own
+ * SEV. On the chip it returns at once (the SEV set this core's event register too: a
+ * no-op pair). Under QEMU, whose vCPUs take turns on one thread (an interrupt or SEV for
+ * the other vCPU does not switch, WFE does), it hands over to the other core now, which
+ * takes the lock, or the doorbell this core rang, at once, as on a chip where both cores
+ * run, instead of when this core's turn ends (when it next sleeps). Not while this core
+ * still holds the other lock (the ISR lock is released before the task lock): the other
+ * core would only find it taken. Out of line: the common release stays short. */
+__attribute__((noinline)) static void lab_smp_hand_over(const lab_smp_lock_t *released, uint32_t core)
+{
+    const lab_smp_lock_t *other = released == &lab_smp_locks[0] ? &lab_smp_locks[1] : &lab_smp_locks[0];
+    if (other->owner == core + 1u) {
+        return;
+    }
+    lab_smp_locks[0].waiting = 0u;
+    lab_smp_locks[1].waiting = 0u;
+    __asm volatile("wfe" ::: "memory");
+}
+
 /* Release one level of lock `lock` held by core `core`; the last level frees it and wakes
  * waiting cores (DSB so the store is visible before SEV). */
 void lab_smp_lock_release(uint32_t lock, uint32_t core)
 {
     lab_smp_lock_t *l = &lab_smp_locks[lock];
-    (void)core;
     if (--l->depth == 0u) {
-        /* Release: everything written under the lock is visible before it is free. */
-        __asm volatile("dmb" ::: "memory");
-        l->owner = 0u;
-        __asm volatile("dsb\n"
-                       "sev" ::: "memory");
+        /* Release: everything written under the lock is visible (DMB) before the store
+         * that frees it, which is visible (DSB) before SEV wakes the waiting core. */
+        __asm volatile("dmb\n"
+                       "str %1, [%0]\n"
+                       "dsb\n"
+                       "sev"
+                       :
+                       : "r"(&l->owner), "r"(0u)
+                       : "memory");
         if (l->waiting != 0u) {
-            /* Contended: WFE right after our own SEV. On the chip it returns at once (SEV
-             * set this core's event register too: a no-op pair); under QEMU, whose vCPUs
-             * take turns, it hands over to the waiting core, which takes the lock now
-             * instead of after this core's turn ends, as it would on the chip. */
-            l->waiting = 0u;
-            __asm volatile("wfe" ::: "memory");
+            lab_smp_hand_over(l, core);
         }
     }
 }
@@ -119,6 +136,12 @@ void lab_smp_yield_core(BaseType_t core)
         portNVIC_INT_CTRL_REG = portNVIC_PENDSVSET_BIT;
     } else if (core < (BaseType_t)labSMP_START_CORES) {
         lab_target_doorbell_ring((uint32_t)core);
+#if !labSMP_ELIDE_LOCKS
+        /* The rung core will take both locks (vTaskSwitchContext): hand over to it when
+         * this core's locked section ends (lab_smp_hand_over). */
+        lab_smp_locks[0].waiting = 1u;
+        lab_smp_locks[1].waiting = 1u;
+#endif
     }
 }
 
