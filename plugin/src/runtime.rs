@@ -457,7 +457,7 @@ fn on_tb_enter<const MULTI: bool>(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'
                 blk.memo_charge.set(charge);
             }
             if let Some(evw) = &rt.events {
-                exc_event(evw, vcpu, ev, shape.start, now);
+                exc_event(evw, MULTI, vcpu, ev, shape.start, now);
             }
             #[cfg(feature = "debug-events")]
             debug_event(vcpu, now, shape, ev, charge.total(), tr.frames());
@@ -485,15 +485,33 @@ fn on_tb_enter<const MULTI: bool>(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'
 /// at the block entry that the model charges for them, before that charge is added.
 #[cold]
 #[inline(never)]
-fn exc_event(evw: &Events, vcpu: VCPUIndex, ev: Event, pc: u64, now: u64) {
+/// `multi`: the machine has several vCPUs (the record carries the shared clock).
+fn exc_event(evw: &Events, multi: bool, vcpu: VCPUIndex, ev: Event, pc: u64, now: u64) {
     let kind = match ev {
         Event::Entry => events::KIND_ENTRY,
         Event::Return => events::KIND_RETURN,
         Event::TailChain => events::KIND_TAIL_CHAIN,
         _ => return,
     };
+    let cycles = cycles_now(vcpu);
+    // The machine's shared clock (only written on a machine with several vCPUs: event
+    // file version 2): this core's counts plus the others' (not running: one thread).
+    let shared = if multi {
+        all_counts()
+            .into_iter()
+            .enumerate()
+            .fold((now, cycles), |(a, b), (v, (i, c))| {
+                if v == vcpu as usize {
+                    (a, b)
+                } else {
+                    (a.wrapping_add(i), b.wrapping_add(c))
+                }
+            })
+    } else {
+        (now, cycles)
+    };
     let mut w = evw.lock().unwrap_or_else(|e| e.into_inner());
-    if let Err(e) = w.event(kind, vcpu as u16, pc as u32, now, cycles_now(vcpu)) {
+    if let Err(e) = w.event(kind, vcpu as u16, pc as u32, now, cycles, shared) {
         fatal(&format!("writing the event file failed: {e}"));
     }
 }
@@ -882,6 +900,7 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
                 BufWriter::with_capacity(1 << 16, f),
                 flags,
                 events::MAX_EVENTS,
+                vcpus > 1,
             )
             .map_err(|e| format!("cannot write event file {path}: {e}"))?;
             Some(Mutex::new(w))
