@@ -101,7 +101,11 @@ impl<W: Write> EventWriter<W> {
             n: 0,
             status: 0,
             finished: false,
-            size: if multi { RECORD_SIZE_MULTI } else { RECORD_SIZE },
+            size: if multi {
+                RECORD_SIZE_MULTI
+            } else {
+                RECORD_SIZE
+            },
         })
     }
 
@@ -181,12 +185,19 @@ mod tests {
         w.finish(99, 199).unwrap();
         let b = w.get_ref();
         assert_eq!(b.len(), HEADER_SIZE + 2 * RECORD_SIZE_MULTI);
-        assert_eq!(&b[8..16], &[2, 0, 0, 0, 40, 0, 0, 0], "version 2, 40-byte records");
+        assert_eq!(
+            &b[8..16],
+            &[2, 0, 0, 0, 40, 0, 0, 0],
+            "version 2, 40-byte records"
+        );
         assert_eq!(&b[32..36], &[1, 0, 1, 0], "kind 1 on core 1");
         let u = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
         assert_eq!((u(40), u(48), u(56), u(64)), (10, 20, 70, 90));
         let end = 32 + RECORD_SIZE_MULTI;
         assert_eq!(&b[end..end + 2], &[0xFF, 0xFF]);
-        assert_eq!((u(end + 8), u(end + 16), u(end + 24), u(end + 32)), (99, 199, 99, 199));
+        assert_eq!(
+            (u(end + 8), u(end + 16), u(end + 24), u(end + 32)),
+            (99, 199, 99, 199)
+        );
     }
 }
