@@ -203,6 +203,10 @@ class TargetFile:
     # [lacks]: board features (TARGET_FEATURES) this target does not have, each with the
     # reason; a benchmark that `needs` one is n/a here with that reason.
     lacks: dict[str, str] = field(default_factory=dict)
+    # Processor cores of the board (C: LAB_TARGET_CORES; lab/target.h "cores"): core 0 runs
+    # the harness, the others start through lab_target_core_start(). A benchmark with
+    # bench.toml min_cores above it is n/a here.
+    cores: int = 1
 
 
 # Board features a benchmark may need beyond lab/target.h's guaranteed functions
@@ -321,6 +325,8 @@ def _check_target(spec: TargetFile, where: str) -> None:
     if spec.timing.flash is None and sum(m.kind == "flash" for m in spec.memory) > 1:
         raise bad("timing.flash", "is missing and there are several flash regions: "
                   "say which one the timing model uses (BASE:SIZE)")
+    if not 1 <= spec.cores <= 32:
+        raise bad("cores", f"is {spec.cores}: give the board's processor cores, 1..32")
     if not 3 <= spec.irq_soft_top < 496:
         raise bad("irq_soft_top", "is missing or out of range: give the highest device interrupt "
                   "line no device drives (lab_target_irq_soft(0); it and the 3 below it must be "
@@ -381,6 +387,7 @@ class Benchmark:
     rust_needs: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Rust kernel ports with a Rust version of this benchmark (its rust/<kernel>/ crates)
     rust_kernels: tuple[str, ...] = ()
+    min_cores: int = 1  # processor cores a target must have (target.toml cores)
 
 
 @cache
@@ -446,6 +453,9 @@ class BenchFile:
     # Board features that only a Rust version needs (kernel -> features), e.g. the
     # benchmark timer where the C version uses none.
     rust_needs: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Processor cores a target must have (target.toml `cores`); on a target with fewer the
+    # benchmark is n/a ("needs 2 cores; mps2-an505 has 1").
+    min_cores: int = 1
 
 
 _SUITE_RE = re.compile(r"[a-z0-9_]+")
@@ -525,6 +535,9 @@ def benchmarks() -> dict[str, Benchmark]:
         if d.insn_limit <= 0:
             raise RtoslabError(f"{toml}: key 'insn_limit' is {d.insn_limit}: give a positive "
                                "instruction count")
+        if not 1 <= d.min_cores <= 32:
+            raise RtoslabError(f"{toml}: key 'min_cores' is {d.min_cores}: give the processor cores "
+                               "the benchmark needs, 1..32")
         if d.timeout_s <= 0:
             raise RtoslabError(f"{toml}: key 'timeout_s' is {d.timeout_s:g}: give positive seconds")
         for i, case in enumerate(d.validation):
@@ -552,6 +565,7 @@ def benchmarks() -> dict[str, Benchmark]:
             needs=d.needs,
             rust_kernels=rust_kernels,
             rust_needs=dict(d.rust_needs),
+            min_cores=d.min_cores,
         )
     return found
 
@@ -649,6 +663,14 @@ def target_lacks(bench: Benchmark, target: Target, kernel: Kernel | None = None)
     return [f for f in needs if f in target.spec.lacks]
 
 
+def too_few_cores(bench: Benchmark, target: Target) -> str | None:
+    """Why the target has too few cores for the benchmark (bench.toml min_cores against
+    target.toml cores), or None."""
+    if target.spec.cores >= bench.min_cores:
+        return None
+    return f"needs {bench.min_cores} cores; {target.name} has {target.spec.cores}"
+
+
 def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) -> str | None:
     """Why the benchmark cannot run with this kernel (first) or on this target; None: it can."""
     if kernel.rust_crate and target is not None and not target.spec.rust_target:
@@ -656,6 +678,8 @@ def na_reason(bench: Benchmark, kernel: Kernel, target: Target | None = None) ->
                 f"its core), so the Rust kernel {kernel.name} cannot build there")
     missing = missing_capabilities(bench, kernel)
     if not missing:
+        if target is not None and (few := too_few_cores(bench, target)):
+            return few
         if target is None or not (lacking := target_lacks(bench, target, kernel)):
             return None
         return f"target {target.name} lacks " + ", ".join(f"{f} ({target.spec.lacks[f]})" for f in lacking)

@@ -1,7 +1,8 @@
 /*
  * The part of lab/target.h that is the same on every Cortex-M target: lab_target_exit()
  * by Arm semihosting (QEMU -semihosting; bkpt exists on ARMv6-M too), the IRQ API on the
- * NVIC and the RAM vector table, software-only IRQ lines and the main stack's bounds.
+ * NVIC and the RAM vector table, software-only IRQ lines and the main stack's bounds; and
+ * (lab_cortex_m_cores.h) the cores section and the kernel tick.
  * ARMv6-M gets its own NVIC access (one register per kind, word-wide priorities, no STIR),
  * chosen by the compiler's __ARM_ARCH_6M__, never by board.
  *
@@ -107,5 +108,9 @@ void lab_target_main_stack(uintptr_t *lo, uintptr_t *hi)
 }
 
 uint32_t lab_target_irq_soft(uint32_t n) { return LAB_TARGET_IRQ_SOFT_TOP - (n & 3u); }
+
+/* The cores section of lab/target.h (single-core or several, by LAB_TARGET_CORES) and the
+ * kernel tick (lab_target_tick_start). */
+#include "lab_cortex_m_cores.h"
 
 #endif /* LAB_CORTEX_M_TARGET_H */

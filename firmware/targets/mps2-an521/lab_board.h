@@ -36,4 +36,8 @@
  * software-only lines. target.toml's
  * irq_soft_top names the highest of them (LAB_TARGET_IRQ_SOFT_TOP). */
 
+/* Two cores: core identity, core 1's release and the doorbell (MHU0, IRQ 6 on each core)
+ * for the shared several-core code (target.toml cores = 2). */
+#include "sse200_cores.h"
+
 #endif /* MPS2_AN521_H */

@@ -25,6 +25,7 @@ from rtoslab.catalog import (
     missing_alloc_capabilities,
     missing_capabilities,
     target_lacks,
+    too_few_cores,
 )
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import RtoslabError
@@ -98,6 +99,7 @@ def target_cmake_args(target: Target, gen_dir: Path) -> dict[str, str]:
         "LAB_TARGET_CLOCK_HZ": str(spec.clock_hz),
         "LAB_TARGET_NVIC_PRIO_BITS": str(spec.nvic_prio_bits),
         "LAB_TARGET_IRQ_SOFT_TOP": str(spec.irq_soft_top),
+        "LAB_TARGET_CORES": str(spec.cores),
         "LAB_PROBE_REGION_BASE": f"{spec.probe.base:#x}",
         "LAB_PROBE_REGION_SIZE": f"{spec.probe.size:#x}",
         "LAB_TARGET_GEN_DIR": str(gen_dir),
@@ -144,6 +146,7 @@ def buildable_benchmarks(config: BuildConfig) -> list[Benchmark]:
     defines = config.define_map()
     return [b for b in benchmarks().values()
             if not missing_capabilities(b, kernel) and not target_lacks(b, target, kernel)
+            and not too_few_cores(b, target)
             and not missing_alloc_capabilities(b, defines)
             and not (kernel.rust_crate and not target.spec.rust_target)]
 
