@@ -25,10 +25,18 @@ fn build(dir: &Path) -> PathBuf {
 
 /// Assemble fixture `name`.S (two cores, smp_test.ld).
 fn build_named(dir: &Path, name: &str) -> PathBuf {
-    let elf = dir.join(format!("{name}.elf"));
+    build_with(dir, name, &[])
+}
+
+/// Assemble fixture `name`.S with preprocessor `defines` (`-DNAME=VALUE`).
+fn build_with(dir: &Path, name: &str, defines: &[&str]) -> PathBuf {
+    let tag: String = defines.iter().map(|d| format!("-{d}")).collect();
+    let elf = dir.join(format!("{name}{tag}.elf"));
     let fx = Path::new(FIXTURE_DIR);
     let out = Command::new("arm-none-eabi-gcc")
-        .args(["-mcpu=cortex-m33", "-mthumb", "-nostdlib", "-T"])
+        .args(["-mcpu=cortex-m33", "-mthumb", "-nostdlib"])
+        .args(defines.iter().map(|d| format!("-D{d}")))
+        .arg("-T")
         .arg(fx.join("smp_test.ld"))
         .arg("-o")
         .arg(&elf)
@@ -339,4 +347,67 @@ fn two_cores_with_events_repeat_bit_for_bit() {
     assert_eq!(a.0, b.0, "identical trace files");
     assert_eq!(a.2, b.2, "identical event files");
     assert_eq!(a.3, b.3, "identical masked-window reports");
+}
+
+/// A cross-core interval (probe 2 on core 0 -> probe 3 on core 1) split by core: each
+/// core's own (instructions, cycles) between the two stores. With two cores the shared
+/// clock is the sum of both cores' counts, so the split is exact: core 0's count when
+/// probe 3 is stored is the shared count minus core 1's own.
+fn split(t: &Trace) -> ((u64, u64), (u64, u64)) {
+    let p2 = t.hits.iter().find(|h| h.id == 2).unwrap();
+    let p3 = t.hits.iter().find(|h| h.id == 3).unwrap();
+    assert_eq!((p2.core, p3.core), (0, 1));
+    let core0 = (
+        (p3.m_insns - p3.insns) - p2.insns,
+        (p3.m_cycles - p3.cycles) - p2.cycles,
+    );
+    let core1 = (
+        p3.insns - (p2.m_insns - p2.insns),
+        p3.cycles - (p2.m_cycles - p2.cycles),
+    );
+    assert_eq!(
+        (core0.0 + core1.0, core0.1 + core1.1),
+        (p3.m_insns - p2.m_insns, p3.m_cycles - p2.m_cycles),
+        "the parts add up to the shared-clock interval"
+    );
+    (core0, core1)
+}
+
+/// What the shared clock gives for an interval from core 0 to core 1
+/// (tests/fixtures/smp_clock_test.S; docs/timing-model.md, "Two cores", where these
+/// figures are discussed against a real dual-core chip). Under -icount QEMU runs one vCPU
+/// until it sleeps (WFI/WFE) or its time slice ends; raising the other core's interrupt
+/// does not switch. So the interval holds core 0's work from probe 2 until it sleeps, and
+/// core 1's work from when it is resumed to probe 3, whatever core 1 was doing.
+#[test]
+fn shared_clock_across_cores() {
+    let test = "shared_clock_across_cores";
+    if tools_or_skip(test).is_none() {
+        return;
+    }
+    let dir = scratch_dir(test);
+    // (mode, core 0's part, core 1's part), each (instructions, cycles) on the M33 model.
+    // Core 0 runs until its WFE: probe store, signalling store, ldr, wfe (4 instructions);
+    // modes 2 and 3 add its loop (ldr + 1000 x (subs, bne): 2001 instructions).
+    // Core 1, modes 0-2: the 12-cycle exception entry, then movw, movt (2 instructions):
+    // it runs nothing else between the probes, not even when spinning (modes 1 and 2).
+    // Core 1, mode 3: its slice had ended just after a poll `ldr` that read 0, so it
+    // resumes with cmp and beq (taken), polls once more (ldr, cmp, beq not taken), then
+    // movw, movt: 7 instructions.
+    let cases = [
+        (0, (4, 8), (2, 14)),
+        (1, (4, 8), (2, 14)),
+        (2, (2005, 3007), (2, 14)),
+        (3, (2005, 3007), (7, 9)),
+    ];
+    for (mode, core0, core1) in cases {
+        let def = format!("MODE={mode}");
+        let elf = build_with(&dir, "smp_clock_test", &[def.as_str()]);
+        let (t, _) = run(&dir, &elf, &format!("m{mode}.bin"), "core=cortex-m33");
+        assert_eq!(
+            split(&t),
+            (core0, core1),
+            "mode {mode}: (core 0, core 1) parts"
+        );
+    }
 }
