@@ -97,8 +97,13 @@ static STARTED: AtomicUsize = AtomicUsize::new(0);
 /// QEMU 10.0.2 with `mps2-an521` that argument was measured to be 0 on vCPU 0 but 24
 /// (one inline add per segment) or 576 (two) on vCPU 1, while block callbacks and
 /// `on_vcpu_init` get 1; with the per-vCPU inline adds in place the guest also ran away
-/// (docs/timing-model.md, "Two cores"). So with several vCPUs the counting segments are
-/// added by callbacks (`add_segment`), not inline. Block callbacks are reliable, so on a
+/// (docs/timing-model.md, "Two cores"). The cause is QEMU's (`accel/tcg/plugin-gen.c`):
+/// under `-icount` the vCPU index is a TCG constant of the translation block, and every
+/// scoreboard operation (inline add, conditional callback) multiplies that constant in
+/// place by the entry size, so later uses of it in the block, guest code included, read
+/// 24, then 576; index 0 survives (0 x 24 = 0). So with several vCPUs the counting
+/// segments are added by callbacks (`add_segment`), not inline, and no scoreboard
+/// operation is emitted at all. Block callbacks are reliable, so on a
 /// multi-vCPU machine every block gets one that records its vCPU here; the vCPUs run in
 /// turn on one thread
 /// and only switch between blocks, so a callback inside a block reads its own vCPU (a
