@@ -66,3 +66,22 @@ def test_two_core_trace_is_per_core_and_repeats_exactly(run_cli: RunCli, tmp_pat
     assert all(m.core == int(m.lane.split()[1]) for m in tl.marks)
     html = (tmp_path / "run-2.html").read_text()
     assert "core 1 irq lab_cm_doorbell_isr" in html
+
+
+def test_masked_windows_on_two_cores(run_cli: RunCli, tmp_path: Path) -> None:
+    """`--irq-windows` on mps2-an521: each core's windows apart, named by core."""
+    db = tmp_path / "r.sqlite"
+    proc = run_cli("run", "--target", "mps2-an521", "--kernel", "baremetal", "--bench", "x_doorbell",
+                   "--irq-windows", "--json", "-j", "1", "--db", str(db))
+    assert proc.returncode == 0, proc.stderr
+    [entry] = json.loads(proc.stdout)["irq_windows"]
+    report = entry["report"]
+    assert report["cores"] == 2
+    levels = report["levels"]
+    assert [lv["core"] for lv in levels] == [0] * 8 + [1] * 8  # 3 priority bits per core
+    # Each core's doorbell handler (IRQ 6, exception 22) masks every level on that core:
+    # core 0 takes the 17 replies and 16 self-rings, core 1 the 17 rings.
+    handler = {c: sum(w["count"] for w in levels[8 * c]["windows"] if w["cause"] == "handler:22")
+               for c in (0, 1)}
+    assert handler == {0: 33, 1: 17}
+    assert "core 1 level 0" in proc.stderr or "core 1 level 0" in (tmp_path / "run-1.md").read_text()
