@@ -268,3 +268,13 @@ def test_two_cores_in_the_exports() -> None:
     assert x["ts"] == 13.2  # shared clock: 330 cycles at 25 MHz
     html = timeline_section([tl])
     assert html.count('<div class="tl-lane"') == 7 and "core 1 irq MHU_Handler" in html
+
+
+def test_a_one_core_kernel_on_a_two_core_machine_keeps_the_one_core_timeline() -> None:
+    """Nothing on core 1 (held in reset): the timeline of a two-core machine is the one-core one."""
+    probes = [Hit(0, 5, 5, 0, (5, 5)), Hit(1, 8, 8, 0, (8, 8)), Hit(2, 100, 200, 0, (100, 200)),
+              Hit(3, 160, 330, 0, (160, 330))]
+    tasks = [Hit(FIRST + 1, 50, 90, 0, (50, 90))]
+    args = ("b", "c", probes, tasks, FIRST, [ExcEvent(KIND_ENTRY, 0x301, 110, 220, 0, (110, 220))],
+            {1: "one"}, METAS, {0x300: "EXTI_Handler"}, 25e6, (200, 400))
+    assert build_timeline(*args, cores=2) == build_timeline(*args)  # type: ignore[arg-type]

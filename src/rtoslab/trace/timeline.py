@@ -12,7 +12,8 @@ it starts at the first benchmark probe hit (after the harness's calibration), an
 task and interrupt that were running then are shown from where they started. When the
 cap is reached, ``truncated`` is set and ``note`` says where the window ends.
 
-Several cores (``cores`` > 1, e.g. ``mps2-an521``): every core has its own current task
+Several cores (``cores`` > 1, e.g. ``mps2-an521``, and some event or probe hit on a core
+other than 0; otherwise the timeline is the one-core one): every core has its own current task
 and its own interrupt nesting, so every task and handler lane is a (core, lane) pair,
 named ``core N ...``; probe marks go to ``core N probes``; interval lanes stay one per
 metric (an interval may start on one core and end on the other). All times are then the
@@ -137,7 +138,11 @@ def build_timeline(benchmark: str, config: str, probe_hits: Sequence[Hit],
     equal counts an exception event comes before a probe store (the event is at the
     start of the block that holds the store). ``end``: the machine's totals.
     """
-    multi = cores > 1
+    events = tuple(events)
+    # Lanes per core only when a core other than 0 shows up (a one-core kernel on a
+    # two-core machine keeps the one-core timeline: core 1 never ran, its counts are 0).
+    multi = cores > 1 and (any(ev.core != 0 for ev in events)
+                           or any(h.core != 0 for h in (*probe_hits, *task_hits)))
 
     def at_ev(ev: ExcEvent) -> tuple[int, int]:
         return (ev.shared_insns, ev.shared_cycles) if multi else (ev.insns, ev.cycles)
