@@ -843,7 +843,10 @@ fn on_exit(rt: &'static Runtime) {
     if let Some((win, path)) = &rt.irqwin {
         // SAFETY: the vCPUs have stopped (exit), or this is the one round-robin thread
         // (limit stop).
-        let text = if win.len() == 1 {
+        // One core that ran (a one-core kernel on a two-core machine: the others never
+        // left reset): the one-core report, as on a one-core machine.
+        let only_core0 = counts.iter().skip(1).all(|c| c.0 == 0);
+        let text = if win.len() == 1 || only_core0 {
             let end = At {
                 insns,
                 cycles,

@@ -335,6 +335,22 @@ fn irq_windows_per_core() {
 }
 
 #[test]
+fn irq_windows_of_a_one_core_program_on_two_cores() {
+    let test = "irq_windows_of_a_one_core_program_on_two_cores";
+    if tools_or_skip(test).is_none() {
+        return;
+    }
+    let dir = scratch_dir(test);
+    let elf = build_with(&dir, "smp_irq_test", &["ONE_CORE=1"]);
+    let (_, t, _, report) = run_irq(&dir, &elf, "a");
+    assert_eq!(t.core_totals[1].insns, 0, "core 1 never left reset");
+    // The one-core report: no core keys, core 0's 8 levels (PRIMASK and SVC windows).
+    assert!(!report.contains("\"cores\"") && !report.contains("\"core\""), "{report}");
+    assert_eq!(report.matches("{\"level\":").count(), 8);
+    assert_eq!(report.matches("\"cause\":\"primask\"").count(), 8);
+}
+
+#[test]
 fn two_cores_with_events_repeat_bit_for_bit() {
     let test = "two_cores_with_events_repeat_bit_for_bit";
     if tools_or_skip(test).is_none() {
