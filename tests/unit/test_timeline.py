@@ -278,3 +278,9 @@ def test_a_one_core_kernel_on_a_two_core_machine_keeps_the_one_core_timeline() -
     args = ("b", "c", probes, tasks, FIRST, [ExcEvent(KIND_ENTRY, 0x301, 110, 220, 0, (110, 220))],
             {1: "one"}, METAS, {0x300: "EXTI_Handler"}, 25e6, (200, 400))
     assert build_timeline(*args, cores=2) == build_timeline(*args)  # type: ignore[arg-type]
+
+
+def test_html_shades_every_odd_core() -> None:
+    html = timeline_section([two_cores()])
+    assert html.count('fill="#eef3fb"') == 4  # core 1: idle task, task 2, irq, probes
+    assert 'fill="#eef3fb"' not in timeline_section([single_core()])
