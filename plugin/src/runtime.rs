@@ -470,7 +470,7 @@ fn on_tb_enter<const MULTI: bool>(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'
                 blk.memo_charge.set(charge);
             }
             if let Some(evw) = &rt.events {
-                exc_event(evw, MULTI, vcpu, ev, shape.start, now);
+                exc_event(evw, vcpu, ev, shape.start, now);
             }
             #[cfg(feature = "debug-events")]
             debug_event(vcpu, now, shape, ev, charge.total(), tr.frames());
@@ -498,8 +498,7 @@ fn on_tb_enter<const MULTI: bool>(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'
 /// at the block entry that the model charges for them, before that charge is added.
 #[cold]
 #[inline(never)]
-/// `multi`: the machine has several vCPUs (the record carries the shared clock).
-fn exc_event(evw: &Events, multi: bool, vcpu: VCPUIndex, ev: Event, pc: u64, now: u64) {
+fn exc_event(evw: &Events, vcpu: VCPUIndex, ev: Event, pc: u64, now: u64) {
     let kind = match ev {
         Event::Entry => events::KIND_ENTRY,
         Event::Return => events::KIND_RETURN,
@@ -509,7 +508,7 @@ fn exc_event(evw: &Events, multi: bool, vcpu: VCPUIndex, ev: Event, pc: u64, now
     let cycles = cycles_now(vcpu);
     // The machine's shared clock (only written on a machine with several vCPUs: event
     // file version 2): this core's counts plus the others' (not running: one thread).
-    let shared = if multi {
+    let shared = if STARTED.load(Ordering::Relaxed) > 1 {
         all_counts()
             .into_iter()
             .enumerate()
