@@ -194,7 +194,12 @@ int lab_target_doorbell_install(lab_irq_handler_t handler, uint32_t priority)
     }
     lab_cm_doorbell_handler[lab_board_core_id()] = handler;
     __asm__ volatile("dsb" ::: "memory");
-    return lab_target_irq_install(LAB_BOARD_DOORBELL_IRQ, lab_cm_doorbell_isr, priority);
+    /* The function, not lab/target.h's macro: the macro's .lab_isr record would keep
+     * lab_cm_doorbell_isr in every image of the target, also those that never install a
+     * doorbell (the linker keeps all of .lab_isr), and move their code. The timing model
+     * finds the handler in the live vector table without the record (docs/timing-model.md,
+     * "Handler entries"). */
+    return (lab_target_irq_install)(LAB_BOARD_DOORBELL_IRQ, lab_cm_doorbell_isr, priority);
 }
 
 void lab_target_doorbell_ring(uint32_t core)
@@ -205,6 +210,17 @@ void lab_target_doorbell_ring(uint32_t core)
     /* The caller's earlier stores are observed before the ring (so by the handler). */
     __asm__ volatile("dmb" ::: "memory");
     lab_board_doorbell_raise(core);
+    /* Nothing more: one device store. Under QEMU (-icount, the vCPUs run in turn in one
+     * thread) the rung core does not run until this core halts (WFI), yields (WFE) or
+     * its time slice ends: for an interrupt the running vCPU raises on another, QEMU only
+     * flags the target (accel/tcg/tcg-accel-ops.c tcg_handle_interrupt: on the shared
+     * thread the target counts as "self", so no kick). Code that wants the rung core to
+     * run at once follows the ring with SEV then WFE, a no-op pair on the chip (SEV "also
+     * sets the local event register", and WFE with it set clears it and goes on: Cortex-M4
+     * Devices Generic User Guide, ARM DUI 0553, SEV and WFE, as quoted in Microchip's
+     * SAM4CP datasheet 12.6.12.9/.11; the M33 assumed the same) and a yield under QEMU
+     * (x_doorbell's X_DOORBELL_BUSY and X_DOORBELL_YIELD measure both; README.md of
+     * mps2-an521). */
 }
 
 #endif /* LAB_TARGET_CORES */

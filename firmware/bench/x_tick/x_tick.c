@@ -12,6 +12,10 @@
  * the pending exception, so no handler is needed (a kernel port's SysTick_Handler, if
  * any, never runs). Refusals: hz = 0, a period below 2 cycles, a period over 2^24.
  *
+ * Core 0 also checks the core API's answers it can check alone: its core id is 0; on a
+ * one-core target (LAB_TARGET_CORES == 1) core_start and doorbell_install refuse (-1) and
+ * a ring does nothing (no exception, nothing pending).
+ *
  * Registers: SysTick SYST_CSR/RVR at 0xE000E010/14, SCB ICSR at 0xE000ED04 (PENDSTSET bit
  * 26, PENDSTCLR bit 25), SHPR3 at 0xE000ED20 (ARMv7-M ARM DDI 0403E B3.3.2, B3.2.4,
  * B3.2.12; ARMv6-M and ARMv8-M the same).
@@ -93,8 +97,23 @@ static void x_core_main(void *arg)
 }
 #endif
 
+#if LAB_TARGET_CORES == 1
+static void x_entry(void *arg) { (void)arg; }
+static void x_handler(void) {}
+static uint64_t x_stack[8];
+#endif
+
 void lab_bench_run(void)
 {
+    LAB_CHECK(lab_target_core_id() == 0u);
+#if LAB_TARGET_CORES == 1
+    LAB_CHECK(lab_target_core_start(1u, x_entry, 0, (uint32_t *)(void *)&x_stack[8]) == -1);
+    LAB_CHECK(lab_target_doorbell_install(x_handler, 0u) == -1);
+    lab_target_doorbell_ring(0u);
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+    LAB_CHECK((X_SCB_ICSR & 0x1FFu) == 0u);         /* VECTACTIVE: still thread mode */
+    LAB_CHECK((X_SCB_ICSR & (0x1FFu << 12)) == 0u); /* VECTPENDING: nothing pending */
+#endif
     uint32_t primask;
     __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask)::"memory");
     uint32_t r = x_tick_check();

@@ -1,5 +1,5 @@
-/* The mps2-an521 board (two Cortex-M33, SSE-200 subsystem; the firmware runs on core 0)
- * for the shared target code: its
+/* The mps2-an521 board (two Cortex-M33, SSE-200 subsystem; core 0 runs the harness, core 1
+ * starts through lab_target_core_start) for the shared target code: its
  * IRQ lines and the base addresses of its peripherals. lab_board.h is the board's part of
  * the target; the register layouts and code of the MPS2 images are in
  * firmware/boards/mps2/, the Cortex-M registers in firmware/arch/cortex-m/. Private to

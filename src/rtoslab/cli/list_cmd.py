@@ -7,7 +7,7 @@ import argparse
 from rich.console import Console
 from rich.table import Table
 
-from rtoslab.catalog import benchmarks, kernels, na_reason, suites, targets
+from rtoslab.catalog import benchmarks, kernels, na_reason, suites, targets, too_few_cores
 from rtoslab.cli.common import add_path_options
 from rtoslab.records import RtoslabError
 from rtoslab.timing import Setting, description
@@ -22,10 +22,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def cmd(args: argparse.Namespace) -> int:
     con = Console()
     t = Table(title="targets")
-    for col in ("name", "core", "clock", "QEMU machine", "description"):
+    for col in ("name", "core", "cores", "clock", "QEMU machine", "description"):
         t.add_column(col)
     for tg in targets().values():
-        t.add_row(tg.name, tg.core, f"{tg.clock_hz / 1e6:g} MHz", tg.qemu_machine, tg.description)
+        t.add_row(tg.name, tg.core, str(tg.spec.cores), f"{tg.clock_hz / 1e6:g} MHz", tg.qemu_machine,
+                  tg.description)
     con.print(t)
 
     k = Table(title="kernels")
@@ -52,6 +53,10 @@ def cmd(args: argparse.Namespace) -> int:
     b.add_column("n/a on")
     for bench in benchmarks().values():
         na = [kern.name for kern in kernels().values() if na_reason(bench, kern) and not kern.is_template]
+        # Targets with fewer cores than the benchmark needs (bench.toml min_cores).
+        few = [tg.name for tg in targets().values() if too_few_cores(bench, tg)]
+        if few:
+            na.append(f"{', '.join(few)} (needs {bench.min_cores} cores)")
         b.add_row(bench.name, ", ".join(bench.suites), bench.description, ", ".join(na) or "-")
     con.print(b)
     print_timing(con)
