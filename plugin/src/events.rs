@@ -1,4 +1,4 @@
-//! Exception event file, version 1 (docs/timeline.md, "Event file"): writer.
+//! Exception event file, versions 1 and 2 (docs/timeline.md, "Event file"): writer.
 //!
 //! Written only when the host passes `events=PATH` (the timeline, `rtoslab run --trace`);
 //! otherwise the plugin opens no such file and its block-entry path is unchanged. The
@@ -16,6 +16,12 @@
 //! own (the trace file has the machine's shared clock). The end record holds the
 //! status bits in the pc field (bit 0: the record cap was reached and later events were
 //! dropped) and the totals. All little-endian.
+//!
+//! Version 2 (written only on a machine with more than one vCPU; a single-vCPU machine
+//! still gets version 1, byte for byte): record size 40, the version 1 fields followed by
+//! the machine's shared clock at the event, m_insns u64 and m_cycles u64 (every core's
+//! counts summed, as in trace format v2: docs/timing-model.md, "Two cores"). The end
+//! record repeats the totals there.
 
 use std::io::{self, Write};
 
@@ -23,6 +29,9 @@ pub const MAGIC: &[u8; 8] = b"RTLEVENT";
 pub const VERSION: u32 = 1;
 pub const HEADER_SIZE: usize = 32;
 pub const RECORD_SIZE: usize = 24;
+/// Version 2 (several vCPUs): each record adds the shared clock.
+pub const VERSION_MULTI: u32 = 2;
+pub const RECORD_SIZE_MULTI: usize = 40;
 
 pub const KIND_ENTRY: u16 = 1;
 pub const KIND_RETURN: u16 = 2;
@@ -35,24 +44,39 @@ pub const STATUS_CAPPED: u32 = 1;
 /// Events kept per run (24 MB of file at most); the host keeps a window of them anyway.
 pub const MAX_EVENTS: u64 = 1_000_000;
 
-/// Encode the header.
-pub fn header_bytes(flags: u32) -> [u8; HEADER_SIZE] {
+/// Encode the header (`multi`: version 2, the several-vCPU layout).
+pub fn header_bytes(flags: u32, multi: bool) -> [u8; HEADER_SIZE] {
+    let (version, size) = if multi {
+        (VERSION_MULTI, RECORD_SIZE_MULTI)
+    } else {
+        (VERSION, RECORD_SIZE)
+    };
     let mut h = [0u8; HEADER_SIZE];
     h[0..8].copy_from_slice(MAGIC);
-    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    h[12..16].copy_from_slice(&(RECORD_SIZE as u32).to_le_bytes());
+    h[8..12].copy_from_slice(&version.to_le_bytes());
+    h[12..16].copy_from_slice(&(size as u32).to_le_bytes());
     h[16..20].copy_from_slice(&flags.to_le_bytes());
     h
 }
 
-/// Encode one record.
-pub fn record_bytes(kind: u16, core: u16, pc: u32, insns: u64, cycles: u64) -> [u8; RECORD_SIZE] {
-    let mut r = [0u8; RECORD_SIZE];
+/// Encode one record in the version 2 layout (version 1 is its first `RECORD_SIZE`
+/// bytes): `shared` is the machine's (insns, cycles) at the event.
+pub fn record_bytes(
+    kind: u16,
+    core: u16,
+    pc: u32,
+    insns: u64,
+    cycles: u64,
+    shared: (u64, u64),
+) -> [u8; RECORD_SIZE_MULTI] {
+    let mut r = [0u8; RECORD_SIZE_MULTI];
     r[0..2].copy_from_slice(&kind.to_le_bytes());
     r[2..4].copy_from_slice(&core.to_le_bytes());
     r[4..8].copy_from_slice(&pc.to_le_bytes());
     r[8..16].copy_from_slice(&insns.to_le_bytes());
     r[16..24].copy_from_slice(&cycles.to_le_bytes());
+    r[24..32].copy_from_slice(&shared.0.to_le_bytes());
+    r[32..40].copy_from_slice(&shared.1.to_le_bytes());
     r
 }
 
@@ -63,21 +87,30 @@ pub struct EventWriter<W: Write> {
     n: u64,
     status: u32,
     finished: bool,
+    /// Bytes per record: `RECORD_SIZE` (version 1) or `RECORD_SIZE_MULTI` (version 2).
+    size: usize,
 }
 
 impl<W: Write> EventWriter<W> {
-    pub fn new(mut out: W, flags: u32, max: u64) -> io::Result<Self> {
-        out.write_all(&header_bytes(flags))?;
+    /// `multi`: the machine has more than one vCPU (version 2, with the shared clock).
+    pub fn new(mut out: W, flags: u32, max: u64, multi: bool) -> io::Result<Self> {
+        out.write_all(&header_bytes(flags, multi))?;
         Ok(EventWriter {
             out,
             max,
             n: 0,
             status: 0,
             finished: false,
+            size: if multi {
+                RECORD_SIZE_MULTI
+            } else {
+                RECORD_SIZE
+            },
         })
     }
 
-    /// Append an event, or drop it (status bit 0) once the cap is reached.
+    /// Append an event, or drop it (status bit 0) once the cap is reached. `shared`: the
+    /// machine's clock at the event (written in version 2 only).
     pub fn event(
         &mut self,
         kind: u16,
@@ -85,6 +118,7 @@ impl<W: Write> EventWriter<W> {
         pc: u32,
         insns: u64,
         cycles: u64,
+        shared: (u64, u64),
     ) -> io::Result<()> {
         if self.finished {
             return Ok(());
@@ -94,7 +128,8 @@ impl<W: Write> EventWriter<W> {
             return Ok(());
         }
         self.n += 1;
-        self.out.write_all(&record_bytes(kind, core, pc, insns, cycles))
+        self.out
+            .write_all(&record_bytes(kind, core, pc, insns, cycles, shared)[..self.size])
     }
 
     /// Write the end record and flush; only the first call writes.
@@ -103,8 +138,8 @@ impl<W: Write> EventWriter<W> {
             return Ok(());
         }
         self.finished = true;
-        self.out
-            .write_all(&record_bytes(KIND_END, 0, self.status, insns, cycles))?;
+        let end = record_bytes(KIND_END, 0, self.status, insns, cycles, (insns, cycles));
+        self.out.write_all(&end[..self.size])?;
         self.out.flush()
     }
 
@@ -120,10 +155,10 @@ mod tests {
 
     #[test]
     fn layout_and_cap() {
-        let mut w = EventWriter::new(Vec::new(), 1, 2).unwrap();
-        w.event(KIND_ENTRY, 0, 0x1234, 10, 20).unwrap();
-        w.event(KIND_RETURN, 1, 0x5678, 30, 40).unwrap();
-        w.event(KIND_TAIL_CHAIN, 0, 0x9, 50, 60).unwrap(); // over the cap: dropped
+        let mut w = EventWriter::new(Vec::new(), 1, 2, false).unwrap();
+        w.event(KIND_ENTRY, 0, 0x1234, 10, 20, (10, 20)).unwrap();
+        w.event(KIND_RETURN, 1, 0x5678, 30, 40, (30, 40)).unwrap();
+        w.event(KIND_TAIL_CHAIN, 0, 0x9, 50, 60, (50, 60)).unwrap(); // over the cap: dropped
         w.finish(99, 199).unwrap();
         w.finish(1, 1).unwrap(); // no-op
         let b = w.get_ref();
@@ -141,5 +176,28 @@ mod tests {
             STATUS_CAPPED
         );
         assert_eq!(u64::from_le_bytes(end[8..16].try_into().unwrap()), 99);
+    }
+
+    #[test]
+    fn version_2_adds_the_shared_clock() {
+        let mut w = EventWriter::new(Vec::new(), 1, 10, true).unwrap();
+        w.event(KIND_ENTRY, 1, 0x1234, 10, 20, (70, 90)).unwrap();
+        w.finish(99, 199).unwrap();
+        let b = w.get_ref();
+        assert_eq!(b.len(), HEADER_SIZE + 2 * RECORD_SIZE_MULTI);
+        assert_eq!(
+            &b[8..16],
+            &[2, 0, 0, 0, 40, 0, 0, 0],
+            "version 2, 40-byte records"
+        );
+        assert_eq!(&b[32..36], &[1, 0, 1, 0], "kind 1 on core 1");
+        let u = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+        assert_eq!((u(40), u(48), u(56), u(64)), (10, 20, 70, 90));
+        let end = 32 + RECORD_SIZE_MULTI;
+        assert_eq!(&b[end..end + 2], &[0xFF, 0xFF]);
+        assert_eq!(
+            (u(end + 8), u(end + 16), u(end + 24), u(end + 32)),
+            (99, 199, 99, 199)
+        );
     }
 }

@@ -387,6 +387,38 @@ impl Windows {
 
     /// The report (docs/formats.md §9), `end`: where the run stopped.
     pub fn to_json(&self, cycles_modelled: bool, end: At) -> String {
+        let mut s = self.head(cycles_modelled, end);
+        self.write_levels(&mut s, end, None);
+        s.push_str("]}\n");
+        s
+    }
+
+    /// The report of several cores (docs/formats.md §9, "Several cores"): one tracker per
+    /// core (each core has its own masks, NVIC and active exceptions), `ends[i]` where
+    /// core `i` stopped (its own counts); the levels of every core in core order, each
+    /// with its `core`; `prigroup` is core 0's, `end_insns` the machine's total.
+    pub fn to_json_cores(cores: &[&Windows], cycles_modelled: bool, ends: &[At]) -> String {
+        let total = At {
+            insns: ends.iter().map(|e| e.insns).sum(),
+            ..At::default()
+        };
+        let mut s = cores[0].head(cycles_modelled, total);
+        s.insert_str(
+            s.len() - "\"levels\":[".len(),
+            &format!("\"cores\":{},", cores.len()),
+        );
+        for (i, w) in cores.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            w.write_levels(&mut s, ends[i], Some(i));
+        }
+        s.push_str("]}\n");
+        s
+    }
+
+    /// The report up to and including `"levels":[`.
+    fn head(&self, cycles_modelled: bool, end: At) -> String {
         let mut s = String::new();
         let _ = write!(
             s,
@@ -394,6 +426,12 @@ impl Windows {
              \"entry_cycles\":{},\"cycles_modelled\":{},\"end_insns\":{},\"levels\":[",
             self.bits, self.prigroup, self.entry_cycles, cycles_modelled, end.insns
         );
+        s
+    }
+
+    /// Every level's object, comma-separated; `core`: the core they belong to (written
+    /// only in a several-core report).
+    fn write_levels(&self, s: &mut String, end: At, core: Option<usize>) {
         for (k, lv) in self.levels.iter().enumerate() {
             if k > 0 {
                 s.push(',');
@@ -461,10 +499,11 @@ impl Windows {
                 }
                 None => s.push_str("null"),
             }
+            if let Some(c) = core {
+                let _ = write!(s, ",\"core\":{c}");
+            }
             s.push('}');
         }
-        s.push_str("]}\n");
-        s
     }
 }
 

@@ -97,8 +97,13 @@ static STARTED: AtomicUsize = AtomicUsize::new(0);
 /// QEMU 10.0.2 with `mps2-an521` that argument was measured to be 0 on vCPU 0 but 24
 /// (one inline add per segment) or 576 (two) on vCPU 1, while block callbacks and
 /// `on_vcpu_init` get 1; with the per-vCPU inline adds in place the guest also ran away
-/// (docs/timing-model.md, "Two cores"). So with several vCPUs the counting segments are
-/// added by callbacks (`add_segment`), not inline. Block callbacks are reliable, so on a
+/// (docs/timing-model.md, "Two cores"). The cause is QEMU's (`accel/tcg/plugin-gen.c`):
+/// under `-icount` the vCPU index is a TCG constant of the translation block, and every
+/// scoreboard operation (inline add, conditional callback) multiplies that constant in
+/// place by the entry size, so later uses of it in the block, guest code included, read
+/// 24, then 576; index 0 survives (0 x 24 = 0). So with several vCPUs the counting
+/// segments are added by callbacks (`add_segment`), not inline, and no scoreboard
+/// operation is emitted at all. Block callbacks are reliable, so on a
 /// multi-vCPU machine every block gets one that records its vCPU here; the vCPUs run in
 /// turn on one thread
 /// and only switch between blocks, so a callback inside a block reads its own vCPU (a
@@ -244,9 +249,9 @@ struct Runtime {
     fp: Option<(u32, PerCore<FpContext>)>,
     /// More than one vCPU: every block records its vCPU (`CURRENT`).
     multi: bool,
-    /// Masked-window tracking (`irq_windows=`; single-vCPU machines only, `install`;
-    /// read at exit) and its report file.
-    irqwin: Option<(UnsafeCell<Windows>, String)>,
+    /// Masked-window tracking (`irq_windows=`; per vCPU: each core has its own masks,
+    /// NVIC and active exceptions; read at exit) and its report file.
+    irqwin: Option<(PerCore<Windows>, String)>,
 }
 
 /// The exception vectors' targets as the guest's memory holds them now, re-read after a
@@ -262,9 +267,9 @@ struct LiveVectors {
     len: u64,
 }
 
-// SAFETY: the `PerCore` fields are only touched by their own vCPU's callbacks, which run
-// on the one round-robin thread, as does `irqwin` (one vCPU); everything else is
-// immutable or behind a mutex.
+// SAFETY: the `PerCore` fields (`irqwin` too) are only touched by their own vCPU's
+// callbacks, which run on the one round-robin thread; everything else is immutable or
+// behind a mutex.
 unsafe impl Sync for Runtime {}
 
 static RUNTIME: OnceLock<Runtime> = OnceLock::new();
@@ -450,7 +455,15 @@ fn on_tb_enter<const MULTI: bool>(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'
             if let Some((w, _)) = &rt.irqwin
                 && matches!(ev, Event::Entry | Event::Return | Event::TailChain)
             {
-                irqwin_event(w, vcpu, ev, now, prev_pc, shape.start as u32, charge.before());
+                irqwin_event(
+                    w,
+                    vcpu,
+                    ev,
+                    now,
+                    prev_pc,
+                    shape.start as u32,
+                    charge.before(),
+                );
             }
             if let (Some(k), Event::Next(_) | Event::Taken(_)) = (key, ev) {
                 blk.memo_prev.set(k);
@@ -492,8 +505,25 @@ fn exc_event(evw: &Events, vcpu: VCPUIndex, ev: Event, pc: u64, now: u64) {
         Event::TailChain => events::KIND_TAIL_CHAIN,
         _ => return,
     };
+    let cycles = cycles_now(vcpu);
+    // The machine's shared clock (only written on a machine with several vCPUs: event
+    // file version 2): this core's counts plus the others' (not running: one thread).
+    let shared = if STARTED.load(Ordering::Relaxed) > 1 {
+        all_counts()
+            .into_iter()
+            .enumerate()
+            .fold((now, cycles), |(a, b), (v, (i, c))| {
+                if v == vcpu as usize {
+                    (a, b)
+                } else {
+                    (a.wrapping_add(i), b.wrapping_add(c))
+                }
+            })
+    } else {
+        (now, cycles)
+    };
     let mut w = evw.lock().unwrap_or_else(|e| e.into_inner());
-    if let Err(e) = w.event(kind, vcpu as u16, pc as u32, now, cycles_now(vcpu)) {
+    if let Err(e) = w.event(kind, vcpu as u16, pc as u32, now, cycles, shared) {
         fatal(&format!("writing the event file failed: {e}"));
     }
 }
@@ -666,7 +696,7 @@ impl irqwin::Machine for QemuMachine {
 #[cold]
 #[inline(never)]
 fn irqwin_event(
-    w: &UnsafeCell<Windows>,
+    w: &PerCore<Windows>,
     vcpu: VCPUIndex,
     ev: Event,
     now: u64,
@@ -687,8 +717,9 @@ fn irqwin_event(
         pc: start,
         lr: 0,
     };
-    // SAFETY: vCPU thread only (see `Runtime`).
-    let w = unsafe { &mut *w.get() };
+    // SAFETY: this vCPU's own tracker (see `Runtime`). The machine reads (NVIC/SCB,
+    // IPSR) go to the vCPU QEMU is running, the same one (`QemuMachine`).
+    let w = unsafe { &mut *w.get(vcpu) };
     w.exception_event(&QemuMachine, !matches!(ev, Event::Entry), close, open);
 }
 
@@ -720,8 +751,8 @@ fn on_mask_insn(
         pc,
         lr: read_reg(14).unwrap_or(0),
     };
-    // SAFETY: vCPU thread only (see `Runtime`).
-    unsafe { &mut *w.get() }.mask_changed(op, rn, at);
+    // SAFETY: this vCPU's own tracker (see `Runtime`).
+    unsafe { &mut *w.get(vcpu) }.mask_changed(op, rn, at);
 }
 
 /// IT slots cut off by the end of a translated block, by the address they continue at
@@ -792,7 +823,11 @@ fn on_exit(rt: &'static Runtime) {
     // QEMU may stop before a vCPU started (no counters yet): nothing ran there. The
     // event file and the masked-window report take the machine totals.
     let counts = all_counts();
-    let counts: &[(u64, u64)] = if counts.is_empty() { &[(0, 0)] } else { &counts };
+    let counts: &[(u64, u64)] = if counts.is_empty() {
+        &[(0, 0)]
+    } else {
+        &counts
+    };
     let insns = counts.iter().fold(0u64, |a, c| a.wrapping_add(c.0));
     let cycles = counts.iter().fold(0u64, |a, c| a.wrapping_add(c.1));
     if let Err(e) = w.finish(0, counts) {
@@ -805,15 +840,38 @@ fn on_exit(rt: &'static Runtime) {
         }
     }
     if let Some((win, path)) = &rt.irqwin {
-        // SAFETY: the vCPU has stopped (exit), or this is its own thread (limit stop).
-        let win = unsafe { &*win.get() };
-        let end = At {
-            insns,
-            cycles,
-            pc: 0,
-            lr: 0,
+        // SAFETY: the vCPUs have stopped (exit), or this is the one round-robin thread
+        // (limit stop).
+        // One core that ran (a one-core kernel on a two-core machine: the others never
+        // left reset): the one-core report, as on a one-core machine.
+        let only_core0 = counts.iter().skip(1).all(|c| c.0 == 0);
+        let text = if win.len() == 1 || only_core0 {
+            let end = At {
+                insns,
+                cycles,
+                pc: 0,
+                lr: 0,
+            };
+            unsafe { &*win.get(0) }.to_json(rt.cycle.is_some(), end)
+        } else {
+            // Each core's windows end at its own counts (a vCPU that never started: 0).
+            let ends: Vec<At> = (0..win.len())
+                .map(|v| {
+                    let (i, c) = counts.get(v).copied().unwrap_or((0, 0));
+                    At {
+                        insns: i,
+                        cycles: c,
+                        pc: 0,
+                        lr: 0,
+                    }
+                })
+                .collect();
+            let all: Vec<&Windows> = (0..win.len())
+                .map(|v| unsafe { &*win.get(v as VCPUIndex) })
+                .collect();
+            Windows::to_json_cores(&all, rt.cycle.is_some(), &ends)
         };
-        if let Err(e) = std::fs::write(path, win.to_json(rt.cycle.is_some(), end)) {
+        if let Err(e) = std::fs::write(path, text) {
             eprintln!("rtoslab-plugin: writing the irq-windows report {path} failed: {e}");
         }
     }
@@ -821,22 +879,13 @@ fn on_exit(rt: &'static Runtime) {
 
 fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
     let cfg: Config = parse_args(&args.raw).map_err(|e| e.0)?;
-    let vcpus = info
-        .system
-        .as_ref()
-        .map_or(1, |sys| sys.smp_vcpus.max(1));
+    let vcpus = info.system.as_ref().map_or(1, |sys| sys.smp_vcpus.max(1));
     if vcpus > MAX_VCPUS as i64 {
         return Err(format!(
             "{vcpus} vCPUs: at most {MAX_VCPUS} are supported; start QEMU with fewer cores"
         ));
     }
     let vcpus = vcpus as usize;
-    if vcpus > 1 && cfg.irq_windows.is_some() {
-        return Err(format!(
-            "irq_windows= on a machine with {vcpus} vCPUs: masked windows are tracked for \
-             single-core machines only; drop --irq-windows for this target"
-        ));
-    }
     if !info.target_name.starts_with("arm") {
         return Err(format!(
             "target {}: only 32-bit Arm (Thumb) guests are supported",
@@ -882,6 +931,7 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
                 BufWriter::with_capacity(1 << 16, f),
                 flags,
                 events::MAX_EVENTS,
+                vcpus > 1,
             )
             .map_err(|e| format!("cannot write event file {path}: {e}"))?;
             Some(Mutex::new(w))
@@ -894,7 +944,10 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
     let data_ws = model.has_data_ws();
     let irqwin = cfg.irq_windows.clone().map(|path| {
         let entry = cfg.model.core.map_or(0, |t| t.entry);
-        (UnsafeCell::new(Windows::new(cfg.prio_bits, entry)), path)
+        (
+            PerCore::new(vcpus, || Windows::new(cfg.prio_bits, entry)),
+            path,
+        )
     });
     let rt = Runtime {
         base: u64::from(cfg.base),

@@ -139,12 +139,12 @@ def run_benchmark(config: BuildConfig, bench: Benchmark, built: BuildResult,
 def _timeline(config: BuildConfig, bench: Benchmark, elf: Path, names: dict[int, str],
               probe_hits: tuple[Hit, ...], task_hits: tuple[Hit, ...], first: int,
               events: ExcEvents, metas: Sequence[PairMeta], clock_hz: float | None,
-              end: tuple[int, int] | None) -> Timeline:
+              end: tuple[int, int] | None, cores: int = 1) -> Timeline:
     handlers = {a: symbolize(elf, a) or f"{a:#x}" for a in exception_handlers(elf)}
     label = " ".join([config.kernel, *(f"{k}={v}" for k, v in config.axis_values().items()
                                        if k not in ("target", "kernel"))])
     tl = build_timeline(bench.name, label, probe_hits, task_hits, first, events.events,
-                        names, metas, handlers, clock_hz, end)
+                        names, metas, handlers, clock_hz, end, cores=cores)
     if events.capped:
         tl = replace(tl, note=tl.note + "; the plugin's event cap was reached (later interrupts "
                      "are missing)")
@@ -212,7 +212,7 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
             timeline = _timeline(config, bench, built.elfs[bench.name], out.console_report.tasks,
                                  probe_hits,
                                  task_hits, first, events, metas,
-                                 clock_hz if trace.has_cycles else None, end_at)
+                                 clock_hz if trace.has_cycles else None, end_at, trace.cores)
         calib, metrics = analyse(trace, metas, clock_hz)
         metrics = apply_totals(metrics, bench.metric_decls)
         metrics += derive(metrics, bench.derived, counters, clock_hz if trace.has_cycles else None,

@@ -429,6 +429,7 @@ class IrqLevel:
     hist_insns: tuple[int, ...]
     windows: tuple[IrqWindowSite, ...]
     open_at_exit: IrqWindowSite | None = None
+    core: int = 0  # the core whose masks these are (a report of several cores)
 
 
 @dataclass(frozen=True)
@@ -439,4 +440,5 @@ class IrqWindows:
     prigroup: int
     entry_cycles: int
     cycles_modelled: bool
-    levels: tuple[IrqLevel, ...]
+    levels: tuple[IrqLevel, ...]  # with several cores: every core's levels, in core order
+    cores: int = 1

@@ -142,3 +142,21 @@ def test_irq_windows_without_a_timing_model_is_refused_before_running(tmp_path: 
     if db.exists():  # nothing ran, so no run is stored
         with open_store(db) as store:
             assert store.list_runs() == []
+
+
+def test_a_report_of_two_cores_keeps_them_apart() -> None:
+    """The plugin's report on a machine with several vCPUs (docs/formats.md §9, "Several
+    cores"): every core's levels, each naming its core; one core's form is unchanged."""
+    levels = PLUGIN_REPORT["levels"]
+    assert isinstance(levels, list)
+    two = {**PLUGIN_REPORT, "cores": 2,
+           "levels": [{**lv, "core": c} for c in (0, 1) for lv in levels]}
+    r = parse_report(json.dumps(two))
+    assert r.cores == 2 and [(lv.core, lv.level) for lv in r.levels] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert from_doc(json.loads(json.dumps(to_doc(r)))) == r
+    lines = top_lines(r)
+    assert lines[0].startswith("core 0 level 0 (priority 0x00): 2 windows")
+    assert any(x.startswith("core 1 level 1 (priority 0x80)") for x in lines)
+    one = to_doc(parse_report(json.dumps(PLUGIN_REPORT)))
+    assert "cores" not in one and all("core" not in lv for lv in one["levels"])  # type: ignore[attr-defined]
+    assert top_lines(parse_report(json.dumps(PLUGIN_REPORT)))[0].startswith("level 0 (priority")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import struct
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -164,3 +165,122 @@ def test_html_swimlanes() -> None:
     assert html.count('<div class="tl-lane"') == 6
     assert "irq PendSV_Handler" in html and "<svg class=\"tl-plot\"" in html
     assert "addEventListener('wheel'" in html
+
+
+# ---------------------------------------------------------------- single core stays as it was
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "timeline_single_core.json"
+
+
+def single_core(cap: int = 20_000, end: tuple[int, int] | None = (400, 900)) -> Timeline:
+    """Nested interrupts, a tail-chain, three tasks, two intervals, an open handler at the end."""
+    probes = [Hit(0, 5, 5), Hit(1, 8, 8), Hit(2, 100, 200), Hit(3, 160, 330), Hit(2, 210, 420),
+              Hit(3, 300, 700)]
+    tasks = [Hit(FIRST + 0, 20, 30), Hit(FIRST + 1, 50, 90), Hit(FIRST + 2, 140, 290),
+             Hit(FIRST + 1, 250, 600)]
+    events = [ExcEvent(KIND_ENTRY, 0x301, 110, 220), ExcEvent(KIND_ENTRY, 0x601, 115, 230),
+              ExcEvent(KIND_RETURN, 0x302, 118, 236), ExcEvent(KIND_TAIL_CHAIN, 0x401, 120, 240),
+              ExcEvent(KIND_RETURN, 0x500, 150, 310), ExcEvent(KIND_ENTRY, 0x401, 240, 560),
+              ExcEvent(KIND_ENTRY, 0x301, 320, 760)]
+    return build_timeline("bench", "freertos opt=O2", probes, tasks, FIRST, events,
+                          {1: "one", 2: "two"}, METAS,
+                          {0x300: "EXTI_Handler", 0x400: "PendSV_Handler", 0x600: "SysTick_Handler"},
+                          25e6, end, cap=cap)
+
+
+def test_single_core_outputs_are_byte_identical_to_before_cores() -> None:
+    """The golden was written by the timeline code before it knew cores (commit 6882d33):
+    a single-core timeline, its Chrome export and its HTML must not change."""
+    golden = json.loads(GOLDEN.read_text())
+    assert single_core().to_json() == golden["whole"]
+    assert single_core(cap=7).to_json() == golden["capped"]
+    assert single_core(end=None).to_json() == golden["no_end"]
+    assert chrome_trace_json([single_core()]) == golden["chrome"]
+    assert timeline_section([single_core()]) == golden["html"]
+
+
+# ---------------------------------------------------------------- two cores
+
+def event_file_v2(records: list[tuple[int, int, int, int, int, int, int]]) -> bytes:
+    data = struct.pack("<8sIII12x", b"RTLEVENT", 2, 40, 1)
+    for kind, core, pc, insns, cycles, m_insns, m_cycles in records:
+        data += struct.pack("<HHIQQQQ", kind, core, pc, insns, cycles, m_insns, m_cycles)
+    return data + struct.pack("<HHIQQQQ", 0xFFFF, 0, 0, 999, 1999, 999, 1999)
+
+
+def test_event_file_version_2_carries_the_shared_clock() -> None:
+    ev = parse_events(event_file_v2([(KIND_ENTRY, 1, 0x100, 10, 20, 70, 90)]), "e")
+    assert ev.events == (ExcEvent(KIND_ENTRY, 0x100, 10, 20, 1, (70, 90)),)
+    assert (ev.events[0].shared_insns, ev.events[0].shared_cycles) == (70, 90)
+    with pytest.raises(RtoslabError, match="record size 24"):
+        parse_events(struct.pack("<8sIII12x", b"RTLEVENT", 2, 24, 1), "e")
+
+
+def two_cores() -> Timeline:
+    """Core 0 runs task 1 and gives to core 1 (probe 2); core 1 takes the doorbell
+    interrupt, which switches it from its idle task to task 2, which ends the interval
+    (probe 3). Own counts differ from the shared clock (the sum of both cores' counts)."""
+    probes = [Hit(0, 5, 5, 0, (5, 5)), Hit(1, 8, 8, 0, (8, 8)),
+              Hit(2, 100, 200, 0, (130, 260)), Hit(3, 60, 120, 1, (210, 400))]
+    tasks = [Hit(FIRST + 1, 50, 90, 0, (60, 100)), Hit(FIRST + 0, 20, 30, 1, (90, 150)),
+             Hit(FIRST + 2, 50, 100, 1, (200, 380))]
+    events = [ExcEvent(KIND_ENTRY, 0x301, 40, 80, 1, (170, 330)),
+              ExcEvent(KIND_RETURN, 0x500, 55, 110, 1, (205, 390))]
+    return build_timeline("x", "sse", probes, tasks, FIRST, events, {1: "giver", 2: "taker"}, METAS,
+                          {0x300: "MHU_Handler"}, 25e6, (300, 600), cores=2)
+
+
+def test_two_cores_have_lanes_per_core_on_the_shared_clock() -> None:
+    tl = two_cores()
+    assert tl.lanes == ("core 0 task 1 giver", "core 0 probes",
+                        "core 1 task 0 (kernel: idle)", "core 1 task 2 taker", "core 1 irq MHU_Handler",
+                        "core 1 probes", "metric switch")
+    assert sequence(tl) == [
+        "+core 0 task 1 giver",
+        "+core 1 task 0 (kernel: idle)",
+        "+metric switch", "probe 2 switch",
+        "+core 1 irq MHU_Handler",
+        "-core 1 task 0 (kernel: idle)", "+core 1 task 2 taker",
+        "-core 1 irq MHU_Handler",
+        "-metric switch", "probe 3 switch",
+        "-core 0 task 1 giver", "-core 1 task 2 taker",  # closed at the end of the run
+    ]
+    by_lane = {s.lane: s for s in tl.slices}
+    irq = by_lane["core 1 irq MHU_Handler"]
+    assert (irq.name, irq.core, irq.start_insns, irq.start_cycles) == ("MHU_Handler", 1, 170, 330)
+    iv = by_lane["metric switch"]
+    assert (iv.start_insns, iv.end_insns, iv.start_cycles, iv.end_cycles) == (130, 210, 260, 400)
+    assert by_lane["core 1 task 2 taker"].name == "task 2 taker"
+    assert {m.lane: m.core for m in tl.marks} == {"core 0 probes": 0, "core 1 probes": 1}
+    assert tl.window_insns == (130, 300)
+    assert "shared clock" in tl.note
+    assert Timeline.from_json(tl.to_json(), "t") == tl
+
+
+def test_two_cores_in_the_exports() -> None:
+    tl = two_cores()
+    doc = json.loads(chrome_trace_json([tl]))
+    check_trace_event_format(doc)
+    names = {e["args"]["name"]: e["tid"] for e in doc["traceEvents"] if e["name"] == "thread_name"}
+    assert "core 0 task 1 giver" in names and "core 1 task 2 taker" in names
+    x = next(e for e in doc["traceEvents"] if e["ph"] == "X" and e["name"] == "MHU_Handler")
+    assert x["tid"] == names["core 1 irq MHU_Handler"] and x["args"]["core"] == 1
+    assert x["ts"] == 13.2  # shared clock: 330 cycles at 25 MHz
+    html = timeline_section([tl])
+    assert html.count('<div class="tl-lane"') == 7 and "core 1 irq MHU_Handler" in html
+
+
+def test_a_one_core_kernel_on_a_two_core_machine_keeps_the_one_core_timeline() -> None:
+    """Nothing on core 1 (held in reset): the timeline of a two-core machine is the one-core one."""
+    probes = [Hit(0, 5, 5, 0, (5, 5)), Hit(1, 8, 8, 0, (8, 8)), Hit(2, 100, 200, 0, (100, 200)),
+              Hit(3, 160, 330, 0, (160, 330))]
+    tasks = [Hit(FIRST + 1, 50, 90, 0, (50, 90))]
+    args = ("b", "c", probes, tasks, FIRST, [ExcEvent(KIND_ENTRY, 0x301, 110, 220, 0, (110, 220))],
+            {1: "one"}, METAS, {0x300: "EXTI_Handler"}, 25e6, (200, 400))
+    assert build_timeline(*args, cores=2) == build_timeline(*args)  # type: ignore[arg-type]
+
+
+def test_html_shades_every_odd_core() -> None:
+    html = timeline_section([two_cores()])
+    assert html.count('fill="#eef3fb"') == 4  # core 1: idle task, task 2, irq, probes
+    assert 'fill="#eef3fb"' not in timeline_section([single_core()])

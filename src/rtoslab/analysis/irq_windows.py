@@ -72,6 +72,7 @@ def parse_report(text: str, where: str = "") -> IrqWindows:
             hist_insns=tuple(int(x) for x in lv.get("hist_insns", [])),
             windows=tuple(_site(w, where) for w in lv.get("windows", [])),
             open_at_exit=None if open_at_exit is None else _site(open_at_exit, where),
+            core=int(lv.get("core", 0) or 0),
         ))
     return IrqWindows(
         prio_bits=_int(doc, "prio_bits", where),
@@ -79,6 +80,7 @@ def parse_report(text: str, where: str = "") -> IrqWindows:
         entry_cycles=_int(doc, "entry_cycles", where),
         cycles_modelled=bool(doc.get("cycles_modelled", False)),
         levels=tuple(levels),
+        cores=int(doc.get("cores", 1) or 1),
     )
 
 
@@ -198,6 +200,11 @@ def to_doc(report: IrqWindows) -> dict[str, object]:
     locations (docs/formats.md §9)."""
     doc = asdict(report)
     doc["schema"] = SCHEMA
+    if report.cores == 1:
+        # One core: the form it had before reports knew cores.
+        del doc["cores"]
+        for lv in doc["levels"]:
+            del lv["core"]
     return doc
 
 
@@ -217,7 +224,13 @@ def from_doc(doc: dict[str, object]) -> IrqWindows:
         levels.append(IrqLevel(**lv))
     return IrqWindows(prio_bits=int(doc["prio_bits"]), prigroup=int(doc["prigroup"]),  # type: ignore[call-overload]
                       entry_cycles=int(doc["entry_cycles"]),  # type: ignore[call-overload]
-                      cycles_modelled=bool(doc["cycles_modelled"]), levels=tuple(levels))
+                      cycles_modelled=bool(doc["cycles_modelled"]), levels=tuple(levels),
+                      cores=int(doc.get("cores", 1)))  # type: ignore[call-overload]
+
+
+def level_name(report: IrqWindows, lv: IrqLevel) -> str:
+    """``level K``, or ``core N level K`` in a report of several cores."""
+    return f"core {lv.core} level {lv.level}" if report.cores > 1 else f"level {lv.level}"
 
 
 def top_lines(report: IrqWindows, per_level: int = 3) -> list[str]:
@@ -225,12 +238,13 @@ def top_lines(report: IrqWindows, per_level: int = 3) -> list[str]:
     out: list[str] = []
     unit = "cycles" if report.cycles_modelled else "insns"
     for lv in report.levels:
-        head = (f"level {lv.level} (priority {lv.priority:#04x}): {lv.count} windows, "
+        name = level_name(report, lv)
+        head = (f"{name} (priority {lv.priority:#04x}): {lv.count} windows, "
                 f"longest {lv.max_insns} insns / {lv.max_cycles} cycles")
         if lv.bound_cycles is not None:
             head += f", bound {lv.bound_cycles} cycles (+ entry {report.entry_cycles})"
         if lv.count == 0:
-            head = f"level {lv.level} (priority {lv.priority:#04x}): never masked"
+            head = f"{name} (priority {lv.priority:#04x}): never masked"
         out.append(head)
         for w in lv.windows[:per_level]:
             n = w.max_cycles if report.cycles_modelled else w.max_insns

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from rtoslab.analysis.irq_windows import top_lines
+from rtoslab.analysis.irq_windows import level_name, top_lines
 from rtoslab.records import IrqLevel, IrqWindows
 from rtoslab.report.rows import config_title
 from rtoslab.report.svg import grouped_bars_svg
@@ -40,9 +40,10 @@ def _bucket_label(b: int) -> str:
 
 def _level_html(w: IrqWindows, lv: IrqLevel, per_level: int) -> str:
     e = escape
+    name = level_name(w, lv)
     if lv.count == 0 and lv.open_at_exit is None:
-        return f"<h4>level {lv.level} (priority {lv.priority:#04x})</h4><p>never masked</p>"
-    head = (f"<h4>level {lv.level} (priority {lv.priority:#04x}): {lv.count} windows, bound "
+        return f"<h4>{name} (priority {lv.priority:#04x})</h4><p>never masked</p>"
+    head = (f"<h4>{name} (priority {lv.priority:#04x}): {lv.count} windows, bound "
             f"{lv.bound_cycles if lv.bound_cycles is not None else '-'} cycles</h4>")
     rows = []
     for s in lv.windows[:per_level]:
@@ -59,7 +60,7 @@ def _level_html(w: IrqWindows, lv: IrqLevel, per_level: int) -> str:
              + "".join(rows) + "</tbody></table>")
     groups = [_bucket_label(b) for b in range(len(lv.hist_insns))]
     chart = grouped_bars_svg(groups, ["windows"], [[float(c)] for c in lv.hist_insns],
-                             title=f"level {lv.level}: window lengths", y_label="instructions (bins)")
+                             title=f"{name}: window lengths", y_label="instructions (bins)")
     tail = ""
     if lv.open_at_exit is not None:
         o = lv.open_at_exit

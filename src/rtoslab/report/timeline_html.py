@@ -80,6 +80,12 @@ def _one(tl: Timeline) -> str:
     first_span = max((max(first) - lo) if len(starts) > FIRST_VIEW else span, 1)
     height = LANE_H * max(len(lanes), 1)
     shapes = []
+    # Several cores (lanes "core N ..."): a shaded band behind every odd core's lanes.
+    for lane, i in lanes.items():
+        words = lane.split(" ")
+        if words[0] == "core" and len(words) > 2 and words[1].isdigit() and int(words[1]) % 2:
+            shapes.append(f'<rect x="{lo}" y="{i * LANE_H}" width="{span}" height="{LANE_H}" '
+                          'fill="#eef3fb"/>')
     for s in slices:
         x = t(s.start_insns, s.start_cycles)
         w = max(t(s.end_insns, s.end_cycles) - x, 0)

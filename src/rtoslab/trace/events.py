@@ -1,8 +1,9 @@
-"""Read the plugin's exception event file (docs/timeline.md, "Event file", version 1).
+"""Read the plugin's exception event file (docs/timeline.md, "Event file", versions 1 and 2).
 
 Written only for a traced run (`rtoslab run --trace`): the timing model's exception
 entries, returns and tail-chains, each with the guest instructions and modelled cycles
 completed before it. A file without its end record was cut short and is refused.
+Version 2 (a machine with several vCPUs) adds the machine's shared clock to each record.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rtoslab.records import RtoslabError
 MAGIC = b"RTLEVENT"
 VERSION = 1
 RECORD_SIZE = 24
+RECORD_SIZES = {1: 24, 2: 40}  # version 2: several vCPUs, with the shared clock
 KIND_ENTRY = 1
 KIND_RETURN = 2
 KIND_TAIL_CHAIN = 3
@@ -24,6 +26,7 @@ STATUS_CAPPED = 1
 
 _HEADER = struct.Struct("<8sIII12x")
 _RECORD = struct.Struct("<HHIQQ")
+_RECORD_V2 = struct.Struct("<HHIQQQQ")
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,17 @@ class ExcEvent:
     insns: int  # the core's own counts
     cycles: int
     core: int = 0  # the vCPU that took it (0 on a single-core machine)
+    # The machine's shared clock at the event, (insns, cycles) summed over all cores
+    # (version 2); None: the event's own counts (a single-core file).
+    shared: tuple[int, int] | None = None
+
+    @property
+    def shared_insns(self) -> int:
+        return self.insns if self.shared is None else self.shared[0]
+
+    @property
+    def shared_cycles(self) -> int:
+        return self.cycles if self.shared is None else self.shared[1]
 
 
 @dataclass(frozen=True)
@@ -48,19 +62,21 @@ def parse_events(data: bytes, source: str) -> ExcEvents:
     magic, version, rec_size, _flags = _HEADER.unpack_from(data)
     if magic != MAGIC:
         raise RtoslabError(f"event file {source}: not an rtoslab event file (magic {magic!r})")
-    if version != VERSION or rec_size != RECORD_SIZE:
+    if RECORD_SIZES.get(version) != rec_size:
         raise RtoslabError(f"event file {source}: version {version} (record size {rec_size}) is "
-                           f"not {VERSION}: use the rtoslab that matches the plugin")
+                           f"not one of {sorted(RECORD_SIZES)}: use the rtoslab that matches the plugin")
     body = memoryview(data)[_HEADER.size:]
-    if len(body) % RECORD_SIZE:
+    if len(body) % rec_size:
         raise RtoslabError(f"event file {source}: partial record at its end: the file is corrupt")
+    rows = (((k, c, p, i, y, None) for k, c, p, i, y in _RECORD.iter_unpack(body)) if version == 1
+            else ((k, c, p, i, y, (mi, my)) for k, c, p, i, y, mi, my in _RECORD_V2.iter_unpack(body)))
     out: list[ExcEvent] = []
-    for kind, core, pc, insns, cycles in _RECORD.iter_unpack(body):
+    for kind, core, pc, insns, cycles, shared in rows:
         if kind == KIND_END:
             return ExcEvents(tuple(out), bool(pc & STATUS_CAPPED))
         if kind not in (KIND_ENTRY, KIND_RETURN, KIND_TAIL_CHAIN):
             raise RtoslabError(f"event file {source}: unknown event kind {kind}: the file is corrupt")
-        out.append(ExcEvent(kind, pc, insns, cycles, core))
+        out.append(ExcEvent(kind, pc, insns, cycles, core, shared))
     raise RtoslabError(f"event file {source}: no end record: QEMU stopped before the plugin "
                        "finished writing it")
 

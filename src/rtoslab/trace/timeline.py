@@ -11,6 +11,15 @@ A timeline keeps one window of the run, bounded by ``cap`` items (slices and mar
 it starts at the first benchmark probe hit (after the harness's calibration), and the
 task and interrupt that were running then are shown from where they started. When the
 cap is reached, ``truncated`` is set and ``note`` says where the window ends.
+
+Several cores (``cores`` > 1, e.g. ``mps2-an521``, and some event or probe hit on a core
+other than 0; otherwise the timeline is the one-core one): every core has its own current task
+and its own interrupt nesting, so every task and handler lane is a (core, lane) pair,
+named ``core N ...``; probe marks go to ``core N probes``; interval lanes stay one per
+metric (an interval may start on one core and end on the other). All times are then the
+machine's shared clock (every core's counts summed at the event: docs/timing-model.md,
+"Two cores"), so the cores' lanes line up on one axis; the note says so. With one core
+the timeline is what it always was (own counts, lane names without a core).
 """
 
 from __future__ import annotations
@@ -106,6 +115,11 @@ class Timeline:
             raise RtoslabError(f"timeline {source} is damaged ({err}): run the benchmark again") from err
 
 
+def tname_of(lane: str, multi: bool) -> str:
+    """A task lane's task name: the lane without its ``core N`` prefix (several cores)."""
+    return lane.split(" ", 2)[2] if multi else lane
+
+
 def task_lane(n: int, names: Mapping[int, str]) -> str:
     if n in names:
         return f"task {n} {names[n]}"
@@ -116,20 +130,37 @@ def build_timeline(benchmark: str, config: str, probe_hits: Sequence[Hit],
                    task_hits: Sequence[Hit], first_task_id: int, events: Iterable[ExcEvent],
                    names: Mapping[int, str], metas: Sequence[PairMeta],
                    handler_names: Mapping[int, str], clock_hz: float | None,
-                   end: tuple[int, int] | None, cap: int = DEFAULT_CAP) -> Timeline:
+                   end: tuple[int, int] | None, cap: int = DEFAULT_CAP,
+                   cores: int = 1) -> Timeline:
     """Arrange one run's events into a timeline window (see the module docstring).
 
-    Order: by instructions completed; at equal counts an exception event comes before a
-    probe store (the event is at the start of the block that holds the store).
+    Order: by instructions completed (with several ``cores``: on the shared clock); at
+    equal counts an exception event comes before a probe store (the event is at the
+    start of the block that holds the store). ``end``: the machine's totals.
     """
+    events = tuple(events)
+    # Lanes per core only when a core other than 0 shows up (a one-core kernel on a
+    # two-core machine keeps the one-core timeline: core 1 never ran, its counts are 0).
+    multi = cores > 1 and (any(ev.core != 0 for ev in events)
+                           or any(h.core != 0 for h in (*probe_hits, *task_hits)))
+
+    def at_ev(ev: ExcEvent) -> tuple[int, int]:
+        return (ev.shared_insns, ev.shared_cycles) if multi else (ev.insns, ev.cycles)
+
+    def at_hit(h: Hit) -> tuple[int, int]:
+        return (h.shared_insns, h.shared_cycles) if multi else (h.insns, h.cycles)
+
+    def on_core(core: int, lane: str) -> str:
+        return f"core {core} {lane}" if multi else lane
+
     items: list[tuple[int, int, int, object]] = []
     for i, ev in enumerate(events):
-        items.append((ev.insns, 0, i, ev))
-    for i, h in enumerate(sorted([*probe_hits, *task_hits], key=lambda h: h.insns)):
-        items.append((h.insns, 1, i, h))
+        items.append((at_ev(ev)[0], 0, i, ev))
+    for i, h in enumerate(sorted([*probe_hits, *task_hits], key=lambda h: at_hit(h)[0])):
+        items.append((at_hit(h)[0], 1, i, h))
     items.sort(key=lambda t: (t[0], t[1], t[2]))
     bench_hits = [h for h in probe_hits if h.probe_id not in CALIBRATION_IDS]
-    win_start = bench_hits[0].insns if bench_hits else 0
+    win_start = min(at_hit(h)[0] for h in bench_hits) if bench_hits else 0
     starts = {m.start_id: m for m in metas if m.kind == KIND_INTERVAL and not m.is_calibration}
     ends = {m.end_id: m for m in metas if m.kind == KIND_INTERVAL and not m.is_calibration}
     metric_of = {m.start_id: m.name for m in metas} | {m.end_id: m.name for m in metas}
@@ -137,9 +168,10 @@ def build_timeline(benchmark: str, config: str, probe_hits: Sequence[Hit],
     slices: list[Slice] = []
     marks: list[Mark] = []
     lanes: list[str] = []
-    task: tuple[str, int, int] | None = None  # lane, start insns, start cycles
-    stack: list[tuple[str, int, int]] = []
-    open_iv: dict[str, tuple[int, int]] = {}
+    # Per core: the current task (lane, start insns, start cycles) and the handler stack.
+    tasks: dict[int, tuple[str, int, int]] = {}
+    stacks: dict[int, list[tuple[str, int, int]]] = {}
+    open_iv: dict[str, tuple[int, int, int]] = {}  # metric: start insns, cycles, core
     truncated = False
     last = (win_start, 0)
 
@@ -152,53 +184,76 @@ def build_timeline(benchmark: str, config: str, probe_hits: Sequence[Hit],
             lane_seen(s.lane)
             slices.append(s)
 
-    def irq_lane(pc: int) -> str:
-        return "irq " + handler_names.get(pc & ~1, f"{pc:#x}")
+    def irq_lane(core: int, pc: int) -> str:
+        return on_core(core, "irq " + handler_names.get(pc & ~1, f"{pc:#x}"))
+
+    def irq_name(lane: str) -> str:
+        return lane.split("irq ", 1)[1]
 
     for insns, _, _, item in items:
         if len(slices) + len(marks) >= cap:
             truncated = True
             break
         if isinstance(item, ExcEvent):
-            cycles = item.cycles
+            cycles = at_ev(item)[1]
+            core = item.core
+            stack = stacks.setdefault(core, [])
             if item.kind in (KIND_RETURN, KIND_TAIL_CHAIN) and stack:
                 lane, si, sc = stack.pop()
-                emit(Slice("irq", lane, lane[4:], si, sc, insns, cycles))
+                emit(Slice("irq", lane, irq_name(lane), si, sc, insns, cycles, core))
             if item.kind in (KIND_ENTRY, KIND_TAIL_CHAIN):
-                stack.append((irq_lane(item.pc), insns, cycles))
+                stack.append((irq_lane(core, item.pc), insns, cycles))
         else:
             assert isinstance(item, Hit)
-            cycles = item.cycles
+            cycles = at_hit(item)[1]
+            core = item.core
             if item.probe_id >= first_task_id:
-                lane = task_lane(item.probe_id - first_task_id, names)
-                if task is not None:
-                    emit(Slice("task", task[0], task[0], task[1], task[2], insns, cycles))
-                task = (lane, insns, cycles)
+                tname = task_lane(item.probe_id - first_task_id, names)
+                if core in tasks:
+                    t = tasks[core]
+                    emit(Slice("task", t[0], tname_of(t[0], multi), t[1], t[2], insns, cycles,
+                               core))
+                tasks[core] = (on_core(core, tname), insns, cycles)
             elif item.probe_id not in CALIBRATION_IDS:
                 name = metric_of.get(item.probe_id, "")
                 if insns >= win_start:
-                    lane_seen("probes")
-                    marks.append(Mark("probes", f"probe {item.probe_id} {name}".strip(), insns, cycles))
+                    plane = on_core(core, "probes")
+                    lane_seen(plane)
+                    marks.append(Mark(plane, f"probe {item.probe_id} {name}".strip(), insns, cycles,
+                                      core))
                 if item.probe_id in starts:
-                    open_iv[starts[item.probe_id].name] = (insns, cycles)
+                    open_iv[starts[item.probe_id].name] = (insns, cycles, core)
                 if item.probe_id in ends and ends[item.probe_id].name in open_iv:
                     mname = ends[item.probe_id].name
-                    si, sc = open_iv.pop(mname)
-                    emit(Slice("interval", f"metric {mname}", mname, si, sc, insns, cycles))
+                    si, sc, score = open_iv.pop(mname)
+                    emit(Slice("interval", f"metric {mname}", mname, si, sc, insns, cycles, score))
         last = (insns, cycles)
     close = last if truncated or end is None else end
-    if task is not None:
-        emit(Slice("task", task[0], task[0], task[1], task[2], *close))
-    for lane, si, sc in reversed(stack):
-        emit(Slice("irq", lane, lane[4:], si, sc, *close))
+    for core in sorted(tasks):
+        t = tasks[core]
+        emit(Slice("task", t[0], tname_of(t[0], multi), t[1], t[2], *close, core))
+    for core in sorted(stacks):
+        for lane, si, sc in reversed(stacks[core]):
+            emit(Slice("irq", lane, irq_name(lane), si, sc, *close, core))
     if truncated:
         note = (f"window: from the first benchmark probe (instruction {win_start}) for {cap} items, "
                 f"to instruction {close[0]}; the rest of the run is not shown")
     else:
         note = f"window: from the first benchmark probe (instruction {win_start}) to the end of the run"
+    if multi:
+        note += (f"; {cores} cores: times are the machine's shared clock (every core's instructions "
+                 "and cycles summed), lanes 'core N ...' are that core's")
     order = {"task": 0, "irq": 1, "metric": 2, "probes": 3}
     seen_at = {ln: i for i, ln in enumerate(lanes)}
-    lanes.sort(key=lambda ln: (order.get(ln.split(" ")[0], 4), seen_at[ln]))
+
+    def lane_key(ln: str) -> tuple[int, int, int]:
+        words = ln.split(" ")
+        if multi and words[0] == "core":
+            # A core's own lanes together, in core order; the metrics after every core.
+            return (int(words[1]), order.get(words[2], 4), seen_at[ln])
+        return (cores if multi else 0, order.get(words[0], 4), seen_at[ln])
+
+    lanes.sort(key=lane_key)
     return Timeline(benchmark, config, clock_hz, tuple(slices), tuple(marks), (win_start, close[0]),
                     truncated, note, tuple(lanes))
 
