@@ -149,12 +149,18 @@ impl TbShape {
     }
 }
 
-/// Cycles of a pipeline refill differ by how the target address is produced.
+/// Cycles of a pipeline refill differ by the pipeline stage that issues the branch target
+/// (Cortex-M3 TRM r2p0, ARM DDI 0337G, 15.3 Table 15-3 "Branches and stages evaluated by
+/// the processor"; the prefetch unit, 1.4: PC-relative targets are generated no later than
+/// decode, and "short subroutine returns are optimized to take advantage of the forwarding
+/// behavior in the case of BX LR").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refill {
-    /// PC-relative branch: the target is known at decode (B, B<c>, BL, CBZ, CBNZ).
+    /// Target issued at decode: B, B<c>, BL (PC-relative), and BX LR, BLX LR, MOV PC, LR
+    /// (LR forwarded), the last four only when the instruction before does not write LR.
     Direct,
-    /// Target from a register (BX, BLX, MOV PC, ADD PC).
+    /// Target issued at execute: BX/BLX Rm (Rm not LR, or LR just written), MOV/ADD PC,
+    /// CBZ, CBNZ.
     Register,
     /// Target loaded from memory (POP/LDM with PC, LDR PC, TBB/TBH).
     Load,
@@ -300,11 +306,14 @@ pub enum Exit {
     /// No branch: QEMU ended the block (size or page limit, a system instruction, ...).
     Seq,
     /// PC-relative branch to `target`. `cond`: may fall through (B<c>, CBZ/CBNZ, or any
-    /// branch inside an IT block). `link`: BL.
+    /// branch inside an IT block). `link`: BL. `refill`: the stage that issues the target
+    /// (see [`Refill`]): decode for B, B<c> and BL, execute for CBZ/CBNZ and for a BL
+    /// right after an instruction that writes LR.
     Direct {
         target: u64,
         cond: bool,
         link: bool,
+        refill: Refill,
     },
     Indirect(Indirect),
     /// SVC, BKPT (semihosting returns to the fall-through), UDF, undecodable encodings.
@@ -352,6 +361,11 @@ pub fn exit_of(insns: &[DecodedInsn]) -> Exit {
     }
     let in_it = it_left > 0;
     let insn = last.insn;
+    // M3 TRM Table 15-3: BL, BLX LR, BX LR and MOV PC, LR issue their target at decode
+    // "if LR is not being written during decode", i.e. by the instruction before, then in
+    // execute. Only the block's own previous instruction is seen: a branch that begins its
+    // block (QEMU cut the code just before it) is taken as issued at decode.
+    let lr_written = insns.len() >= 2 && writes(&insns[insns.len() - 2]).0 & (1 << 14) != 0;
     match insn.flow {
         Flow::Seq => Exit::Seq,
         Flow::Wait => Exit::Wait,
@@ -360,6 +374,13 @@ pub fn exit_of(insns: &[DecodedInsn]) -> Exit {
             target: insn.direct_target(last.pc).unwrap_or(0),
             cond: cond || in_it,
             link,
+            // CBZ/CBNZ (1011 o0i1 iiii innn): the only PC-relative branches issued at
+            // execute (Table 15-3).
+            refill: if (insn.len == 2 && last.hw1() & 0xF500 == 0xB100) || (link && lr_written) {
+                Refill::Register
+            } else {
+                Refill::Direct
+            },
         },
         Flow::Indirect { link } => {
             let (h1, h2) = (last.hw1(), last.hw2());
@@ -394,10 +415,16 @@ pub fn exit_of(insns: &[DecodedInsn]) -> Exit {
                 if !link && rm != 14 {
                     ind.bx_reg = Some(rm as u8);
                 }
+                if rm == 14 && !lr_written {
+                    ind.refill = Refill::Direct; // BX LR, BLX LR: LR forwarded at decode
+                }
             } else {
                 // MOV PC, Rm / ADD PC, Rm: a return only as MOV PC, LR; never an
                 // exception return.
                 ind.ret = h1 == 0x46F7;
+                if ind.ret && !lr_written {
+                    ind.refill = Refill::Direct; // MOV PC, LR: LR forwarded at decode
+                }
             }
             Exit::Indirect(ind)
         }
@@ -587,12 +614,17 @@ impl<'a> Tracker<'a> {
                     self.entry()
                 }
             }
-            Exit::Direct { target, cond, link } => {
+            Exit::Direct {
+                target,
+                cond,
+                link,
+                refill,
+            } => {
                 if to == target && (!cond || target != ft) {
                     if link {
                         self.call();
                     }
-                    Event::Taken(Refill::Direct)
+                    Event::Taken(refill)
                 } else if to == ft {
                     next_seq
                 } else {
@@ -698,7 +730,8 @@ mod tests {
             Exit::Direct {
                 target: 0x106,
                 cond: false,
-                link: false
+                link: false,
+                refill: Refill::Direct
             }
         );
         // it eq; b.n: the branch is conditional
@@ -707,7 +740,8 @@ mod tests {
             Exit::Direct {
                 target: 0x108,
                 cond: true,
-                link: false
+                link: false,
+                refill: Refill::Direct
             }
         );
         // bl at 0x100 (f000 f802) -> 0x108
@@ -716,7 +750,8 @@ mod tests {
             Exit::Direct {
                 target: 0x108,
                 cond: false,
-                link: true
+                link: true,
+                refill: Refill::Direct
             }
         );
         let ind = |encs: &[(u16, u16)]| match e(encs) {
@@ -732,8 +767,31 @@ mod tests {
                 bx_lr.link,
                 bx_lr.cond
             ),
-            (Refill::Register, true, true, false, false)
+            (Refill::Direct, true, true, false, false),
+            "BX LR: LR forwarded at decode (M3 TRM Table 15-3)"
         );
+        // ... unless the instruction before writes LR: then issued at execute
+        assert_eq!(ind(&[(0xf85d, 0xeb04), BX_LR]).refill, Refill::Register); // ldr lr, [sp], #4
+        assert_eq!(ind(&[(0x4686, 0), BX_LR]).refill, Refill::Register); // mov lr, r0
+        assert_eq!(ind(&[(0x4680, 0), BX_LR]).refill, Refill::Direct); // mov r8, r0
+        assert_eq!(ind(&[(0x47f0, 0)]).refill, Refill::Direct); // blx lr
+        assert_eq!(ind(&[(0x4798, 0)]).refill, Refill::Register); // blx r3
+        assert_eq!(ind(&[(0x46f7, 0)]).refill, Refill::Direct); // mov pc, lr
+        assert_eq!(ind(&[(0x4487, 0)]).refill, Refill::Register); // add pc, r0
+        // it eq; bxeq lr: still decode (Table 15-2: "T1MOV LR ... in IT block")
+        assert_eq!(ind(&[(0xbf08, 0), BX_LR]).refill, Refill::Direct);
+        // cbz r0, +0x0a: issued at execute; b<c> and b at decode
+        let dir = |encs: &[(u16, u16)]| match e(encs) {
+            Exit::Direct { refill, cond, .. } => (refill, cond),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(dir(&[(0xb128, 0)]), (Refill::Register, true));
+        assert_eq!(dir(&[(0xb928, 0)]), (Refill::Register, true)); // cbnz r0
+        assert_eq!(dir(&[(0xd0fe, 0)]), (Refill::Direct, true)); // beq .
+        assert_eq!(dir(&[(0xf47f, 0xaffe)]), (Refill::Direct, true)); // bne.w .
+        // bl after an instruction writing LR: execute (Table 15-3 note)
+        assert_eq!(dir(&[(0x4686, 0), (0xf000, 0xf802)]), (Refill::Register, false));
+        assert_eq!(dir(&[NOP, (0xf000, 0xf802)]), (Refill::Direct, false));
         let bx_r3 = ind(&[(0x4718, 0)]);
         assert!(!bx_r3.ret && bx_r3.exc_ret && bx_r3.bx_reg == Some(3));
         assert_eq!(bx_lr.bx_reg, None);
@@ -810,13 +868,13 @@ mod tests {
         assert_eq!(t.frames(), &[0]);
         assert_eq!(t.enter(func, 4), Event::Taken(Refill::Direct));
         assert_eq!(t.frames(), &[1], "bl made a call");
-        assert_eq!(t.enter(handler2, 6), Event::Taken(Refill::Register));
+        assert_eq!(t.enter(handler2, 6), Event::Taken(Refill::Direct));
         assert_eq!(t.frames(), &[0], "bx lr at depth 1 is a function return");
         assert_eq!(t.enter(resume, 8), Event::Return, "bx lr at depth 0");
         assert!(t.frames().is_empty());
         assert_eq!(
             t.enter(caller, 10),
-            Event::Taken(Refill::Register),
+            Event::Taken(Refill::Direct),
             "in thread mode bx lr is a plain return"
         );
     }
@@ -853,7 +911,7 @@ mod tests {
         assert!(t.frames().is_empty());
         // (which then returns to the caller as a plain return)
         let back = block(caller.fallthrough, &[NOP], &h);
-        assert_eq!(t.enter(back, 8), Event::Taken(Refill::Register));
+        assert_eq!(t.enter(back, 8), Event::Taken(Refill::Direct));
     }
 
     #[test]
@@ -917,7 +975,7 @@ mod tests {
         let func = block(0x508, &[BX_LR], &h);
         let back = block(0x504, &[BX_LR], &h);
         let resume = block(0x302, &[NOP], &h);
-        assert_eq!(t.enter(svc, 3), Event::Taken(Refill::Register));
+        assert_eq!(t.enter(svc, 3), Event::Taken(Refill::Direct));
         assert_eq!(t.enter(h3, 4), Event::Entry);
         assert_eq!(t.enter(h1, 5), Event::Entry);
         assert_eq!(t.frames(), &[1, 0]);
@@ -925,7 +983,7 @@ mod tests {
         assert_eq!(t.frames(), &[1]);
         assert_eq!(
             t.enter(back, 7),
-            Event::Taken(Refill::Register),
+            Event::Taken(Refill::Direct),
             "func returns"
         );
         assert_eq!(t.frames(), &[0]);

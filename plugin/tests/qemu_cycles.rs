@@ -168,7 +168,11 @@ const M3_CASES: &[(u32, u64, &str)] = &[
         3,
         "B 1+P, P = 2: the 32-bit target is at a halfword offset (two fetches)",
     ),
-    (16, 5, "BL 1+P (P 1) + BX LR 1+P (P 2: register target)"),
+    (
+        16,
+        4,
+        "BL 1+P (P 1) + BX LR 1+P (P 1: LR forwarded at decode, M3 TRM r2p0 Table 15-3)",
+    ),
     (
         17,
         9,
@@ -185,7 +189,11 @@ const M3_CASES: &[(u32, u64, &str)] = &[
         9,
         "MOVS 1 + 3 x SUBS 1 + 2 x BNE taken 2 + BNE not taken 1",
     ),
-    (21, 2, "[M3] CBZ taken 1+P (P 1)"),
+    (
+        21,
+        3,
+        "[M3] CBZ taken 1+P (P 2: target issued at execute, M3 TRM r2p0 Table 15-3)",
+    ),
     (
         22,
         7,
@@ -207,6 +215,11 @@ const M3_CASES: &[(u32, u64, &str)] = &[
         30,
         6,
         "NOP 1 + LDR literal 2 + LDR 2 (an MMIO load; QEMU splits the block there) + NOP 1",
+    ),
+    (
+        31,
+        7,
+        "BL 1+1 + MOV 1 + MOV LR 1 + BX LR 1+P (P 2: 'LR being written during decode', Table 15-3)",
     ),
 ];
 

@@ -392,6 +392,10 @@ class Benchmark:
     validation: tuple[ValidationCase, ...] = ()  # reference figures (suite "validation")
     derived: tuple[DerivedSpec, ...] = ()  # [[derived]]: figures composed on the host
     metric_decls: tuple[MetricDecl, ...] = ()  # [[metric]]: e.g. one-sample totals
+    # Why its metrics are paced by the instruction clock (time base "paced"; "" = not);
+    # with paced_when, only on kernels with that LAB_HAS_* capability (e.g. a tick).
+    paced: str = ""
+    paced_when: str = ""
     needs: tuple[str, ...] = ()  # board features (TARGET_FEATURES) the target must have
     # Board features a Rust version (kernel -> features) needs beyond `needs`.
     rust_needs: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -490,6 +494,11 @@ class BenchFile:
     validation: tuple[ValidationCase, ...] = ()  # [[validation]]: reference figures
     derived: tuple[DerivedSpec, ...] = ()  # derived metrics (rtoslab.analysis.derived)
     metric: tuple[MetricDecl, ...] = ()  # [[metric]]: how the host treats a measured metric
+    # A tick or timer fires inside its intervals, so how many interrupts (and time slices)
+    # they hold is set by QEMU's instruction clock: why, one sentence. Its measured and
+    # derived metrics get time base "paced" (docs/formats.md, "Time bases").
+    paced: str = ""
+    paced_when: str = ""  # a LAB_HAS_* capability: paced only on kernels that have it
     needs: tuple[str, ...] = ()  # board features (TARGET_FEATURES) a target must have
     # Board features that only a Rust version needs (kernel -> features), e.g. the
     # benchmark timer where the C version uses none.
@@ -604,6 +613,12 @@ def benchmarks() -> dict[str, Benchmark]:
                 raise RtoslabError(f"{toml}: key 'validation[{i}]': cycles must be positive and "
                                    f"tolerance a fraction between 0 and 1 (got {case.cycles:g}, "
                                    f"{case.tolerance:g})")
+        if d.paced_when and (not _CAP_NAME_RE.fullmatch(d.paced_when) or d.paced_when not in known_caps):
+            raise RtoslabError(f"{toml}: key 'paced_when' is {d.paced_when!r}: choose capabilities the "
+                               f"ports declare: {_choices(known_caps)}")
+        if d.paced_when and not d.paced:
+            raise RtoslabError(f"{toml}: key 'paced_when' is set but 'paced' is not: say why the "
+                               "metrics are paced by the instruction clock, or drop 'paced_when'")
         _check_derived(toml, d.derived)
         names = [m.name for m in d.metric]
         for i, decl in enumerate(d.metric):
@@ -621,6 +636,8 @@ def benchmarks() -> dict[str, Benchmark]:
             validation=d.validation,
             derived=d.derived,
             metric_decls=d.metric,
+            paced=d.paced,
+            paced_when=d.paced_when,
             needs=d.needs,
             rust_kernels=rust_kernels,
             rust_needs=dict(d.rust_needs),

@@ -18,6 +18,7 @@ from pathlib import Path
 from rtoslab.analysis.analyse import analyse
 from rtoslab.analysis.derived import apply_totals, derive, total_names
 from rtoslab.analysis.irq_windows import locate, parse_report
+from rtoslab.analysis.paced import apply_paced, is_paced
 from rtoslab.builder.cmake import BuildResult, bench_inputs, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
@@ -217,6 +218,8 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
         metrics = apply_totals(metrics, bench.metric_decls)
         metrics += derive(metrics, bench.derived, counters, clock_hz if trace.has_cycles else None,
                           total_names(bench.metric_decls))
+        if is_paced(bench.paced, bench.paced_when, config.kernel_info().capabilities):
+            metrics = apply_paced(metrics, bench.paced)
     except RtoslabError as e:
         return replace(failed, reason=f"{bench.name}: {e}"), None
     windows = None

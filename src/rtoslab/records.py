@@ -50,6 +50,9 @@ class TimeBase(StrEnum):
     MODELLED = "modelled"  # a probe interval of executed code priced by the cycle model
     VIRTUAL = "virtual"  # paced by the emulator's instruction clock: insn only, no cycle/us
     DERIVED = "derived"  # composed on the host from modelled metrics ([[derived]] in bench.toml)
+    # modelled cycles of the code that ran, but how many tick/timer interrupts (and time
+    # slices) fell inside was set by the instruction clock (bench.toml `paced`)
+    PACED = "paced"
 
 
 # Why a metric lacks units, per time base: shown where its cycle/us or insn columns would be.
@@ -59,6 +62,9 @@ TIME_BASE_NOTES: dict[TimeBase, str] = {
                       "cycles: instructions only, no cycle or us figure",
     TimeBase.DERIVED: "composed on the host from measured modelled metrics (and configured "
                       "tick periods or printed counters): the units its formula gives",
+    TimeBase.PACED: "paced by QEMU's instruction clock (1 insn = 1 ns): the cycles price the "
+                    "code that ran, but how many tick or timer interrupts fell inside was set "
+                    "by that clock, not by modelled time, so it is not a board's elapsed time",
 }
 
 

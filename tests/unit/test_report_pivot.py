@@ -210,3 +210,30 @@ def test_markdown_report_opens_with_the_experiment_s_tables(tmp_path: Path) -> N
     text = markdown_report(_os_vs_fsm_run(), load_experiment(f))
     assert text.index("## Results") < text.index("**by opt**") < text.index("\n## mps2-an385")
     assert "| metric | -O0 | -O2 |" in text and "| sw | 330 | 110 |" in text
+
+
+def test_a_pivot_of_paced_metrics_says_so_in_every_format() -> None:
+    """Seed 002's toggle metrics are paced by the instruction clock (the tick time-slices
+    the tasks): an experiment table showing them names them under the table, in the
+    terminal, Markdown and HTML; a table of modelled metrics has no such line."""
+    from dataclasses import replace
+
+    from rtoslab.records import TimeBase
+
+    run = _toggle_run()
+    paced = tuple(replace(r, metrics=tuple(replace(m, time_base=TimeBase.PACED) for m in r.metrics))
+                  if r.benchmark == "toggle_rtos" else r for r in run.results)
+    view = replace(run, results=paced)
+    spec = PivotSpec("total time", rows=("defines.TOGGLE_TASKS",),
+                     columns=("benchmark", "kernel_options.configTICK_RATE_HZ"), metrics=("total",),
+                     names=N_NAME)
+    p = build_pivot(view, spec)
+    assert p.paced == ("toggle_rtos/total",)
+    for fmt in ("terminal", "markdown"):
+        text = render_pivot(p, fmt, width=400)
+        assert "paced by QEMU's instruction clock" in text and "toggle_rtos/total" in text, fmt
+    question = render_html(view, None, tables=(spec,))
+    question = question[question.index('id="question"'):question.index('id="configurations"')]
+    assert "instruction clock (ticks or timer interrupts inside" in question
+    assert build_pivot(run, spec).paced == ()
+    assert "instruction clock" not in render_pivot(build_pivot(run, spec), "terminal", width=400)

@@ -155,3 +155,31 @@ def test_gap_in_migration_numbers_is_a_bug(tmp_path: Path) -> None:
             migrate(conn, tmp_path, "now", (*MIGRATIONS, Migration(latest_version() + 2, "skip", ())))
     finally:
         conn.close()
+
+
+def test_v4_admits_time_base_paced_and_keeps_rows(tmp_path: Path) -> None:
+    """A v3 database (time bases modelled, virtual, derived) gains 'paced': its rows stay,
+    the new value is stored, anything else is still refused by the CHECK."""
+    path = tmp_path / "r.sqlite"
+    conn = _connect(path)
+    try:
+        migrate(conn, path, "then", MIGRATIONS[:3])
+        insert = ("INSERT INTO metrics (bench_run_id, name, description, time_base, time_note) "
+                  "VALUES (1, ?, '', ?, '')")
+        conn.execute(insert, ("old", "virtual"))
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute(insert, ("early", "paced"))
+        assert migrate(conn, path, "now") == 3
+        assert current_version(conn, path) == 4
+    finally:
+        conn.close()
+    conn = _connect(path)  # a new connection reads the rewritten definition
+    try:
+        conn.execute(insert, ("new", "paced"))
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute(insert, ("bad", "wallclock"))
+        rows = conn.execute("SELECT name, time_base FROM metrics ORDER BY id").fetchall()
+        assert [tuple(r) for r in rows] == [("old", "virtual"), ("new", "paced")]
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        conn.close()

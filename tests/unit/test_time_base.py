@@ -201,7 +201,7 @@ def test_time_base_round_trips_through_the_store_and_reports(tmp_path: Path) -> 
     assert bases["call_phase"] == (TimeBase.MODELLED, "")
     assert bases["delay_50"][0] is TimeBase.DERIVED and "+ wake_latency - call_phase" in bases["delay_50"][1]
     doc = json.loads(json.dumps(run_document(view)))
-    assert set(doc["time_bases"]) == {"modelled", "virtual", "derived"}
+    assert set(doc["time_bases"]) == {"modelled", "virtual", "derived", "paced"}
     entries = {(e["metric"], e["unit"]): e for e in doc["results"]}
     assert entries[("delay_50", "us")]["time_base"] == "derived"
     assert ("delay_50", "insn") not in entries

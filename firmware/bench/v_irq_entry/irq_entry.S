@@ -9,7 +9,8 @@
  * Guarantee: r12 clobbered (the probes), nothing else; returns after the handler.
  * void lab_v_irq_entry_handler(void): probe 5, then counts its runs in
  * lab_v_irq_entry_count (uses r0, r1: caller-saved, stacked by the exception entry).
- * Only 16-bit instructions besides the probes: the same code on ARMv6-M and ARMv7-M. */
+ * Only 16-bit instructions besides the probes: the same code on ARMv6-M and ARMv7-M
+ * (the STIR variant below needs ARMv7-M's STIR). */
 #include "lab_probe_impl.h"
 
     .syntax unified
@@ -43,4 +44,34 @@ lab_v_irq_entry_handler:
     str r1, [r0]
     bx lr
     .size lab_v_irq_entry_handler, . - lab_v_irq_entry_handler
+
+/* void lab_v_irq_entry_stir(volatile uint32_t *stir, uint32_t irq), ARMv7-M only (STIR
+ * does not exist on ARMv6-M):
+ *   probe 6; STR irq -> *stir (Software Trigger Interrupt Register); [exception entry]
+ *   handler lab_v_irq_entry_stir_handler: probe 7   (irq_entry_stir)
+ * Guarantee: r12 clobbered (the probes), nothing else; returns after the handler. */
+    .global lab_v_irq_entry_stir
+    .type lab_v_irq_entry_stir, %function
+    .thumb_func
+    .balign 4
+lab_v_irq_entry_stir:
+    lab_probe 6
+    str r1, [r0]
+    nop
+    nop
+    bx lr
+    .size lab_v_irq_entry_stir, . - lab_v_irq_entry_stir
+
+    .global lab_v_irq_entry_stir_handler
+    .type lab_v_irq_entry_stir_handler, %function
+    .thumb_func
+    .balign 4
+lab_v_irq_entry_stir_handler:
+    lab_probe 7
+    ldr r0, =lab_v_irq_entry_count
+    ldr r1, [r0]
+    adds r1, r1, #1
+    str r1, [r0]
+    bx lr
+    .size lab_v_irq_entry_stir_handler, . - lab_v_irq_entry_stir_handler
     .ltorg

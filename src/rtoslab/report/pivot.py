@@ -20,7 +20,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from rtoslab.records import RtoslabError, Unit
+from rtoslab.records import RtoslabError, TimeBase, Unit
 from rtoslab.report.comparison.table import STATS, axes_of
 from rtoslab.report.fit import fit_table
 from rtoslab.report.labels import SEPARATOR, axis_text
@@ -55,6 +55,16 @@ class Pivot:
     col_keys: tuple[Key, ...]
     cells: dict[tuple[Key, Key], float]
     timing: tuple[str, ...]  # the distinct timing-model footers of the configurations used
+    # benchmark/metric of every cell whose time base is "paced" (docs/formats.md §5): the
+    # table says so, never showing them as modelled time without a word
+    paced: tuple[str, ...] = ()
+
+    def paced_note(self) -> str:
+        """One line naming the paced metrics in the table; "" when there are none."""
+        if not self.paced:
+            return ""
+        return (f"paced by QEMU's instruction clock (ticks or timer interrupts inside; not a "
+                f"board's elapsed time): {', '.join(self.paced)}")
 
     def value(self, row: Key, col: Key) -> float | None:
         return self.cells.get((row, col))
@@ -117,6 +127,7 @@ def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Piv
     row_keys: dict[Key, None] = {}
     col_keys: dict[Key, None] = {}
     footers: dict[str, None] = {}
+    paced: dict[str, None] = {}  # metrics of time base "paced" in the table
     for r in view.results:
         if r.status != "ok":
             continue
@@ -152,6 +163,8 @@ def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Piv
             col_keys.setdefault(ck)
             if callable(timing_of):
                 footers.setdefault(str(timing_of(r.config)))
+            if m.time_base is TimeBase.PACED:
+                paced.setdefault(f"{r.benchmark}/{m.name}")
     cells: dict[tuple[Key, Key], float] = {}
     for key, (v, _) in sides["over"].items():
         if spec.ratio is None:
@@ -171,7 +184,7 @@ def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Piv
         # the metric was added only to keep cells apart, and there is one: the title says it
         cells = {(rk[:-1], ck): v for (rk, ck), v in cells.items()}
         rdims, rows = rdims[:-1], tuple(dict.fromkeys(rk[:-1] for rk in rows))
-    return Pivot(spec, rdims, cdims, rows, tuple(col_keys), cells, tuple(footers))
+    return Pivot(spec, rdims, cdims, rows, tuple(col_keys), cells, tuple(footers), tuple(paced))
 
 
 def _base_lacking_axes(under: dict[tuple[Key, Key], tuple[float, str]],
@@ -217,10 +230,14 @@ def render_pivot(p: Pivot, fmt: str = "terminal", width: int = 160, wide: bool =
     if p.timing:
         caption += "\n" + (p.timing[0] if len(p.timing) == 1 else
                            "timing: differs between configurations (see each configuration's table)")
+    if p.paced:
+        caption += "\n" + p.paced_note()
     if fmt == "markdown":
         lines = [f"**{p.spec.title}** ({p.caption()})", "", "| " + " | ".join(header) + " |",
                  "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(cells) + " |" for cells in body]
+        if p.paced:
+            lines += ["", f"*{p.paced_note()}*"]
         return "\n".join(lines) + "\n"
     return fit_table(header, body, len(p.row_dims), title=p.spec.title, caption=caption, width=width,
                      wide=wide)

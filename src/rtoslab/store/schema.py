@@ -156,10 +156,36 @@ _V3_STATEMENTS: tuple[str, ...] = (
     """,
 )
 
+# v4: time base 'paced' (rtoslab.records.TimeBase.PACED). SQLite cannot alter a CHECK
+# constraint; its documented way for a change that leaves the stored format alone
+# (sqlite.org/lang_altertable.html, "Making Other Kinds Of Table Schema Changes") is to
+# rewrite the table's definition in sqlite_master and bump the schema version, inside the
+# migration's transaction.
+_V4_OLD_CHECK = "time_base IN ('modelled', 'virtual', 'derived')"
+_V4_NEW_CHECK = "time_base IN ('modelled', 'virtual', 'derived', 'paced')"
+
+
+def _v4_paced(conn: sqlite3.Connection) -> None:
+    row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'metrics'").fetchone()
+    sql = str(row[0])
+    if _V4_OLD_CHECK not in sql:
+        raise RtoslabError("results database: table metrics lacks the time_base check of schema v2: "
+                           "it was not made by rtoslab; use another --db")
+    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+    conn.execute("PRAGMA writable_schema = ON")
+    try:
+        conn.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = 'metrics'",
+                     (sql.replace(_V4_OLD_CHECK, _V4_NEW_CHECK),))
+        conn.execute(f"PRAGMA schema_version = {version + 1}")
+    finally:
+        conn.execute("PRAGMA writable_schema = OFF")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "runs, configs, bench_runs, metrics, samples, summaries", _V1_STATEMENTS),
     Migration(2, "metrics: time_base, time_note", _V2_STATEMENTS),
     Migration(3, "irq_windows: masked-window reports", _V3_STATEMENTS),
+    Migration(4, "metrics: time base 'paced'", _v4_paced),
 )
 
 

@@ -1,7 +1,9 @@
 //! Cortex-M3 TRM r2p1 (ARM DDI 0337I) section 3.3.1 Table 3-1 "Cortex-M3 instruction set
-//! summary" and section 3.3.2 "Load/store timings". P: direct branches 1 (target
-//! computed in decode, fetched speculatively), register 2, loaded PC 3 (3.3.2: "LDR PC
-//! ... three cycles for the pipeline reload"); TRM range 1..3. MRS/MSR/CPS "1 or 2":
+//! summary" and section 3.3.2 "Load/store timings". P by the stage that issues the
+//! target (r2p0, DDI 0337G, Table 15-3): decode 1 (B, B<c>, BL; BX LR, BLX LR, MOV PC, LR
+//! with LR forwarded), execute 2 (BX/BLX Rm, MOV/ADD PC, CBZ/CBNZ), loaded PC 3 (3.3.2:
+//! "LDR PC ... three cycles for the pipeline reload"); TRM range 1..3; which branch
+//! takes which is the plugin's `flow::Refill`. MRS/MSR/CPS "1 or 2":
 //! MSR 2, MRS 1, CPS 1. Interrupt latency 12 cycles, tail-chaining 6. Code fetched over
 //! the System bus (0x20000000 and up: SRAM): TRM r1p1 (ARM DDI 0337E) 14.5.6 "Pipelined
 //! instruction fetches": such a fetch takes two cycles, one more than over ICode, and two

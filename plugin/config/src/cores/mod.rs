@@ -21,8 +21,10 @@ pub struct CoreTable {
     /// ARMv7-M neighbouring-instruction rules (M3 TRM 3.3.2): load pipelining, the
     /// address-generation stall, the store data phase.
     pub v7m: bool,
-    /// Pipeline refill P of a taken branch, in cycles, by how the target is produced:
-    /// PC-relative, from a register, loaded from memory.
+    /// Pipeline refill P of a taken branch, in cycles, by where the target comes from:
+    /// issued at decode (PC-relative B/B<c>/BL, and BX LR forwarded), at execute (a
+    /// register, CBZ/CBNZ), loaded from memory (M3 TRM r2p0 Table 15-3; the plugin's
+    /// `flow::Refill` says which branch is which).
     pub p_direct: u32,
     pub p_register: u32,
     pub p_load: u32,
