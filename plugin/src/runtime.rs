@@ -27,8 +27,9 @@ use qemu_plugin::install::{Args, Info};
 use qemu_plugin::plugin::{HasCallbacks, Register};
 use qemu_plugin::sys::{
     GByteArray, qemu_plugin_read_memory_vaddr, qemu_plugin_register_vcpu_tb_exec_cb,
-    qemu_plugin_scoreboard, qemu_plugin_scoreboard_find, qemu_plugin_scoreboard_new,
-    qemu_plugin_tb,
+    qemu_plugin_meminfo_t, qemu_plugin_register_vcpu_mem_cb, qemu_plugin_scoreboard,
+    qemu_plugin_scoreboard_find, qemu_plugin_scoreboard_new, qemu_plugin_tb,
+    qemu_plugin_tb_get_insn,
 };
 use qemu_plugin::{
     CallbackFlags, MemRW, MemoryInfo, PluginCondition, PluginId, PluginOp, PluginU64,
@@ -327,7 +328,7 @@ fn on_store<const MULTI: bool>(
     }
     if rt.data_ws {
         // After the probe check: a probe's value excludes its own store's cost.
-        add_cycles(vcpu, rt.model.data_ws(vaddr));
+        add_cycles(vcpu, data_ws(rt, vaddr));
     }
     if rt.dynamic && !MULTI {
         // SAFETY: the one vCPU's own state (see `Runtime`).
@@ -352,7 +353,28 @@ fn on_store<const MULTI: bool>(
 /// Load callback (only with data wait states): charge the access's region.
 #[inline(always)]
 fn on_load(rt: &'static Runtime, vcpu: VCPUIndex, vaddr: u64) {
-    add_cycles(vcpu, rt.model.data_ws(vaddr));
+    add_cycles(vcpu, data_ws(rt, vaddr));
+}
+
+/// The model's wait states of a data access at `vaddr`: the Cortex-M model's, called
+/// directly (inlined), when it is the model.
+#[inline(always)]
+fn data_ws(rt: &'static Runtime, vaddr: u64) -> u64 {
+    match rt.cycle {
+        Some(m) => m.data_ws(vaddr),
+        None => rt.model.data_ws(vaddr),
+    }
+}
+
+/// The load callback of a single-vCPU machine, registered directly with QEMU (as
+/// `on_tb_enter_single`; no userdata).
+unsafe extern "C" fn on_load_single(
+    _vcpu: c_uint,
+    _info: qemu_plugin_meminfo_t,
+    vaddr: u64,
+    _userdata: *mut c_void,
+) {
+    on_load(runtime(), 0, vaddr);
 }
 
 #[cold]
@@ -1242,6 +1264,20 @@ impl HasCallbacks for RtosLab {
             // QEMU 7.2 never called a callback registered for QEMU_PLUGIN_MEM_R alone
             // (measured: loads do reach one registered for MEM_RW). These instructions
             // only load, so MEM_RW sees exactly their loads.
+            if !rt.multi {
+                // SAFETY: a valid block handle during its translation, `idx` one of its
+                // instructions; no userdata.
+                unsafe {
+                    qemu_plugin_register_vcpu_mem_cb(
+                        qemu_plugin_tb_get_insn(raw_tb(&tb), idx),
+                        Some(on_load_single),
+                        CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+                        MemRW::QEMU_PLUGIN_MEM_RW,
+                        std::ptr::null_mut(),
+                    )
+                };
+                continue;
+            }
             tb.instruction(idx)?.register_memory_access_callback_flags(
                 move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| {
                     on_load(rt, vcpu_now(rt.multi), vaddr)
