@@ -444,6 +444,8 @@ struct Block {
     has_fp: bool,
     memo_prev: [Cell<*const TbShape>; MEMO_WAYS],
     memo_charge: [Cell<Charge>; MEMO_WAYS],
+    /// `memo_charge[i].total()`, computed once.
+    memo_total: [Cell<u64>; MEMO_WAYS],
     /// The slot the next new predecessor takes (oldest first).
     memo_next: Cell<u8>,
 }
@@ -462,6 +464,7 @@ impl Block {
         let i = usize::from(self.memo_next.get());
         self.memo_prev[i].set(key);
         self.memo_charge[i].set(charge);
+        self.memo_total[i].set(charge.total());
         self.memo_next.set(((i + 1) % MEMO_WAYS) as u8);
     }
 }
@@ -482,17 +485,16 @@ fn on_tb_enter_remembered(rt: &'static Runtime, blk: &'static Block) -> bool {
     let now = insns_now(0);
     // SAFETY: the one vCPU's own state (see `Runtime`).
     let tr = unsafe { &mut *rt.tracker.get(0) };
-    let Some(k) = tr.pure_prev(now) else {
+    // `enter_again` checks the key first, then that the block has a pure exit and ran
+    // whole; it changes nothing when it returns false.
+    let Some(i) = (0..MEMO_WAYS).find(|&i| tr.enter_again(&blk.shape, now, blk.memo_prev[i].get()))
+    else {
         return false;
     };
-    let Some(charge) = blk.memo_find(k) else {
-        return false;
-    };
+    let charge = blk.memo_charge[i].get();
     // SAFETY: as above.
     unsafe { *rt.seen_target.get(0) = None };
-    let entered = tr.enter_again(&blk.shape, now, k);
-    debug_assert!(entered, "pure_prev checked the previous block");
-    add_cycles(0, charge.total());
+    add_cycles(0, blk.memo_total[i].get());
     // SAFETY: as above.
     unsafe { *rt.entry_charge.get(0) = charge };
     if rt.insn_limit != 0 && now >= rt.insn_limit {
@@ -1324,6 +1326,7 @@ impl HasCallbacks for RtosLab {
                 has_fp: rt.fp.is_some() && decoded.iter().any(|d| fp_op(d).is_some()),
                 memo_prev: std::array::from_fn(|_| Cell::new(std::ptr::null())),
                 memo_charge: std::array::from_fn(|_| Cell::new(Charge::default())),
+                memo_total: std::array::from_fn(|_| Cell::new(0)),
                 memo_next: Cell::new(0),
             }));
             if rt.multi {
