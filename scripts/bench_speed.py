@@ -1,20 +1,28 @@
 #!/usr/bin/env python3
-"""Speed benchmark (not a test): prints figures to record in notes.
+"""Speed benchmark (not a test): prints figures to record in notes (docs/performance.md).
 
 1. The smoke suite end to end through the CLI (build cached, then run+analyse+store),
-   wall time, best of N.
+   wall time, best of N (skipped with --no-smoke).
 2. Emulation speed in guest instructions per second on the `perf_mix` workload
    (~260 M instructions of ordinary integer code), all under -icount
-   shift=0,align=off,sleep=off, best of N runs each: the plugin with the target's timing
-   model (plus any --model overrides), the plugin counting instructions only (core=none),
-   and no plugin.
+   shift=0,align=off,sleep=off: the plugin with the target's timing model (plus any
+   --model overrides), the plugin counting instructions only (core=none), no plugin,
+   and with --vs another plugin build with the same model (e.g. one from before a
+   change). The commands run in turn (A B C A B C ...), N rounds, so a drift of the
+   shared machine's speed touches all alike. Each is reported on two bases: wall time
+   (best of N: what a user waits; on a busy machine it includes waiting for a core) and
+   the QEMU process's CPU time, user + system (median of N: steadier while other work
+   shares the machine). Guest instructions per second = instructions / seconds.
 
 Usage: .venv/bin/python scripts/bench_speed.py [--repeat N] [--model KEY=VALUE ...]
+                                               [--plugin SO] [--vs SO] [--no-smoke]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,29 +38,52 @@ from rtoslab.runners.qemu import qemu_command
 from rtoslab.trace.reader import read_trace
 
 
-def timed(cmd: list[str]) -> float:
+def timed(cmd: list[str]) -> tuple[float, float]:
+    """Run `cmd` to completion; return (wall seconds, CPU seconds user + system)."""
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, check=False)
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    if proc.stderr:
+        proc.stderr.close()
     if proc.returncode != 0:
-        sys.exit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr.decode()[-500:]}")
-    return wall
+        sys.exit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{err[-500:]}")
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=5, help="rounds (default 5)")
     ap.add_argument("--model", action="append", default=[], help="plugin model arg KEY=VALUE")
+    ap.add_argument("--plugin", type=Path, default=None,
+                    help="plugin build to measure (default: the one rtoslab runs)")
+    ap.add_argument("--vs", type=Path, default=None,
+                    help="a second plugin build to measure with the same model, in the same rounds")
+    ap.add_argument("--no-smoke", action="store_true", help="skip the smoke-suite timing")
     args = ap.parse_args()
+    if args.repeat < 1:
+        sys.exit("--repeat must be at least 1")
+    for kv in args.model:
+        if "=" not in kv:
+            sys.exit(f"--model {kv!r}: expected KEY=VALUE, e.g. --model flash_ws=2")
+    plugin = args.plugin if args.plugin is not None else plugin_path()
+    for so in (plugin, args.vs):
+        if so is not None and not so.is_file():
+            sys.exit(f"no plugin build at {so}: run `make setup` or pass an existing .so")
     model = dict(kv.split("=", 1) for kv in args.model)
 
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "r.sqlite"
-        cli = [sys.executable, "-m", "rtoslab.cli.main", "run", "--suite", "smoke", "--json",
-               "--db", str(db)]
-        timed(cli)  # warm the build cache
-        smoke = min(timed(cli) for _ in range(args.repeat))
-        print(f"smoke suite end to end (4 benchmarks, build cached): {smoke:.2f} s (best of {args.repeat})")
+        if not args.no_smoke:
+            db = Path(tmp) / "r.sqlite"
+            cli = [sys.executable, "-m", "rtoslab.cli.main", "run", "--suite", "smoke", "--json",
+                   "--db", str(db)]
+            timed(cli)  # warm the build cache
+            smoke = min(timed(cli)[0] for _ in range(args.repeat))
+            print(f"smoke suite end to end (4 benchmarks, build cached): {smoke:.2f} s "
+                  f"(best of {args.repeat})")
 
         overrides = tuple(sorted(model.items()))
         config = BuildConfig(timing=overrides)
@@ -62,26 +93,44 @@ def main() -> int:
         settings = {k: v for k, v in config.timing_settings().items() if k != "clock_hz"}
         trace_path = Path(tmp) / "perf.trace"
 
-        def command(settings: dict[str, object]) -> list[str]:
+        def command(settings: dict[str, object], so: Path, trace: Path = trace_path) -> list[str]:
             req = RunRequest("perf_mix", elf, target, Path(tmp), bench.insn_limit, bench.timeout_s,
                              settings)
-            return qemu_command(req, trace_path, plugin_path())
+            return qemu_command(req, trace, so)
 
-        with_model = command(settings)
-        counting = command({"core": "none"})
-        without = with_model[: with_model.index("-plugin")]
-        on = min(timed(with_model) for _ in range(args.repeat))
+        label = ",".join(f"{k}={v}" for k, v in settings.items() if k not in ("flash", "sram"))
+        with_model = command(settings, plugin)
+        cmds: dict[str, list[str]] = {
+            f"plugin, timing model ({label})": with_model,
+            "plugin, instructions only (core=none)": command({"core": "none"}, plugin),
+            "no plugin": with_model[: with_model.index("-plugin")],
+        }
+        if args.vs is not None:
+            vs_trace = Path(tmp) / "vs.trace"
+            cmds[f"--vs {args.vs}, timing model"] = command(settings, args.vs, vs_trace)
+        timed(with_model)  # warm the page cache
         end = read_trace(trace_path).end
         assert end is not None
         insns, cycles = end.total_insns, end.total_cycles
-        count_only = min(timed(counting) for _ in range(args.repeat))
-        off = min(timed(without) for _ in range(args.repeat))
-        label = ",".join(f"{k}={v}" for k, v in settings.items() if k not in ("flash", "sram"))
-        print(f"perf_mix: {insns:,} guest instructions, {cycles:,} modelled cycles")
-        print(f"  plugin, timing model ({label}): {on:.2f} s  {insns / on / 1e6:.1f} M guest instructions/s")
-        print(f"  plugin, instructions only (core=none): {count_only:.2f} s  "
-              f"{insns / count_only / 1e6:.1f} M guest instructions/s")
-        print(f"  no plugin: {off:.2f} s  {insns / off / 1e6:.1f} M guest instructions/s")
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in cmds}
+        for _ in range(args.repeat):
+            for name, cmd in cmds.items():
+                runs[name].append(timed(cmd))
+        print(f"perf_mix: {insns:,} guest instructions, {cycles:,} modelled cycles; "
+              f"{args.repeat} rounds; plugin {plugin}")
+        for name, samples in runs.items():
+            wall = min(w for w, _ in samples)
+            cpu = statistics.median(c for _, c in samples)
+            cpu_lo, cpu_hi = min(c for _, c in samples), max(c for _, c in samples)
+            print(f"  {name}: wall {wall:.3f} s best = {insns / wall / 1e6:.1f} M insn/s; "
+                  f"CPU {cpu:.3f} s median ({cpu_lo:.3f}-{cpu_hi:.3f}) = "
+                  f"{insns / cpu / 1e6:.1f} M insn/s")
+        if args.vs is not None:
+            vs_end = read_trace(vs_trace).end
+            assert vs_end is not None
+            same = (vs_end.total_insns, vs_end.total_cycles) == (insns, cycles)
+            print(f"  --vs build's totals: {vs_end.total_insns:,} instructions, "
+                  f"{vs_end.total_cycles:,} cycles ({'the same' if same else 'DIFFERENT'})")
     return 0
 
 

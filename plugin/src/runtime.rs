@@ -17,6 +17,7 @@
 
 use std::cell::{Cell, UnsafeCell};
 use std::collections::BTreeMap;
+use std::ffi::{c_uint, c_void};
 use std::fs::File;
 use std::io::BufWriter;
 use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
@@ -25,8 +26,10 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use qemu_plugin::install::{Args, Info};
 use qemu_plugin::plugin::{HasCallbacks, Register};
 use qemu_plugin::sys::{
-    GByteArray, qemu_plugin_read_memory_vaddr, qemu_plugin_scoreboard, qemu_plugin_scoreboard_find,
-    qemu_plugin_scoreboard_new,
+    GByteArray, qemu_plugin_read_memory_vaddr, qemu_plugin_register_vcpu_tb_exec_cb,
+    qemu_plugin_meminfo_t, qemu_plugin_register_vcpu_mem_cb, qemu_plugin_scoreboard,
+    qemu_plugin_scoreboard_find, qemu_plugin_scoreboard_new, qemu_plugin_tb,
+    qemu_plugin_tb_get_insn,
 };
 use qemu_plugin::{
     CallbackFlags, MemRW, MemoryInfo, PluginCondition, PluginId, PluginOp, PluginU64,
@@ -274,6 +277,14 @@ unsafe impl Sync for Runtime {}
 
 static RUNTIME: OnceLock<Runtime> = OnceLock::new();
 
+/// The runtime, for a callback registered without a closure: a constant address, no
+/// pointer chain to follow at every block.
+#[inline(always)]
+fn runtime() -> &'static Runtime {
+    // SAFETY: `install` sets it before registering any callback, and it is never unset.
+    unsafe { RUNTIME.get().unwrap_unchecked() }
+}
+
 fn fatal(msg: &str) -> ! {
     eprintln!("rtoslab-plugin: {msg}");
     std::process::exit(1);
@@ -322,7 +333,7 @@ fn on_store<const MULTI: bool>(
     }
     if rt.data_ws {
         // After the probe check: a probe's value excludes its own store's cost.
-        add_cycles(vcpu, rt.model.data_ws(vaddr));
+        add_cycles(vcpu, data_ws(rt, vaddr));
     }
     if rt.dynamic && !MULTI {
         // SAFETY: the one vCPU's own state (see `Runtime`).
@@ -347,7 +358,28 @@ fn on_store<const MULTI: bool>(
 /// Load callback (only with data wait states): charge the access's region.
 #[inline(always)]
 fn on_load(rt: &'static Runtime, vcpu: VCPUIndex, vaddr: u64) {
-    add_cycles(vcpu, rt.model.data_ws(vaddr));
+    add_cycles(vcpu, data_ws(rt, vaddr));
+}
+
+/// The model's wait states of a data access at `vaddr`: the Cortex-M model's, called
+/// directly (inlined), when it is the model.
+#[inline(always)]
+fn data_ws(rt: &'static Runtime, vaddr: u64) -> u64 {
+    match rt.cycle {
+        Some(m) => m.data_ws(vaddr),
+        None => rt.model.data_ws(vaddr),
+    }
+}
+
+/// The load callback of a single-vCPU machine, registered directly with QEMU (as
+/// `on_tb_enter_single`; no userdata).
+unsafe extern "C" fn on_load_single(
+    _vcpu: c_uint,
+    _info: qemu_plugin_meminfo_t,
+    vaddr: u64,
+    _userdata: *mut c_void,
+) {
+    on_load(runtime(), 0, vaddr);
 }
 
 #[cold]
@@ -400,22 +432,81 @@ fn on_tb_limit(rt: &'static Runtime, vcpu: VCPUIndex) {
     }
 }
 
-/// A translated block as its entry callback sees it: its shape, and the charge of the
-/// last `Next` or `Taken` entry into it from a block with a pure exit (`memo_prev`, null
-/// when none), which every later entry from that block run whole repeats
-/// (`Tracker::enter_again`). Kept for the block's lifetime; touched on the one
+/// How many entries from different predecessors a block remembers (`Block::memo_prev`).
+/// One was not enough: on perf_mix 18% of block entries came from another predecessor
+/// than the remembered one (loop heads, joins), and each took the full path.
+const MEMO_WAYS: usize = 2;
+
+/// A translated block as its entry callback sees it: its shape, and the charges of the
+/// last `MEMO_WAYS` `Next` or `Taken` entries into it from different blocks with a pure
+/// exit (`memo_prev[i]` the block, null when none; `memo_charge[i]` its charge), which
+/// every later entry from such a block run whole repeats (`Tracker::enter_again`). A new
+/// predecessor replaces the oldest one. Kept for the block's lifetime; touched on the one
 /// round-robin thread only (the memo is off with more than one vCPU: `Runtime::memo`).
 struct Block {
     shape: TbShape,
     /// The block executes a floating-point instruction (lazy FP stacking: `fpctx`).
     has_fp: bool,
-    memo_prev: Cell<*const TbShape>,
-    memo_charge: Cell<Charge>,
+    memo_prev: [Cell<*const TbShape>; MEMO_WAYS],
+    memo_charge: [Cell<Charge>; MEMO_WAYS],
+    /// `memo_charge[i].total()`, computed once.
+    memo_total: [Cell<u64>; MEMO_WAYS],
+    /// The slot the next new predecessor takes (oldest first).
+    memo_next: Cell<u8>,
+}
+
+impl Block {
+    /// The remembered charge of an entry from `key` (a pure previous block), if any.
+    #[inline(always)]
+    fn memo_find(&self, key: *const TbShape) -> Option<Charge> {
+        (0..MEMO_WAYS)
+            .find(|&i| std::ptr::eq(self.memo_prev[i].get(), key))
+            .map(|i| self.memo_charge[i].get())
+    }
+
+    /// Remember `charge` for entries from `key`, in place of the oldest entry.
+    fn memo_put(&self, key: *const TbShape, charge: Charge) {
+        let i = usize::from(self.memo_next.get());
+        self.memo_prev[i].set(key);
+        self.memo_charge[i].set(charge);
+        self.memo_total[i].set(charge.total());
+        self.memo_next.set(((i + 1) % MEMO_WAYS) as u8);
+    }
 }
 
 // SAFETY: the cells are only touched from callbacks on the one round-robin thread.
 unsafe impl Sync for Block {}
 unsafe impl Send for Block {}
+
+/// The common block entry on a single-vCPU machine: a remembered one (see
+/// `on_tb_enter`) into a block without floating point. Its event is `Next` or `Taken`,
+/// so no exception state changes (the `in_handler` flag keeps its value) and no
+/// timeline, masked-window or debug event is due: the effects are those of
+/// `on_tb_enter`, with nothing it cannot need. Returns false, having changed nothing,
+/// when the entry is not such a one. Small, so that it needs no saved registers; the
+/// rest is `on_tb_enter`, out of line.
+#[inline(always)]
+fn on_tb_enter_remembered(rt: &'static Runtime, blk: &'static Block) -> bool {
+    let now = insns_now(0);
+    // SAFETY: the one vCPU's own state (see `Runtime`).
+    let tr = unsafe { &mut *rt.tracker.get(0) };
+    // `enter_again` checks the key first, then that the block has a pure exit and ran
+    // whole; it changes nothing when it returns false.
+    let Some(i) = (0..MEMO_WAYS).find(|&i| tr.enter_again(&blk.shape, now, blk.memo_prev[i].get()))
+    else {
+        return false;
+    };
+    let charge = blk.memo_charge[i].get();
+    // SAFETY: as above.
+    unsafe { *rt.seen_target.get(0) = None };
+    add_cycles(0, blk.memo_total[i].get());
+    // SAFETY: as above.
+    unsafe { *rt.entry_charge.get(0) = charge };
+    if rt.insn_limit != 0 && now >= rt.insn_limit {
+        stop_on_limit(rt, 0, now);
+    }
+    true
+}
 
 /// Per-block callback with a dynamic model (every block): its block-entry charge, and the
 /// instruction limit.
@@ -435,10 +526,18 @@ fn on_tb_enter<const MULTI: bool>(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'
         };
         // The event, when not a remembered one (those are `Next` or `Taken`).
         let mut fresh = Event::None;
-        let charge = if rt.memo && tr.enter_again(shape, now, blk.memo_prev.get()) {
+        // A remembered entry from the previous block, if it has a pure exit and ran whole.
+        let memo = if rt.memo {
+            tr.pure_prev(now).and_then(|k| blk.memo_find(k).map(|c| (k, c)))
+        } else {
+            None
+        };
+        let charge = if let Some((k, c)) = memo
+            && tr.enter_again(shape, now, k)
+        {
             // The same event as the remembered entry: a pure function of the two blocks
             // and a model without run-time state (`Runtime::memo`).
-            blk.memo_charge.get()
+            c
         } else {
             let key = tr.pure_prev(now);
             let prev_pc = if rt.irqwin.is_some() {
@@ -466,8 +565,7 @@ fn on_tb_enter<const MULTI: bool>(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'
                 );
             }
             if let (Some(k), Event::Next(_) | Event::Taken(_)) = (key, ev) {
-                blk.memo_prev.set(k);
-                blk.memo_charge.set(charge);
+                blk.memo_put(k, charge);
             }
             if let Some(evw) = &rt.events {
                 exc_event(evw, vcpu, ev, shape.start, now);
@@ -492,6 +590,34 @@ fn on_tb_enter<const MULTI: bool>(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'
     if rt.insn_limit != 0 && now >= rt.insn_limit {
         stop_on_limit(rt, vcpu, now);
     }
+}
+
+/// The block-entry callback of a single-vCPU machine with a dynamic model, registered
+/// directly with QEMU (`userdata`: the block's leaked `Block`): the crate's closure
+/// wrapper would cost two dependent loads (its box, then the captures) at every block.
+unsafe extern "C" fn on_tb_enter_single(_vcpu: c_uint, userdata: *mut c_void) {
+    // SAFETY: registered only with a `&'static Block` as its userdata.
+    let blk = unsafe { &*(userdata as *const Block) };
+    let rt = runtime();
+    if rt.memo && !blk.has_fp && on_tb_enter_remembered(rt, blk) {
+        return;
+    }
+    on_tb_enter_single_full(rt, blk);
+}
+
+/// `on_tb_enter` for one vCPU, out of line (see `on_tb_enter_single`).
+#[inline(never)]
+fn on_tb_enter_single_full(rt: &'static Runtime, blk: &'static Block) {
+    // One vCPU: its index is the constant 0, so the per-vCPU lookups fold.
+    on_tb_enter::<false>(rt, 0, blk);
+}
+
+/// The raw QEMU handle behind `tb` (the crate keeps its one field private; it builds the
+/// wrapper `From<*mut qemu_plugin_tb>`, so the wrapper is exactly that pointer).
+fn raw_tb(tb: &TranslationBlock) -> *mut qemu_plugin_tb {
+    const _: () = assert!(std::mem::size_of::<TranslationBlock>() == std::mem::size_of::<usize>());
+    // SAFETY: same size, and the only non-zero-sized field is the pointer (as usize).
+    unsafe { std::mem::transmute_copy::<TranslationBlock, usize>(tb) as *mut qemu_plugin_tb }
 }
 
 /// The timeline's exception events (only with `events=`): entry, return and tail-chain,
@@ -1193,6 +1319,20 @@ impl HasCallbacks for RtosLab {
             // QEMU 7.2 never called a callback registered for QEMU_PLUGIN_MEM_R alone
             // (measured: loads do reach one registered for MEM_RW). These instructions
             // only load, so MEM_RW sees exactly their loads.
+            if !rt.multi {
+                // SAFETY: a valid block handle during its translation, `idx` one of its
+                // instructions; no userdata.
+                unsafe {
+                    qemu_plugin_register_vcpu_mem_cb(
+                        qemu_plugin_tb_get_insn(raw_tb(&tb), idx),
+                        Some(on_load_single),
+                        CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+                        MemRW::QEMU_PLUGIN_MEM_RW,
+                        std::ptr::null_mut(),
+                    )
+                };
+                continue;
+            }
             tb.instruction(idx)?.register_memory_access_callback_flags(
                 move |_vcpu: VCPUIndex, _info: MemoryInfo, vaddr: u64| {
                     on_load(rt, vcpu_now(rt.multi), vaddr)
@@ -1237,8 +1377,10 @@ impl HasCallbacks for RtosLab {
             let blk: &'static Block = Box::leak(Box::new(Block {
                 shape: plan.shape,
                 has_fp: rt.fp.is_some() && decoded.iter().any(|d| fp_op(d).is_some()),
-                memo_prev: Cell::new(std::ptr::null()),
-                memo_charge: Cell::new(Charge::default()),
+                memo_prev: std::array::from_fn(|_| Cell::new(std::ptr::null())),
+                memo_charge: std::array::from_fn(|_| Cell::new(Charge::default())),
+                memo_total: std::array::from_fn(|_| Cell::new(0)),
+                memo_next: Cell::new(0),
             }));
             if rt.multi {
                 tb.register_execute_callback_flags(
@@ -1246,11 +1388,16 @@ impl HasCallbacks for RtosLab {
                     CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
                 );
             } else {
-                // One vCPU: its index is the constant 0, so the per-vCPU lookups fold.
-                tb.register_execute_callback_flags(
-                    move |_vcpu: VCPUIndex| on_tb_enter::<false>(rt, 0, blk),
-                    CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
-                );
+                // SAFETY: a valid block handle during its translation; `blk` lives for
+                // the plugin's lifetime, as the callback expects.
+                unsafe {
+                    qemu_plugin_register_vcpu_tb_exec_cb(
+                        raw_tb(&tb),
+                        Some(on_tb_enter_single),
+                        CallbackFlags::QEMU_PLUGIN_CB_NO_REGS,
+                        blk as *const Block as *mut c_void,
+                    )
+                };
             }
         } else if (rt.insn_limit != 0 && plan.may_loop) || rt.multi {
             tb.register_execute_callback_flags(
@@ -1263,3 +1410,14 @@ impl HasCallbacks for RtosLab {
 }
 
 register!(RtosLab);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_tb_is_the_wrapped_handle() {
+        let p = 0x1234_5678usize as *mut qemu_plugin_tb;
+        assert_eq!(raw_tb(&TranslationBlock::from(p)), p);
+    }
+}
