@@ -98,7 +98,7 @@ def report(elf: Path) -> None:
         (mode_i, mode_c), n = collections.Counter(spans).most_common(1)[0]
         print(f"{elf.parent.name}/{elf.name} probes {start}->{start + 1}: {len(rounds)} rounds; "
               f"most common raw {mode_i} insn / {mode_c} cycles ({n}x)")
-        for i, ((s, e), (ins, cyc)) in enumerate(zip(rounds, spans)):
+        for i, ((s, e), (ins, cyc)) in enumerate(zip(rounds, spans, strict=True)):
             inside = [f"{name}@core{core}" for t, name, core in entries if clock(s) <= t < clock(e)]
             if ins > mode_i + OUTLIER_INSNS:
                 print(f"  round {i}: {ins} insn / {cyc} cycles (+{ins - mode_i} / +{cyc - mode_c}); "
