@@ -16,7 +16,8 @@ the shared clock, as the k_* benchmarks declare their intervals, and prints per 
 - every round whose interval is more than 30 instructions longer than that, with the
   handlers whose entry (or tail-chain) fell inside it on the shared clock, by symbol and core
   (for a same-core interval another core's handlers are listed but not counted in it);
-- the rounds inside which, or just before which, SysTick_Handler ran (the kernel tick).
+- the rounds inside which, or just before which, SysTick_Handler ran (the kernel tick; the
+  first six).
 
 Rounds are numbered from 0 as the stored sample sequence (`seq`). The run uses a temporary
 folder; nothing is stored.
@@ -103,13 +104,14 @@ def report(elf: Path) -> None:
             if ins > mode_i + OUTLIER_INSNS:
                 print(f"  round {i}: {ins} insn / {cyc} cycles (+{ins - mode_i} / +{cyc - mode_c}); "
                       f"inside: {', '.join(inside) or 'no exception'}")
-        tick_rounds = []
+        tick_rounds: list[str] = []
         for t in ticks:
             later = [i for i, (s, _) in enumerate(rounds) if clock(s) > t]
-            inside = [i for i, (s, e) in enumerate(rounds) if clock(s) <= t < clock(e)]
-            tick_rounds.append(f"{inside[0]} (inside)" if inside else
+            holding = [i for i, (s, e) in enumerate(rounds) if clock(s) <= t < clock(e)]
+            tick_rounds.append(f"{holding[0]} (inside)" if holding else
                                (f"before {later[0]}" if later else "after the last"))
-        print(f"  SysTick_Handler entries: {len(ticks)}; by round: {', '.join(tick_rounds)}")
+        shown = ", ".join(tick_rounds[:6]) + (", ..." if len(tick_rounds) > 6 else "")
+        print(f"  SysTick_Handler entries: {len(ticks)}; by round: {shown}")
 
 
 def main(argv: list[str]) -> int:
