@@ -88,6 +88,10 @@ def main(argv: list[str]) -> int:
             return runs(Path(argv[1]), int(argv[2]), argv[3:])
     except ValueError:
         pass
+    except sqlite3.Error as e:
+        print(f"{argv[1]}: cannot read it as a results database ({e}); give the --db file of the runs",
+              file=sys.stderr)
+        return 2
     print("usage: smp_samples.py same DB RUN_A RUN_B | runs DB RUN [METRIC ...]", file=sys.stderr)
     return 2
 
