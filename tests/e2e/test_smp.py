@@ -40,8 +40,8 @@ def test_doorbell_runs_on_two_cores_and_repeats_exactly(run_cli: RunCli, tmp_pat
     assert code == 0, err
     assert {r["benchmark"]: r["status"] for r in rows} == {"x_doorbell": "ok", "x_tick": "ok"}
     n = {r["metric"]: r["n"] for r in rows if r["unit"] == "insn"}
-    # 16 rounds + the stopping round across cores; 16 self-rings on core 0.
-    assert n == {"ring_other": 17, "reply": 17, "ring_self": 16}
+    # 32 rounds + the stopping round across cores; 32 self-rings on core 0.
+    assert n == {"ring_other": 33, "reply": 33, "ring_self": 32}
     first = {m: _samples(db, 1, m) for m in n}
     # Stored, and the same every round: each core idles in WFI between rounds.
     for metric, samples in first.items():

@@ -62,7 +62,7 @@ def test_two_core_trace_is_per_core_and_repeats_exactly(run_cli: RunCli, tmp_pat
     # interval.
     irq1 = [s for s in tl.slices if s.lane == irq_lanes[1]]
     rings = [s for s in tl.slices if s.lane == "metric ring_other"]
-    assert len(rings) == 17 and len(irq1) == 17  # 16 rounds and the stopping one
+    assert len(rings) == 33 and len(irq1) == 33  # 32 rounds and the stopping one
     for ring, irq in zip(rings, irq1, strict=True):
         assert ring.core == 0 and irq.core == 1
         assert ring.start_insns < irq.start_insns < ring.end_insns < irq.end_insns
@@ -83,8 +83,8 @@ def test_masked_windows_on_two_cores(run_cli: RunCli, tmp_path: Path) -> None:
     levels = report["levels"]
     assert [lv["core"] for lv in levels] == [0] * 8 + [1] * 8  # 3 priority bits per core
     # Each core's doorbell handler (IRQ 6, exception 22) masks every level on that core:
-    # core 0 takes the 17 replies and 16 self-rings, core 1 the 17 rings.
+    # core 0 takes the 33 replies and 32 self-rings, core 1 the 33 rings.
     handler = {c: sum(w["count"] for w in levels[8 * c]["windows"] if w["cause"] == "handler:22")
                for c in (0, 1)}
-    assert handler == {0: 33, 1: 17}
+    assert handler == {0: 65, 1: 33}
     assert "core 1 level 0" in proc.stderr or "core 1 level 0" in (tmp_path / "run-1.md").read_text()
