@@ -190,3 +190,27 @@ def test_a_rust_version_s_own_board_needs_make_only_it_na() -> None:
     assert na_reason(b, kernels()["rtic"], bare) is None
     assert na_reason(b, kernels()["freertos"], bare) is None
 
+
+
+def test_rust_builds_remap_every_machine_dependent_path(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    """Two clones build the same Rust images: cargo's rustc flags map the firmware folder
+    (to "firmware", C's -ffile-prefix-map name), the cargo target directory and cargo's
+    crate sources to fixed names, and nothing those names map to holds a path."""
+    monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo home"))
+    env = rust.cargo_env(get_target("mps2-an385"))
+    assert "RUSTFLAGS" not in env
+    flags = env["CARGO_ENCODED_RUSTFLAGS"].split("\x1f")
+    assert flags == rust.remap_flags()
+    mapped = dict(f.removeprefix("--remap-path-prefix=").rsplit("=", 1) for f in flags)
+    assert all(f.startswith("--remap-path-prefix=") for f in flags)
+    assert mapped[str(firmware_root())] == "firmware"
+    assert mapped[str(rust.target_dir())] == "rust-target"
+    assert mapped[str(tmp_path / "cargo home" / "registry" / "src")] == "cargo-registry"
+    assert mapped[str(tmp_path / "cargo home" / "git" / "checkouts")] == "cargo-git"
+    assert not any("/" in name for name in mapped.values())
+    # rustc applies the last matching mapping: no earlier folder lies inside a later one
+    folders = list(mapped)
+    for i, inner in enumerate(folders):
+        assert not any(Path(inner).is_relative_to(outer) and inner != outer
+                       for outer in folders[i + 1:]), inner

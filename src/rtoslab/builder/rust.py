@@ -67,10 +67,41 @@ def rust_triple(target: Target) -> str:
     return triple
 
 
+def cargo_home() -> Path:
+    """Cargo's home (its registry sources): $CARGO_HOME, else ~/.cargo (as cargo finds it)."""
+    env = os.environ.get("CARGO_HOME")
+    return Path(env) if env else Path.home() / ".cargo"
+
+
+def remap_flags() -> list[str]:
+    """rustc's --remap-path-prefix for every folder whose place differs between clones and
+    machines, so that file names compiled into an image (panic and check! locations:
+    file!(), #[track_caller]; also debug info and diagnostics) are the same wherever the
+    checkout is, as -ffile-prefix-map makes them for C (firmware/CMakeLists.txt): the
+    firmware folder becomes "firmware" (the C name; analysis/irq_windows.py finds sources by
+    it), the cargo target directory "rust-target" (build scripts' generated sources),
+    cargo's registry and git sources "cargo-registry" and "cargo-git". rustc applies the
+    last matching mapping (a textual prefix; The rustc book, "Remap source paths",
+    doc.rust-lang.org/rustc/remap-source-paths.html), so the most specific folders come
+    last. Both the path as given and its resolved form are mapped (cargo passes what it
+    was given)."""
+    pairs = [(cargo_home() / "registry" / "src", "cargo-registry"),
+             (cargo_home() / "git" / "checkouts", "cargo-git"),
+             (firmware_root(), "firmware"),
+             (target_dir(), "rust-target")]
+    flags: list[str] = []
+    for folder, name in pairs:
+        for form in dict.fromkeys((str(folder), str(folder.resolve()))):
+            flags.append(f"--remap-path-prefix={form}={name}")
+    return flags
+
+
 def cargo_env(target: Target, defines: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment of every cargo call: Debian's rustc, build-std allowed, the target's
-    facts (read by the lab crate with env!, as the C build passes them as macros), and each
-    of the configuration's defines NAME=VALUE as LAB_DEFINE_NAME (read with option_env!)."""
+    """The environment of every cargo call: Debian's rustc, build-std allowed, the path
+    remapping that keeps the checkout's place out of the image (``remap_flags``), the
+    target's facts (read by the lab crate with env!, as the C build passes them as macros),
+    and each of the configuration's defines NAME=VALUE as LAB_DEFINE_NAME (read with
+    option_env!)."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTUP_", "CARGO_BUILD_",
                                 "LAB_DEFINE_"))}
@@ -78,6 +109,8 @@ def cargo_env(target: Target, defines: dict[str, str] | None = None) -> dict[str
     env.update({
         "RUSTC": str(RUSTC),
         "RUSTC_BOOTSTRAP": "1",  # -Zbuild-std on a release compiler
+        # (the encoded form: one flag per 0x1f-separated field, so paths may hold spaces)
+        "CARGO_ENCODED_RUSTFLAGS": "\x1f".join(remap_flags()),
         "CARGO_TARGET_DIR": str(target_dir()),
         "LAB_PROBE_REGION_BASE": f"{spec.probe.base:#x}",
         "LAB_PROBE_REGION_SIZE": f"{spec.probe.size:#x}",
