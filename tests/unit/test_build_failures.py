@@ -9,7 +9,7 @@ _OUT = """\
 [1/9] Building C object CMakeFiles/lab_harness.dir/harness/harness.c.obj
 [2/9] Building C object CMakeFiles/bad.dir/bench/bad/bad.c.obj
 FAILED: CMakeFiles/bad.dir/bench/bad/bad.c.obj
-/usr/bin/arm-none-eabi-gcc -DLAB_X=1 -O2 -Werror -o CMakeFiles/bad.dir/bench/bad/bad.c.obj -c /x/bench/bad/bad.c
+/usr/bin/arm-none-eabi-gcc -O2 -Werror -o CMakeFiles/bad.dir/bench/bad/bad.c.obj -c /x/bench/bad/bad.c
 bench/bad/bad.c:1:2: error: #error not today
     1 | #error not today
       |  ^~~~~
@@ -17,7 +17,7 @@ bench/bad/bad.c:1:2: error: #error not today
 [4/9] Linking C executable good.elf
 FAILED: worse.elf
 : && /usr/bin/arm-none-eabi-gcc -O2 CMakeFiles/worse.dir/worse.c.obj -o worse.elf && :
-/usr/lib/gcc/arm-none-eabi/12.2.1/../../../arm-none-eabi/bin/ld: worse.c:(.text+0x4): undefined reference to `nowhere'
+/usr/lib/gcc/arm-none-eabi/12.2.1/../bin/ld: worse.c:(.text+0x4): undefined reference to `nowhere'
 collect2: error: ld returned 1 exit status
 ninja: build stopped: cannot make progress due to previous errors.
 """

@@ -230,21 +230,23 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
     for b in wanted:
         if b not in benches:
             raise RtoslabError(f"benchmark {b.name} cannot be built for kernel {config.kernel}")
-    build_staticlibs(config.target_info(), kernel,
-                     [b for b in wanted if b.name in rust_benches], build_dir / "rust", log,
-                     config.define_map())
     what = f"build of {config.describe()} ({chash})"
-    code, out = _run_logged(["ninja", "-k", "0", "-C", str(build_dir), *names], log, what,
-                            check=False)
-    failed: dict[str, str] = {}
+    failed = build_staticlibs(config.target_info(), kernel,
+                              [b for b in wanted if b.name in rust_benches], build_dir / "rust",
+                              log, config.define_map())
+    names = [n for n in names if n not in failed]
+    code, out = 0, ""
+    if names:  # (none left: nothing to build; ninja without targets would build them all)
+        code, out = _run_logged(["ninja", "-k", "0", "-C", str(build_dir), *names], log, what,
+                                check=False)
     if code != 0:
         own = bench_failures(out, names)
         if own is None:  # something every image shares failed: the whole configuration
             raise RtoslabError(f"{what} failed: {first_error(out)[:300]} (full log: {log})")
-        failed = {n: f"build failed: {err[:300]} (full log: {log})" for n, err in own.items()}
-        if not partial:
-            n = sorted(failed)[0]
-            raise RtoslabError(f"{what} failed: {n}: {failed[n]}")
+        failed |= {n: f"build failed: {err[:300]} (full log: {log})" for n, err in own.items()}
+    if failed and not partial:
+        n = sorted(failed)[0]
+        raise RtoslabError(f"{what} failed: {n}: {failed[n]}")
     rebuilt = "no work to do" not in out
     elfs = {n: build_dir / f"{n}.elf" for n in names if n not in failed}
     for n, p in elfs.items():
