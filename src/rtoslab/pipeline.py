@@ -284,7 +284,10 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         try:
-            builds = {pool.submit(build, cfg, benches): h for h, (cfg, benches) in to_build.items()}
+            # partial: a benchmark whose own sources fail to build fails alone (its first
+            # error line); the others of its configuration still run
+            builds = {pool.submit(build, cfg, benches, True): h
+                      for h, (cfg, benches) in to_build.items()}
             built: dict[str, BuildResult | str] = {}
             for fut in as_completed(builds):
                 h = builds[fut]
@@ -300,6 +303,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                 b = built[config.image_key()]
                 if isinstance(b, str):
                     results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b}")
+                elif bench.name in b.failed:
+                    results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b.failed[bench.name]}")
                 else:
                     runs[pool.submit(run_benchmark_traced, config, bench, b, runner,
                                      irq_windows)] = i

@@ -196,3 +196,26 @@ def test_a_large_plan_says_its_size_and_needs_yes(run_cli: RunCli, tmp_path: Pat
     assert lines[-1] == ("rtoslab: error: experiment big has 3200 benchmark runs (more than 2000): "
                          "pass --yes to run them, or shrink the matrix")
     assert _runs(db) == []  # nothing started
+
+
+def test_a_benchmark_that_does_not_compile_fails_alone(run_cli: RunCli, tmp_path: Path) -> None:
+    """One benchmark with an #error beside a good one in the same configuration: the good
+    one builds and runs, the bad one is failed with its own first error line (not "build
+    of -O2 failed" for both)."""
+    benches = tmp_path / "benches"
+    for name in ("fine_one", "broken_one"):
+        made = run_cli("new", "bench", name, "--dir", str(benches))
+        assert made.returncode == 0, made.stderr
+    bad = benches / "broken_one" / "broken_one.c"
+    bad.write_text("#error broken_one does not build on purpose\n" + bad.read_text())
+    proc = run_cli("run", "--bench-path", str(benches), "--bench", "fine_one", "--bench", "broken_one",
+                   "--bench", "call", "--json", "--db", str(tmp_path / "r.sqlite"))
+    assert proc.returncode == 1, proc.stderr
+    results = json.loads(proc.stdout)["results"]
+    status = {r["benchmark"]: r["status"] for r in results}
+    assert status["fine_one"] == "ok" and status["call"] == "ok", results
+    assert status["broken_one"] == "failed"
+    reason = next(r["reason"] for r in results if r["benchmark"] == "broken_one")
+    assert reason.startswith("broken_one: build failed: "), reason
+    assert "error: #error broken_one does not build on purpose" in reason, reason
+    assert "FAILED:" not in reason and "fine_one" not in reason

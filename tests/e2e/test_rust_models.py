@@ -92,6 +92,29 @@ def test_rust_run_is_bit_identical(run_cli: RunCli, embassy_smoke: tuple[dict, P
     assert runs.returncode == 0, runs.stdout + runs.stderr
 
 
+def loaded_bytes(elf: Path) -> bytes:
+    """What a loader puts in memory: every PT_LOAD segment's file bytes, with its address."""
+    from elftools.elf.elffile import ELFFile
+    out = b""
+    with elf.open("rb") as f:
+        for seg in ELFFile(f).iter_segments():
+            if seg["p_type"] == "PT_LOAD":
+                out += seg["p_paddr"].to_bytes(4, "little") + seg.data()
+    return out
+
+
+def test_rust_images_hold_no_checkout_path(embassy_smoke: tuple[dict, Path]) -> None:
+    """File names compiled into a Rust image (panic and check! locations) are remapped
+    (builder/rust.py remap_flags): the loaded bytes name no folder of this checkout, so
+    another clone builds the same image."""
+    from rtoslab.paths import cache_root
+    elf = _rust_elf("call", "lab_rs_call_empty")
+    image = loaded_bytes(elf)
+    assert b"firmware/" in image  # the remapped names are there (the check looks at paths)
+    for folder in (repo_root(), repo_root().resolve(), cache_root(), Path.home() / ".cargo"):
+        assert str(folder).encode() + b"/" not in image, folder
+
+
 RUST_KERNEL_BENCHES = ("k_yield", "k_preempt", "k_isr_to_task", "k_queue", "k_mutex", "k_irq_latency",
                        "toggle_rtos")
 

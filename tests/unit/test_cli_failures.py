@@ -16,7 +16,7 @@ import pytest
 
 from rtoslab.cli.main import _value_options, build_parser, join_dash_values
 from rtoslab.cli.run import select_benchmarks
-from rtoslab.records import BenchResult
+from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.store import open_store
 
 REPO = Path(__file__).resolve().parents[2]
@@ -173,7 +173,7 @@ def test_option_values_that_start_with_a_dash_are_values() -> None:
     """The README's `rtoslab run --suite smoke --cflags "-O2"` (argparse alone says
     "expected one argument")."""
     args = parse("run", "--suite", "smoke", "--cflags", "-O2")
-    assert args.cflags == "-O2" and args.suite == "smoke"
+    assert args.cflags == "-O2" and args.suite == ["smoke"]
     assert parse("run", "--cflags", "-O2 -flto", "--json").cflags == "-O2 -flto"
     assert parse("compare", "1", "--baseline", "-x=1").baseline == ["-x=1"]
     assert parse("run", "--cflags=-Os").cflags == "-Os"
@@ -187,6 +187,19 @@ def test_suite_with_bench_is_the_union() -> None:
     assert names == ["calib", "call", "straight", "loop", "t_check"] or (
         sorted(names) == sorted({"calib", "call", "straight", "loop", "t_check"}) and names[-1] == "t_check")
     assert [b.name for b in select_benchmarks(parse("run", "--bench", "call"))] == ["call"]
+
+
+def test_repeated_suites_accumulate() -> None:
+    """`--suite smoke --suite kernel` runs both suites (as --bench, --option, --define
+    accumulate), each benchmark once, the first suite's first; not only the last one."""
+    smoke = [b.name for b in select_benchmarks(parse("run", "--suite", "smoke"))]
+    kernel = [b.name for b in select_benchmarks(parse("run", "--suite", "kernel"))]
+    both = [b.name for b in select_benchmarks(parse("run", "--suite", "smoke", "--suite", "kernel",
+                                                    "--suite", "smoke", "--bench", "call"))]
+    assert both == smoke + [n for n in kernel if n not in smoke]
+    assert len(both) == len(set(both)) and set(kernel) - set(smoke)
+    with pytest.raises(RtoslabError, match="unknown suite 'nope'"):
+        select_benchmarks(parse("run", "--suite", "smoke", "--suite", "nope"))
 
 
 def test_damage_check_is_sqlite_s_own(tmp_path: Path) -> None:

@@ -190,3 +190,62 @@ def test_a_rust_version_s_own_board_needs_make_only_it_na() -> None:
     assert na_reason(b, kernels()["rtic"], bare) is None
     assert na_reason(b, kernels()["freertos"], bare) is None
 
+
+
+def test_rust_builds_remap_every_machine_dependent_path(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    """Two clones build the same Rust images: cargo's rustc flags map the firmware folder
+    (to "firmware", C's -ffile-prefix-map name), the cargo target directory and cargo's
+    crate sources to fixed names, and nothing those names map to holds a path."""
+    monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo home"))
+    env = rust.cargo_env(get_target("mps2-an385"))
+    assert "RUSTFLAGS" not in env
+    flags = env["CARGO_ENCODED_RUSTFLAGS"].split("\x1f")
+    assert flags == rust.remap_flags()
+    mapped = dict(f.removeprefix("--remap-path-prefix=").rsplit("=", 1) for f in flags)
+    assert all(f.startswith("--remap-path-prefix=") for f in flags)
+    assert mapped[str(firmware_root())] == "firmware"
+    assert mapped[str(rust.target_dir())] == "rust-target"
+    assert mapped[str(tmp_path / "cargo home" / "registry" / "src")] == "cargo-registry"
+    assert mapped[str(tmp_path / "cargo home" / "git" / "checkouts")] == "cargo-git"
+    assert not any("/" in name for name in mapped.values())
+    # rustc applies the last matching mapping: no earlier folder lies inside a later one
+    folders = list(mapped)
+    for i, inner in enumerate(folders):
+        assert not any(Path(inner).is_relative_to(outer) and inner != outer
+                       for outer in folders[i + 1:]), inner
+
+
+def test_the_workspace_wrapper_names_our_crates_by_their_name() -> None:
+    """cargo hashes a path package's place (and the wrapper's) into -C metadata, and so
+    into its symbol names: the wrapper of the workspace members replaces it by the crate
+    name. Run for real, with /bin/echo as the "rustc" it hands on to."""
+    import os
+    import subprocess
+    env = rust.cargo_env(get_target("mps2-an385"))
+    wrapper = env["RUSTC_WORKSPACE_WRAPPER"]
+
+    def run(*args: str) -> list[str]:
+        return subprocess.run([wrapper, "/bin/echo", *args], capture_output=True, text=True,
+                              check=True, env={**os.environ, **env}).stdout.split()
+
+    out = run("--crate-name", "bench_call_embassy", "x/lib.rs", "-C", "metadata=0123abcd", "-O")
+    assert out == ["--crate-name", "bench_call_embassy", "x/lib.rs", "-C",
+                   "metadata=rtoslab-bench_call_embassy", "-O"]
+    assert run("-vV") == ["-vV"]  # cargo's version query passes through
+
+
+def test_a_benchmark_crate_that_fails_is_named_with_its_first_error() -> None:
+    """cargo --keep-going's output: each failed crate's "could not compile" line follows its
+    errors; a benchmark's own crate fails alone, any other crate fails the build."""
+    out = ("   Compiling lab v0.1.0\n"
+           "error[E0425]: cannot find value `nope` in this scope\n"
+           " --> firmware/bench/k_yield/rust/embassy/src/lib.rs:10:5\n"
+           "error: could not compile `bench_k_yield_embassy` (lib) due to 1 previous error\n"
+           "warning: build failed, waiting for other jobs to finish...\n")
+    packages = {"k_yield": "bench_k_yield_embassy", "call": "bench_call_embassy"}
+    assert rust.crate_failures(out, packages) == {
+        "k_yield": "error[E0425]: cannot find value `nope` in this scope"}
+    shared = out.replace("`bench_k_yield_embassy`", "`lab`")
+    assert rust.crate_failures(shared, packages) is None
+    assert rust.crate_failures("error: failed to load manifest\n", packages) is None

@@ -11,7 +11,7 @@ import json
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -110,8 +110,11 @@ def target_cmake_args(target: Target, gen_dir: Path) -> dict[str, str]:
 class BuildResult:
     config_hash: str
     build_dir: Path
-    elfs: dict[str, Path]  # benchmark -> ELF
+    elfs: dict[str, Path]  # benchmark -> ELF (the ones that built)
     rebuilt: bool  # did ninja have anything to do
+    # benchmark -> why its own sources did not build ("build failed: <first error> (full
+    # log: ...)"); only with build(..., partial=True), and then it has no ELF in `elfs`
+    failed: dict[str, str] = field(default_factory=dict)
 
 
 def _render_value(value: object) -> str:
@@ -158,8 +161,15 @@ def _tool(name: str) -> str:
     return path
 
 
-def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
-    """Configure (if needed) and build the wanted benchmarks. Blocks until done."""
+def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -> BuildResult:
+    """Configure (if needed) and build the wanted benchmarks. Blocks until done.
+
+    Ninja keeps going past a failed command (-k 0), so a benchmark whose own sources or
+    link fail (an #error, a missing symbol) does not stop the others of the configuration:
+    with ``partial`` it is returned in ``BuildResult.failed`` with its first error line and
+    the rest build and run; without it, the first such failure is raised. A failure in
+    what every image shares (target, harness, port, kernel, configure) fails the whole
+    configuration either way."""
     cmake = _tool("cmake")
     _tool("ninja")
     _tool("arm-none-eabi-gcc")
@@ -220,17 +230,69 @@ def build(config: BuildConfig, wanted: list[Benchmark]) -> BuildResult:
     for b in wanted:
         if b not in benches:
             raise RtoslabError(f"benchmark {b.name} cannot be built for kernel {config.kernel}")
-    build_staticlibs(config.target_info(), kernel,
-                     [b for b in wanted if b.name in rust_benches], build_dir / "rust", log,
-                     config.define_map())
-    out = _run_logged(["ninja", "-C", str(build_dir), *names], log,
-                      f"build of {config.describe()} ({chash})")
+    what = f"build of {config.describe()} ({chash})"
+    failed = build_staticlibs(config.target_info(), kernel,
+                              [b for b in wanted if b.name in rust_benches], build_dir / "rust",
+                              log, config.define_map())
+    names = [n for n in names if n not in failed]
+    code, out = 0, ""
+    if names:  # (none left: nothing to build; ninja without targets would build them all)
+        code, out = _run_logged(["ninja", "-k", "0", "-C", str(build_dir), *names], log, what,
+                                check=False)
+    if code != 0:
+        own = bench_failures(out, names)
+        if own is None:  # something every image shares failed: the whole configuration
+            raise RtoslabError(f"{what} failed: {first_error(out)[:300]} (full log: {log})")
+        failed |= {n: f"build failed: {err[:300]} (full log: {log})" for n, err in own.items()}
+    if failed and not partial:
+        n = sorted(failed)[0]
+        raise RtoslabError(f"{what} failed: {n}: {failed[n]}")
     rebuilt = "no work to do" not in out
-    elfs = {n: build_dir / f"{n}.elf" for n in names}
+    elfs = {n: build_dir / f"{n}.elf" for n in names if n not in failed}
     for n, p in elfs.items():
         if not p.is_file():
             raise RtoslabError(f"build of {n} produced no ELF at {p}: see {log}")
-    return BuildResult(chash, build_dir, elfs, rebuilt)
+    return BuildResult(chash, build_dir, elfs, rebuilt, failed)
+
+
+_NINJA_FAILED = re.compile(r"^FAILED: (?:\[code=\d+\] )?(.*)$")
+_NINJA_STATUS = re.compile(r"^\[\d+/\d+\] ")
+_BENCH_EDGE = re.compile(r"^CMakeFiles/([^/]+)\.dir/|^([^/]+)\.elf$")
+
+
+def bench_failures(output: str, names: list[str]) -> dict[str, str] | None:
+    """Which benchmarks' own build steps failed in ``ninja -k 0`` output, each with its
+    first error line: {benchmark: error}. A failed step is a benchmark's when its output
+    is that benchmark's object (``CMakeFiles/<bench>.dir/...``: its sources and its
+    bench.cmake's) or its ELF (``<bench>.elf``: the link). None when a failed step belongs
+    to none of ``names`` (shared objects: target, harness, port, kernel; the configure
+    step), or when ninja failed without saying which step (then nothing is known to
+    have built)."""
+    blocks: list[tuple[str, list[str]]] = []
+    for line in output.splitlines():
+        m = _NINJA_FAILED.match(line)
+        if m:
+            blocks.append((m.group(1).strip(), []))
+        elif _NINJA_STATUS.match(line) or line.startswith("ninja: "):
+            if blocks and blocks[-1][1]:
+                blocks.append(("", []))  # (a closed block: later lines are not its output)
+        elif blocks:
+            blocks[-1][1].append(line)
+    blocks = [(outputs, lines) for outputs, lines in blocks if outputs]
+    if not blocks:
+        return None
+    failed: dict[str, str] = {}
+    for outputs, lines in blocks:
+        owner = None
+        for path in outputs.split():
+            m = _BENCH_EDGE.match(path)
+            name = (m.group(1) or m.group(2)) if m else None
+            if name in names:
+                owner = name
+        if owner is None:
+            return None
+        failed.setdefault(owner, first_error("\n".join(lines)))
+    return failed
 
 
 def bench_inputs(build_dir: Path, bench: str) -> list[Path]:
@@ -279,13 +341,14 @@ def first_error(output: str) -> str:
     return lines[-1] if lines else "no output"
 
 
-def _run_logged(cmd: list[str], log: Path, what: str) -> str:
+def _run_logged(cmd: list[str], log: Path, what: str, check: bool = True) -> tuple[int, str]:
+    """Run ``cmd``, appending its output to ``log``: (exit status, stdout + stderr). With
+    ``check``, a failure is raised with its first error line."""
     log.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     with log.open("a") as f:
         f.write("$ " + " ".join(cmd) + "\n" + proc.stdout + proc.stderr)
-    if proc.returncode != 0:
-        text = proc.stdout + proc.stderr
-        err = first_error(text)
-        raise RtoslabError(f"{what} failed: {err[:300]} (full log: {log})")
-    return proc.stdout
+    text = proc.stdout + proc.stderr
+    if proc.returncode != 0 and check:
+        raise RtoslabError(f"{what} failed: {first_error(text)[:300]} (full log: {log})")
+    return proc.returncode, text

@@ -14,9 +14,12 @@ vectors and the harness.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
+import re
 import shutil
 import subprocess
+import sys
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -67,17 +70,90 @@ def rust_triple(target: Target) -> str:
     return triple
 
 
+def cargo_home() -> Path:
+    """Cargo's home (its registry sources): $CARGO_HOME, else ~/.cargo (as cargo finds it)."""
+    env = os.environ.get("CARGO_HOME")
+    return Path(env) if env else Path.home() / ".cargo"
+
+
+def remap_flags() -> list[str]:
+    """rustc's --remap-path-prefix for every folder whose place differs between clones and
+    machines, so that file names compiled into an image (panic and check! locations:
+    file!(), #[track_caller]; also debug info and diagnostics) are the same wherever the
+    checkout is, as -ffile-prefix-map makes them for C (firmware/CMakeLists.txt): the
+    firmware folder becomes "firmware" (the C name; analysis/irq_windows.py finds sources by
+    it), the cargo target directory "rust-target" (build scripts' generated sources),
+    cargo's registry and git sources "cargo-registry" and "cargo-git". rustc applies the
+    last matching mapping (a textual prefix; The rustc book, "Remap source paths",
+    doc.rust-lang.org/rustc/remap-source-paths.html), so the most specific folders come
+    last. Both the path as given and its resolved form are mapped (cargo passes what it
+    was given)."""
+    pairs = [(cargo_home() / "registry" / "src", "cargo-registry"),
+             (cargo_home() / "git" / "checkouts", "cargo-git"),
+             (firmware_root(), "firmware"),
+             (target_dir(), "rust-target")]
+    flags: list[str] = []
+    for folder, name in pairs:
+        for form in dict.fromkeys((str(folder), str(folder.resolve()))):
+            flags.append(f"--remap-path-prefix={form}={name}")
+    return flags
+
+
+# The workspace members' rustc wrapper (cargo's RUSTC_WORKSPACE_WRAPPER), written into the
+# target directory. Cargo derives a crate's `-C metadata` (which rustc hashes into the
+# crate's id, and so into every mangled symbol name) from its package id and, for a
+# workspace member built through a wrapper, the wrapper's path; for a path package
+# outside the workspace root, as bench/*/rust/* is (firmware/rust is the root), the id
+# holds its absolute path. Another checkout would then give the symbols other names,
+# which can reorder functions in the image. The wrapper replaces every workspace
+# member's metadata by its crate name (each is compiled once per build and linked once
+# into a benchmark's staticlib: the name is unique in every link) and runs rustc.
+# Dependencies from the registry keep cargo's metadata (no path enters theirs).
+_WRAPPER = """#!{python}
+# Written by rtoslab (src/rtoslab/builder/rust.py, workspace_wrapper): do not edit.
+import os, sys
+args = sys.argv[1:]
+if "--crate-name" in args:
+    name = args[args.index("--crate-name") + 1]
+    args = ["metadata=rtoslab-" + name if a.startswith("metadata=") else a for a in args]
+os.execv(args[0], args)
+"""
+
+
+def workspace_wrapper() -> Path:
+    """The rustc wrapper of the workspace members (written when missing). Its name holds
+    a hash of its text: cargo rebuilds what a wrapper built when the wrapper's path
+    changes, not when its text does."""
+    text = _WRAPPER.format(python=sys.executable)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    path = target_dir() / f"rtoslab-rustc-wrapper-{digest}"
+    if not path.is_file() or path.read_text() != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text)
+        tmp.chmod(0o755)
+        tmp.replace(path)
+    return path
+
+
 def cargo_env(target: Target, defines: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment of every cargo call: Debian's rustc, build-std allowed, the target's
-    facts (read by the lab crate with env!, as the C build passes them as macros), and each
-    of the configuration's defines NAME=VALUE as LAB_DEFINE_NAME (read with option_env!)."""
+    """The environment of every cargo call: Debian's rustc, build-std allowed, the path
+    remapping that keeps the checkout's place out of the image (``remap_flags``), the
+    target's facts (read by the lab crate with env!, as the C build passes them as macros),
+    and each of the configuration's defines NAME=VALUE as LAB_DEFINE_NAME (read with
+    option_env!)."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTUP_", "CARGO_BUILD_",
+                                "RUSTC_WORKSPACE_WRAPPER", "RUSTC_WRAPPER",
                                 "LAB_DEFINE_"))}
     spec = target.spec
     env.update({
         "RUSTC": str(RUSTC),
         "RUSTC_BOOTSTRAP": "1",  # -Zbuild-std on a release compiler
+        # (the encoded form: one flag per 0x1f-separated field, so paths may hold spaces)
+        "CARGO_ENCODED_RUSTFLAGS": "\x1f".join(remap_flags()),
+        # our crates' symbol names independent of the checkout's place
+        "RUSTC_WORKSPACE_WRAPPER": str(workspace_wrapper()),
         "CARGO_TARGET_DIR": str(target_dir()),
         "LAB_PROBE_REGION_BASE": f"{spec.probe.base:#x}",
         "LAB_PROBE_REGION_SIZE": f"{spec.probe.size:#x}",
@@ -94,12 +170,41 @@ def lib_file_name(package: str) -> str:
     return f"lib{package.replace('-', '_')}.a"
 
 
+_NOT_COMPILED = re.compile(r"^error: could not compile `([^`]+)`", re.MULTILINE)
+
+
+def crate_failures(stderr: str, packages: dict[str, str]) -> dict[str, str] | None:
+    """Which benchmarks' own crates failed in `cargo build --keep-going` output, each with
+    the first error line of the output: {benchmark: error}, from cargo's "error: could not
+    compile `<package>`" lines and ``packages`` (benchmark -> package). None when a crate
+    that is no benchmark's failed (lab, a model's crate, a dependency) or cargo failed
+    without naming one: then every benchmark of the build fails."""
+    failed_pkgs = _NOT_COMPILED.findall(stderr)
+    owners = {p: b for b, p in packages.items()}
+    if not failed_pkgs or any(p not in owners for p in failed_pkgs):
+        return None
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    blocks: dict[str, str] = {}
+    first = ""  # the first "error..." line before each "could not compile" line is its
+    for ln in lines:
+        m = _NOT_COMPILED.match(ln)
+        if m:
+            blocks.setdefault(owners[m.group(1)], first or ln)
+            first = ""
+        elif ln.startswith("error") and not first:
+            first = ln
+    return blocks
+
+
 def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], out_dir: Path,
-                     log: Path, defines: dict[str, str] | None = None) -> None:
+                     log: Path, defines: dict[str, str] | None = None) -> dict[str, str]:
     """Build the Rust versions of `benches` for `kernel` and leave lib<bench>.a in
-    out_dir (rewritten only when changed, so Ninja relinks only what changed)."""
+    out_dir (rewritten only when changed, so Ninja relinks only what changed). Cargo
+    keeps going past a crate that fails: a benchmark whose own crate does not compile is
+    returned {benchmark: "Rust build failed: <first error> (full log: ...)"} and gets no
+    library; a failure in what they share (lab, the model's crate) raises."""
     if not benches:
-        return
+        return {}
     for tool in (RUSTC, CARGO):
         if not tool.is_file():
             raise RtoslabError(f"{tool} not found (Rust kernel {kernel.name}): {SETUP_FIX}")
@@ -107,7 +212,7 @@ def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], o
     packages = {b.name: package_name(b, kernel) for b in benches}
     cmd = [str(CARGO), "build", "--release", "--locked", "--offline", "--quiet",
            "--manifest-path", str(workspace_dir() / "Cargo.toml"), "--target", triple,
-           "-Zbuild-std=core"]
+           "-Zbuild-std=core", "--keep-going"]
     for p in sorted(set(packages.values())):
         cmd += ["-p", p]
     target_dir().mkdir(parents=True, exist_ok=True)
@@ -121,7 +226,11 @@ def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], o
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("a") as f:
             f.write("$ " + " ".join(cmd) + "\n" + proc.stdout + proc.stderr)
-        if proc.returncode != 0:
+        failed: dict[str, str] = {}
+        own = crate_failures(proc.stderr, packages) if proc.returncode != 0 else None
+        if own is not None:
+            failed = {b: f"Rust build failed: {err[:300]} (full log: {log})" for b, err in own.items()}
+        elif proc.returncode != 0:
             lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip()]
             first = next((ln for ln in lines if ln.startswith("error")), lines[0] if lines else "?")
             text = proc.stderr.lower()
@@ -130,6 +239,8 @@ def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], o
             raise RtoslabError(f"Rust build for kernel {kernel.name} failed: {first[:300]} "
                                f"(full log: {log}{hint})")
         for bench, package in packages.items():
+            if bench in failed:
+                continue
             src = target_dir() / triple / "release" / lib_file_name(package)
             dst = out_dir / f"lib{bench}.a"
             tmp = out_dir / f"lib{bench}.a.tmp"
@@ -141,6 +252,7 @@ def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], o
             tmp.unlink()
             if not dst.exists() or dst.read_bytes() != data:
                 dst.write_bytes(data)
+    return failed
 
 
 def _run_objcopy(args: list[str], log: Path) -> None:

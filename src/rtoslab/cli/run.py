@@ -19,7 +19,7 @@ from rich.progress import Progress as RichProgress
 
 from rtoslab import api
 from rtoslab.builder.config import BuildConfig
-from rtoslab.catalog import Benchmark, get_kernel, get_target
+from rtoslab.catalog import Benchmark, get_kernel, get_target, suite_benchmarks
 from rtoslab.cli.common import (
     add_db_option,
     add_layout_options,
@@ -48,7 +48,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="an experiment file (TOML); without it, --suite/--bench on one configuration")
     p.add_argument("-j", "--jobs", type=positive_int, default=os.cpu_count() or 1,
                    help="parallel builds and runs (default: number of cores)")
-    p.add_argument("--suite", default=None, help=f"suite to run (default: {DEFAULT_SUITE})")
+    p.add_argument("--suite", action="append", default=[], metavar="NAME",
+                   help=f"suite to run (repeatable: the union; default: {DEFAULT_SUITE})")
     p.add_argument("--bench", action="append", default=[], metavar="NAME",
                    help="run this benchmark (repeatable; with --suite: the suite and these)")
     p.add_argument("--target", default=api.DEFAULT_TARGET, help=f"target (default: {api.DEFAULT_TARGET})")
@@ -99,9 +100,13 @@ def parse_option(text: str, flag: str = "--option") -> tuple[str, object]:
 
 
 def select_benchmarks(args: argparse.Namespace) -> list[Benchmark]:
-    """--suite's benchmarks, then each --bench not already among them (the union, in the
-    order given); neither: the default suite (``rtoslab.api.select``)."""
-    return api.select(args.bench, args.suite)
+    """Each --suite's benchmarks, then each --bench not already among them (the union, in
+    the order given, as the other repeatable options accumulate); neither: the default
+    suite (``rtoslab.api.select``)."""
+    names: list[str] = []
+    for suite in args.suite:
+        names += [b.name for b in suite_benchmarks(suite)]
+    return api.select([*names, *args.bench])
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
