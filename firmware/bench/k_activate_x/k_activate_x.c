@@ -13,7 +13,7 @@
  * The two probes run on different cores, so the host measures the interval on the
  * shared clock (docs/timing-model.md "Two cores": all cores' work between the stores, in
  * the order the emulator interleaved it). Core 1 idles (WFI) until the doorbell; core 0
- * hands the emulator to core 1 as soon as its create returns (ACTIVATE_X_HAND_OVER), so
+ * hands the emulator to core 1 as soon as its create returns (XCORE_HAND_OVER), so
  * that is the work along the causal path: core 0's whole create (it rings core 1 while it
  * holds the kernel lock) and core 1's wake-up, interrupt entry, wait for that lock and
  * dispatch, the two cores' work added, never overlapped.
@@ -32,6 +32,7 @@
 #include "lab/bench.h"
 #include "lab/port.h"
 #include "lab/target.h"
+#include "xcore.h" /* XCORE_HAND_OVER (firmware/workloads/xcore) */
 
 #include <stddef.h>
 
@@ -43,13 +44,6 @@
 #define ACTIVATE_X_STACK_WORDS 256u
 #define ACTIVATE_X_PRIO_CONTROLLER 2u
 #define ACTIVATE_X_CORE_OTHER 1u
-
-/* After the call that wakes the other core returns, YIELD hands the emulator's one thread
- * to the other core (QEMU runs the two vCPUs in turn and switches at YIELD; on hardware it
- * is a hint that does nothing). Without it core 0 carries on (return, the tick sleep, its
- * switch to idle) while core 1 waits in WFE for the kernel lock core 0 held, and all of
- * that lands in the interval (docs/smp.md, "How the cross-core intervals are measured"). */
-#define ACTIVATE_X_HAND_OVER() __asm__ volatile("yield" ::: "memory")
 
 LAB_INTERVAL(activate_switch_x, 2, 3,
              "create a higher-prio task on the other core -> first statement of its entry there");
@@ -84,7 +78,7 @@ static void activate_x_controller_task(void *arg)
         int rc = lab_task_create_on(&activate_x_new, "act_x", activate_x_high_entry, 0,
                                     ACTIVATE_X_PRIO_CONTROLLER + 1u, activate_x_new_stack,
                                     ACTIVATE_X_STACK_WORDS, ACTIVATE_X_CORE_OTHER);
-        ACTIVATE_X_HAND_OVER();
+        XCORE_HAND_OVER();
         LAB_CHECK(rc == LAB_OK);
         lab_task_delay(1); /* core 1 finishes the round while core 0 idles */
         LAB_CHECK(activate_x_runs == i && activate_x_seen == i);

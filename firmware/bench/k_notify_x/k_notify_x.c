@@ -14,7 +14,7 @@
  *
  * Measured on the shared clock (the probes run on different cores; docs/timing-model.md
  * "Two cores"); core 1 idles (WFI) until the doorbell, and core 0 hands the emulator to
- * core 1 as soon as its notify returns (NOTIFY_X_HAND_OVER): core 0's whole notify plus
+ * core 1 as soon as its notify returns (XCORE_HAND_OVER): core 0's whole notify plus
  * core 1's path, added (as k_sem_x explains). After each notify L sleeps one tick
  * (unmeasured) so core 1 finishes the round and idles before the next one.
  * NOTIFY_X_ROUNDS samples. Self-check: H's wait returns a count of exactly 1 each time and
@@ -25,6 +25,7 @@
 #include "lab/bench.h"
 #include "lab/port.h"
 #include "lab/target.h"
+#include "xcore.h" /* XCORE_HAND_OVER (firmware/workloads/xcore) */
 
 #if !LAB_HAS_SCHEDULER || !LAB_HAS_NOTIFY || !LAB_HAS_DELAY || !LAB_HAS_SMP
 #error "k_notify_x needs LAB_HAS_SCHEDULER, LAB_HAS_NOTIFY, LAB_HAS_DELAY and LAB_HAS_SMP"
@@ -33,13 +34,6 @@
 #define NOTIFY_X_ROUNDS 1000u
 #define NOTIFY_X_STACK_WORDS 256u
 #define NOTIFY_X_CORE_OTHER 1u
-
-/* After the call that wakes the other core returns, YIELD hands the emulator's one thread
- * to the other core (QEMU runs the two vCPUs in turn and switches at YIELD; on hardware it
- * is a hint that does nothing). Without it core 0 carries on (return, the tick sleep, its
- * switch to idle) while core 1 waits in WFE for the kernel lock core 0 held, and all of
- * that lands in the interval (docs/smp.md, "How the cross-core intervals are measured"). */
-#define NOTIFY_X_HAND_OVER() __asm__ volatile("yield" ::: "memory")
 
 LAB_INTERVAL(notify_latency_x, 6, 7,
              "lab_notify to a higher-prio task waiting on the other core -> its first statement after its wait");
@@ -76,7 +70,7 @@ static void notify_x_low_task(void *arg)
         notify_x_core = 0xFFFFFFFFu;
         LAB_PROBE(6);
         lab_notify(&notify_x_high);
-        NOTIFY_X_HAND_OVER();
+        XCORE_HAND_OVER();
         lab_task_delay(1); /* core 1 finishes the round while core 0 idles */
         LAB_CHECK(notify_x_wakeups == i && notify_x_seen == i);
         LAB_CHECK(notify_x_core == NOTIFY_X_CORE_OTHER);

@@ -16,7 +16,7 @@
  *
  * Measured on the shared clock (the probes run on different cores; docs/timing-model.md
  * "Two cores"); core 1 idles (WFI) until the doorbell, and core 0 hands the emulator to
- * core 1 as soon as its send returns (QUEUE_X_HAND_OVER): core 0's whole send plus core
+ * core 1 as soon as its send returns (XCORE_HAND_OVER): core 0's whole send plus core
  * 1's path, added (as k_sem_x explains). After each send L sleeps one tick
  * (unmeasured) so core 1 finishes the round and idles before the next one.
  * QUEUE_X_ROUNDS samples. Self-check: every send returns LAB_OK; H checks the message it
@@ -28,6 +28,7 @@
 #include "lab/bench.h"
 #include "lab/port.h"
 #include "lab/target.h"
+#include "xcore.h" /* XCORE_HAND_OVER (firmware/workloads/xcore) */
 
 #if !LAB_HAS_SCHEDULER || !LAB_HAS_QUEUE || !LAB_HAS_DELAY || !LAB_HAS_SMP
 #error "k_queue_x needs LAB_HAS_SCHEDULER, LAB_HAS_QUEUE, LAB_HAS_DELAY and LAB_HAS_SMP"
@@ -37,13 +38,6 @@
 #define QUEUE_X_STACK_WORDS 256u
 #define QUEUE_X_LENGTH 4u
 #define QUEUE_X_CORE_OTHER 1u
-
-/* After the call that wakes the other core returns, YIELD hands the emulator's one thread
- * to the other core (QEMU runs the two vCPUs in turn and switches at YIELD; on hardware it
- * is a hint that does nothing). Without it core 0 carries on (return, the tick sleep, its
- * switch to idle) while core 1 waits in WFE for the kernel lock core 0 held, and all of
- * that lands in the interval (docs/smp.md, "How the cross-core intervals are measured"). */
-#define QUEUE_X_HAND_OVER() __asm__ volatile("yield" ::: "memory")
 
 LAB_INTERVAL(queue_latency_x, 6, 7,
              "lab_queue_send to a higher-prio task waiting on the other core -> its first statement after receive");
@@ -81,7 +75,7 @@ static void queue_x_low_task(void *arg)
         queue_x_core = 0xFFFFFFFFu;
         LAB_PROBE(6);
         int rc = lab_queue_send(&queue_x_mail, &i, LAB_WAIT_FOREVER);
-        QUEUE_X_HAND_OVER();
+        XCORE_HAND_OVER();
         LAB_CHECK(rc == LAB_OK);
         lab_task_delay(1); /* core 1 finishes the round while core 0 idles */
         LAB_CHECK(queue_x_receptions == i && queue_x_received == i);

@@ -14,7 +14,7 @@
  *
  * The probes run on different cores: the host measures the interval on the shared clock
  * (docs/timing-model.md "Two cores"). Core 1 idles (WFI) until the doorbell; core 0
- * hands the emulator to core 1 as soon as its give returns (SEM_X_HAND_OVER), so that is
+ * hands the emulator to core 1 as soon as its give returns (XCORE_HAND_OVER), so that is
  * the work along the causal path: core 0's whole give (it rings core 1 while it holds
  * the kernel lock) and core 1's wake-up, interrupt entry, wait for that lock and switch
  * to H, the two cores' work added, never overlapped.
@@ -29,6 +29,7 @@
 #include "lab/bench.h"
 #include "lab/port.h"
 #include "lab/target.h"
+#include "xcore.h" /* XCORE_HAND_OVER (firmware/workloads/xcore) */
 
 #if !LAB_HAS_SCHEDULER || !LAB_HAS_SEMAPHORE || !LAB_HAS_DELAY || !LAB_HAS_SMP
 #error "k_sem_x needs LAB_HAS_SCHEDULER, LAB_HAS_SEMAPHORE, LAB_HAS_DELAY and LAB_HAS_SMP"
@@ -37,13 +38,6 @@
 #define SEM_X_ROUNDS 1000u
 #define SEM_X_STACK_WORDS 256u
 #define SEM_X_CORE_OTHER 1u
-
-/* After the call that wakes the other core returns, YIELD hands the emulator's one thread
- * to the other core (QEMU runs the two vCPUs in turn and switches at YIELD; on hardware it
- * is a hint that does nothing). Without it core 0 carries on (return, the tick sleep, its
- * switch to idle) while core 1 waits in WFE for the kernel lock core 0 held, and all of
- * that lands in the interval (docs/smp.md, "How the cross-core intervals are measured"). */
-#define SEM_X_HAND_OVER() __asm__ volatile("yield" ::: "memory")
 
 LAB_INTERVAL(sem_shuffle_x, 6, 7,
              "lab_sem_give to a higher-prio task blocked on the other core -> its first statement after take");
@@ -81,7 +75,7 @@ static void sem_x_low_task(void *arg)
         sem_x_core = 0xFFFFFFFFu;
         LAB_PROBE(6);
         int rc = lab_sem_give(&sem_x_wake);
-        SEM_X_HAND_OVER();
+        XCORE_HAND_OVER();
         LAB_CHECK(rc == LAB_OK);
         lab_task_delay(1); /* core 1 finishes the round while core 0 idles */
         LAB_CHECK(sem_x_wakeups == i && sem_x_seen == i);
