@@ -378,6 +378,8 @@ class Kernel:
     min_cores: int = 1
     # Option combinations the port refuses before building (port.toml [[rule]]).
     rules: tuple[OptionRule, ...] = ()
+    # Options that take only some values (port.toml [values]): option -> the values.
+    values: dict[str, tuple[str | int | bool, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -445,6 +447,8 @@ class PortFile:
     min_cores: int = 1
     # Option combinations refused before building.
     rule: tuple[OptionRule, ...] = ()
+    # Options that take only some values: any other is refused before building.
+    values: dict[str, tuple[str | int | bool, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -542,6 +546,12 @@ def kernels() -> dict[str, Kernel]:
                     if key not in d.options:
                         raise RtoslabError(f"{toml}: key 'rule[{i}].{part}' names {key!r}, which is not "
                                            "in [options]: name one of the port's options")
+        for key, allowed in d.values.items():
+            if key not in d.options:
+                raise RtoslabError(f"{toml}: key 'values.{key}' is not in [options]: name one of the "
+                                   "port's options")
+            if not allowed:
+                raise RtoslabError(f"{toml}: key 'values.{key}' is empty: list the values it takes")
         found[name] = Kernel(
             name=name,
             path=toml.parent,
@@ -555,6 +565,7 @@ def kernels() -> dict[str, Kernel]:
             rust_crate=d.rust_crate,
             min_cores=d.min_cores,
             rules=d.rule,
+            values=dict(d.values),
         )
     return found
 

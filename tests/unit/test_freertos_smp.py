@@ -83,6 +83,31 @@ def test_eliding_with_two_cores_started_is_refused_in_one_line(option: str, valu
     assert msg.endswith("add --option labSMP_START_CORES=1")
 
 
+@pytest.mark.parametrize("cores", [0, 3])
+def test_a_core_count_the_port_cannot_start_is_refused_before_building(cores: int) -> None:
+    with pytest.raises(RtoslabError) as e:
+        _config(labSMP_START_CORES=cores).validate()
+    assert str(e.value) == (f"kernel freertos-smp: labSMP_START_CORES={cores} is not a value this port "
+                            "supports (port.toml [values]): use --option labSMP_START_CORES=1 or "
+                            "labSMP_START_CORES=2")
+    _config(labSMP_START_CORES=1).validate()
+    _config(labSMP_START_CORES=2).validate()
+
+
+def test_values_must_name_an_option_and_list_values(tmp_path: Path) -> None:
+    cases = (("[values]\nlabSMP_START_CORZ = [1]\n",
+              r"key 'values\.labSMP_START_CORZ' is not in \[options\]"),
+             ("[values]\nlabSMP_START_CORES = []\n", r"key 'values\.labSMP_START_CORES' is empty"))
+    for table, error in cases:
+        folder = _port_copy(tmp_path / str(len(error)), table)
+        try:
+            add_search_paths(port=[folder])
+            with pytest.raises(RtoslabError, match=error):
+                kernels()
+        finally:
+            reset_search_paths()
+
+
 def test_eliding_with_one_core_started_is_accepted_and_renders_as_1() -> None:
     config = _config(labSMP_START_CORES=1, labSMP_ELIDE_LOCKS="true", labSMP_ELIDE_CORE_ID=1)
     config.validate()

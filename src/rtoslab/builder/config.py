@@ -216,11 +216,18 @@ def _option_value(value: object, default: object) -> object:
 
 
 def _check_option_rules(kernel: Kernel, opts: dict[str, object]) -> None:
-    """The port's [[rule]]s (port.toml): a combination it refuses is one line naming the
-    options, their values and the port's reason."""
+    """The port's [values] and [[rule]]s (port.toml): a value or combination it refuses is
+    one line naming the options, their values and the port's reason or choices."""
     def shown(value: object) -> str:
         return str(value).lower() if isinstance(value, bool) else str(value)
 
+    for key, allowed in kernel.values.items():
+        value = _option_value(opts[key], kernel.options[key])
+        if value not in [_option_value(v, kernel.options[key]) for v in allowed]:
+            choices = " or ".join(f"{key}={shown(_option_value(v, kernel.options[key]))}"
+                                  for v in allowed)
+            raise RtoslabError(f"kernel {kernel.name}: {key}={shown(value)} is not a value this "
+                               f"port supports (port.toml [values]): use --option {choices}")
     for rule in kernel.rules:
         if not all(_option_value(opts[k], kernel.options[k]) == _option_value(v, kernel.options[k])
                    for k, v in rule.when.items()):
