@@ -6,7 +6,8 @@
 
 `same`: compares two runs' instruction and cycle sample sequences per (configuration hash,
 benchmark, metric), so configurations that differ only in kernel options stay apart
-(scripts/same_samples.py keys without kernel options and folds them together). Prints a
+(scripts/same_samples.py does too, by its stored identity; this one by configuration
+hash, within one database). Prints a
 closing count; exit status 0 when every row matched and both runs have the same rows.
 
 `runs`: for each ok metric of RUN (or only the METRICs named), the sample sequence as runs of
