@@ -22,10 +22,11 @@ pub enum FpOp {
     Mac,
     Div,
     Sqrt,
-    /// VMOV of one single or two singles / one double to or from core registers.
-    MovCore,
-    /// VMOV of half a double to or from a core register; VMRS, VMSR.
-    MovHalf,
+    /// One 32-bit core/FP transfer: VMOV of one single or of half a double to or from a
+    /// core register; VMRS, VMSR.
+    Mov32,
+    /// VMOV of two singles / one double to or from two core registers.
+    Mov64,
     /// VLDR / VSTR; `double`: of a double register.
     LoadStore {
         double: bool,
@@ -57,7 +58,7 @@ pub fn fp_op(d: &DecodedInsn) -> Option<FpOp> {
             let opcode = (hw1 >> 4) & 0x1F;
             if opcode & 0b11110 == 0b00100 {
                 // VMOV two core registers <-> two singles / one double
-                return Some(FpOp::MovCore);
+                return Some(FpOp::Mov64);
             }
             if opcode & 0b10011 == 0b10000 || opcode & 0b10011 == 0b10001 {
                 // VSTR / VLDR (1xx00 / 1xx01 with W = 0)
@@ -74,13 +75,8 @@ pub fn fp_op(d: &DecodedInsn) -> Option<FpOp> {
         // 1110 1110: data processing (bit 4 of hw2 clear) or 32-bit transfers (A6.4, A6.6).
         0xEE => {
             if hw2 & 0x0010 != 0 {
-                // VMOV core <-> single (opc A=000, L), VMRS/VMSR (A=111), VMOV scalar
-                let a = (hw1 >> 5) & 0x7;
-                return Some(if a == 0 && hw2 & 0x0100 == 0 {
-                    FpOp::MovCore
-                } else {
-                    FpOp::MovHalf
-                });
+                // VMOV core <-> single (A=000), VMRS/VMSR (A=111), VMOV scalar: one word
+                return Some(FpOp::Mov32);
             }
             let opc1 = ((hw1 >> 5) & 0b100) | ((hw1 >> 4) & 0b011); // bits 23, 21, 20
             let opc2 = hw1 & 0xF;
@@ -131,12 +127,14 @@ mod tests {
 
     #[test]
     fn transfers_and_memory() {
-        assert_eq!(op(0xee00, 0x0a10), Some(FpOp::MovCore)); // vmov s0, r0
-        assert_eq!(op(0xee10, 0x0a10), Some(FpOp::MovCore)); // vmov r0, s0
-        assert_eq!(op(0xec41, 0x0a10), Some(FpOp::MovCore)); // vmov s0, s1, r0, r1
-        assert_eq!(op(0xec51, 0x0b10), Some(FpOp::MovCore)); // vmov r0, r1, d0
-        assert_eq!(op(0xeef1, 0x0a10), Some(FpOp::MovHalf)); // vmrs r0, fpscr
-        assert_eq!(op(0xeee1, 0x0a10), Some(FpOp::MovHalf)); // vmsr fpscr, r0
+        assert_eq!(op(0xee00, 0x0a10), Some(FpOp::Mov32)); // vmov s0, r0
+        assert_eq!(op(0xee10, 0x0a10), Some(FpOp::Mov32)); // vmov r0, s0
+        assert_eq!(op(0xec41, 0x0a10), Some(FpOp::Mov64)); // vmov s0, s1, r0, r1
+        assert_eq!(op(0xec51, 0x0b10), Some(FpOp::Mov64)); // vmov r0, r1, d0
+        assert_eq!(op(0xee20, 0x0b10), Some(FpOp::Mov32)); // vmov.32 d0[1], r0
+        assert_eq!(op(0xee30, 0x0b10), Some(FpOp::Mov32)); // vmov.32 r0, d0[1]
+        assert_eq!(op(0xeef1, 0x0a10), Some(FpOp::Mov32)); // vmrs r0, fpscr
+        assert_eq!(op(0xeee1, 0x0a10), Some(FpOp::Mov32)); // vmsr fpscr, r0
         assert_eq!(op(0xed90, 0x0a00), Some(FpOp::LoadStore { double: false })); // vldr s0, [r0]
         assert_eq!(op(0xed80, 0x0a00), Some(FpOp::LoadStore { double: false })); // vstr s0, [r0]
         assert_eq!(op(0xed90, 0x0b00), Some(FpOp::LoadStore { double: true })); // vldr d0, [r0]

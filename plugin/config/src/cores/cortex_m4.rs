@@ -6,10 +6,19 @@
 //! VABS, VADD, VSUB, VCMP, VCVT, VMUL, VNMUL, VNEG, VMOV (immediate, register), VMRS,
 //! VMSR 1; VMLA, VMLS, VNMLA, VNMLS, VFMA, VFMS, VFNMA, VFNMS 3; VDIV, VSQRT 14; VLDR,
 //! VSTR 2 (single) or 3 (double); VLDM, VSTM, VPUSH, VPOP 1 + N (N singles; 1 + 2N for
-//! doubles); VMOV of one float or two floats / one double to or from core registers 2,
-//! of a double's half to or from a core register 1. The table applies when the image
-//! executes FP instructions; a soft-float image never does, so one table serves the M4
-//! with and without FPU.
+//! doubles); VMOV of two floats / one double to or from two core registers 2, of a
+//! double's half to or from a core register 1. The table applies when the image executes
+//! FP instructions; a soft-float image never does, so one table serves the M4 with and
+//! without FPU.
+//!
+//! One row is not the TRM's: VMOV of one float to or from one core register is 1 cycle
+//! here, where Table 7-1 groups it with the two-register moves at 2. It is the same
+//! 32-bit transfer the table prices at 1 for a double's half (`VMOV Dd[x], Rt` names the
+//! same register bits as `VMOV S(2d+x), Rt` on FPv4-SP); it was measured at 1 cycle each
+//! on a Cortex-M4 with DWT CYCCNT (compendium.i-0.nl, "FPU registers": two single moves
+//! take two cycles, as one two-register move does); and Arm's Cortex-M4 scheduling model
+//! in LLVM (llvm/lib/Target/ARM/ARMScheduleM4.td) gives core/FP moves one cycle. GCC's
+//! Cortex-M4 FPU description (gcc/config/arm/cortex-m4-fpu.md) follows the TRM's 2.
 //!
 //! FP context on exception entry (ARMv7-M ARM B1.5.7 "Stack alignment ... extended
 //! frame"; ARM Application Note 298 "Cortex-M4(F) Lazy Stacking and Context Switching",
@@ -31,8 +40,8 @@ pub const FPV4_SP: FpuTable = FpuTable {
     mac: 3,
     div: 14,
     sqrt: 14,
-    mov_core: 2,
-    mov_half: 1,
+    mov32: 1,
+    mov64: 2,
     ldst_single: 2,
     ldst_double: 3,
     multi: 1,

@@ -82,10 +82,11 @@ pub struct FpuTable {
     pub mac: u32,
     pub div: u32,
     pub sqrt: u32,
-    /// VMOV between one or two core registers and FP registers.
-    pub mov_core: u32,
-    /// VMOV between a core register and half of a double register; VMRS, VMSR.
-    pub mov_half: u32,
+    /// One 32-bit transfer between a core register and the FPU: VMOV of one single or of
+    /// half a double to or from a core register; VMRS, VMSR.
+    pub mov32: u32,
+    /// VMOV between two core registers and two singles or one double (either way).
+    pub mov64: u32,
     /// VLDR/VSTR of a single, of a double.
     pub ldst_single: u32,
     pub ldst_double: u32,
