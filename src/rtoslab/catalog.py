@@ -216,7 +216,15 @@ TARGET_FEATURES: dict[str, str] = {
     "bulk": "bulk memory of megabytes beside the MCU's RAM (LAB_TARGET_BULK)",
     # Not declared in [lacks]: a target lacks it exactly when its target.toml says fpu = "none".
     "fpu": "a floating-point unit the image may use (target.toml fpu other than none)",
+    # Not declared in [lacks] either: derived from target.toml cpu (THUMB1_CPUS).
+    "thumb2": "the Thumb-2 instruction set of ARMv7-M and ARMv8-M Mainline (32-bit data-processing "
+              "and load/store encodings, r8-r12 in loads and stores): code written for the M3/M4/M33",
 }
+
+# GCC -mcpu names (before any ".small-multiply") of the cores without Thumb-2: ARMv6-M and
+# ARMv8-M Baseline. A target with one of them lacks the "thumb2" feature.
+THUMB1_CPUS = frozenset({"cortex-m0", "cortex-m0plus", "cortex-m1", "cortex-m23"})
+_DERIVED_FEATURES = ("fpu", "thumb2")
 
 
 @dataclass(frozen=True)
@@ -288,8 +296,11 @@ def _check_target(spec: TargetFile, where: str) -> None:
         if feature == "fpu":
             raise bad("lacks.fpu", "is not declared: a target lacks the fpu feature exactly when "
                       "its fpu is \"none\"; remove this key")
+        if feature == "thumb2":
+            raise bad("lacks.thumb2", "is not declared: a target lacks the thumb2 feature exactly "
+                      "when its cpu is an ARMv6-M or ARMv8-M Baseline core; remove this key")
         if feature not in TARGET_FEATURES:
-            declared = [f for f in TARGET_FEATURES if f != "fpu"]
+            declared = [f for f in TARGET_FEATURES if f not in _DERIVED_FEATURES]
             raise bad(f"lacks.{feature}", f"is not a board feature: choose {_choices(declared)}")
         if not why.strip():
             raise bad(f"lacks.{feature}", "is empty: say why the board lacks it (shown as the n/a reason)")
@@ -768,10 +779,14 @@ def target_lacks(bench: Benchmark, target: Target, kernel: Kernel | None = None)
 
 
 def lacked_features(target: Target) -> dict[str, str]:
-    """Board feature -> why the target lacks it: its [lacks], and "fpu" when it has none."""
+    """Board feature -> why the target lacks it: its [lacks], "fpu" when it has none, and
+    "thumb2" when its core has no Thumb-2 (THUMB1_CPUS)."""
     lacks = dict(target.spec.lacks)
     if target.spec.fpu == "none":
         lacks.setdefault("fpu", f"its core, {target.spec.cpu}, has no FPU: target.toml fpu = none")
+    if target.spec.cpu.split(".")[0] in THUMB1_CPUS:
+        lacks.setdefault("thumb2", f"its core, {target.spec.cpu}, has no Thumb-2 instruction set "
+                         "(ARMv6-M / ARMv8-M Baseline)")
     return lacks
 
 

@@ -206,6 +206,11 @@ def test_lacks_names_known_board_features_with_a_reason(tmp_path: Path) -> None:
     toml = _target_copy(fpu, append='\n[lacks]\nfpu = "none"\n')
     with pytest.raises(RtoslabError, match=r"key 'lacks.fpu' is not declared: .* fpu is \"none\""):
         load_target(toml)
+    thumb = tmp_path / "thumb"
+    thumb.mkdir()
+    toml = _target_copy(thumb, append='\n[lacks]\nthumb2 = "old core"\n')
+    with pytest.raises(RtoslabError, match=r"key 'lacks.thumb2' is not declared: .* ARMv6-M"):
+        load_target(toml)
 
 
 def test_board_targets_state_their_architecture_facts() -> None:

@@ -108,3 +108,17 @@ def test_a_benchmark_needing_an_fpu_is_na_on_a_target_without_one() -> None:
     why = na_reason(bench, kernel, get_target("mps2-an385"))
     assert why is not None and "lacks fpu" in why and "fpu = none" in why
     assert na_reason(bench, kernel, get_target("mps2-an386")) is None
+
+
+def test_a_benchmark_needing_thumb2_is_na_on_an_armv6m_target() -> None:
+    """v_branch, v_countdown and v_ldr_pipe are M3/M4 code: on the micro:bit's Cortex-M0 they
+    are n/a with the reason, not a build failure (the M0 assembler refuses MUL.W) or a
+    failed self-check (the ARMv6-M probe overwrites r3)."""
+    from rtoslab.catalog import get_benchmark, get_kernel, get_target, na_reason
+    kernel = get_kernel("baremetal")
+    for name in ("v_branch", "v_countdown", "v_ldr_pipe"):
+        bench = get_benchmark(name)
+        why = na_reason(bench, kernel, get_target("microbit"))
+        assert why is not None and "lacks thumb2" in why and "cortex-m0" in why, (name, why)
+        assert na_reason(bench, kernel, get_target("mps2-an385")) is None
+        assert na_reason(bench, kernel, get_target("mps2-an505")) is None
