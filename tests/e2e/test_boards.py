@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.catalog import benchmarks, targets
+from rtoslab.catalog import benchmarks, lacked_features, targets
 from rtoslab.paths import cache_root
 
 from .conftest import RunCli
@@ -66,6 +66,27 @@ def test_smoke_suite_builds_and_counts_exactly_on_every_board(run_cli: RunCli, t
         assert "Tag_CPU_arch: v6S-M" in attrs and "Tag_THUMB_ISA_use: Thumb-1" in attrs
     if spec.float_abi == "hard":  # FP arguments in FP registers
         assert "Tag_ABI_VFP_args: VFP registers" in attrs
+
+
+TIMED = sorted(t for t, target in targets().items() if "timer" not in lacked_features(target))
+
+
+@pytest.mark.parametrize("target", TIMED)
+def test_the_benchmark_timer_keeps_its_period_on_every_board(run_cli: RunCli, tmp_path: Path,
+                                                             target: str) -> None:
+    """lab/target.h: the handler runs every `period` target-clock cycles, the first time
+    `period` cycles after the call. Under -icount shift=0 a busy CPU runs one instruction per
+    virtual nanosecond, so t_timer's intervals in instructions are nanoseconds. The period is
+    100 us (clock / 10000): 100,000 ns, less the probe calibration and a timer tick of
+    rounding. netduinoplus2 broke this (QEMU's STM32F4 timer adds the virtual time of the
+    last CNT write to every period: 103,829 ns here) until its target stopped writing CNT."""
+    doc = _run(run_cli, tmp_path, "--bench", "t_timer", "--target", target)
+    assert doc["_returncode"] == 0, doc["_stderr"]
+    clock = targets()[target].clock_hz
+    period_ns = (clock // 10_000) * 1_000_000_000 / clock
+    got = _medians(doc)
+    assert abs(got[("t_timer", "timer_period")] - period_ns) <= 10, got
+    assert period_ns - 10 <= got[("t_timer", "timer_first")] <= period_ns + 1_000, got
 
 
 @pytest.mark.parametrize("target", ["microbit", "mps2-an505"])

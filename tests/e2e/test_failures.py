@@ -57,6 +57,11 @@ def test_failed_self_check_is_a_failed_run(selftest: tuple[dict, Path]) -> None:
     assert r["n"] is None
 
 
+def test_the_timer_self_test_passes_beside_the_failures(selftest: tuple[dict, Path]) -> None:
+    rows = [r for r in selftest[0]["results"] if r["benchmark"] == "t_timer"]
+    assert rows and all(r["status"] == "ok" for r in rows), rows
+
+
 def test_run_with_failures_is_stored_as_failed(selftest: tuple[dict, Path]) -> None:
     assert selftest[0]["status"] == "failed"
 

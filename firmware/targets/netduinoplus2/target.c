@@ -43,10 +43,15 @@ int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t 
     }
     lab_target_timer_stop();
     lab_timer_handler = handler;
-    /* The counter runs 0 .. ARR and interrupts as it wraps to 0: ARR + 1 ticks. */
+    /* QEMU 10.0's model of this timer (hw/timer/stm32f2xx_timer.c) does not count like
+     * the part (0 .. ARR, an interrupt every ARR + 1 ticks). It interrupts ARR + offset
+     * ticks after the write to ARR and then every ARR + offset ticks, where offset is the
+     * time (in ticks) of the last write to CNT, or of reset: a write to CNT here made the
+     * period this start's virtual time plus ARR (a 499-cycle period came out as 10,300 ns
+     * instead of 2,970 ns). So CNT is never written, offset stays the reset time (0), and
+     * ARR holds the period itself. */
     TIM_PSC = 0u;
-    TIM_ARR = (uint32_t)(ticks - 1u);
-    TIM_CNT = 0u;
+    TIM_ARR = (uint32_t)ticks;
     TIM_SR = 0u;
     if (lab_target_irq_install(TIM2_IRQ, lab_target_timer_isr, priority) != 0) {
         return -1;
