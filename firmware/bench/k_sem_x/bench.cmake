@@ -1,3 +1,3 @@
-# XCORE_HAND_OVER and XCORE_REQUIRE_TWO_CORES, shared by the cross-core benchmarks (firmware/workloads/xcore,
+# XCORE_HAND_OVER, shared by the cross-core benchmarks (firmware/workloads/xcore,
 # header only).
 set(LAB_BENCH_INCLUDES ${LAB_ROOT}/workloads/xcore)
