@@ -255,6 +255,32 @@ struct Runtime {
     /// Masked-window tracking (`irq_windows=`; per vCPU: each core has its own masks,
     /// NVIC and active exceptions; read at exit) and its report file.
     irqwin: Option<(PerCore<Windows>, String)>,
+    /// One clock (`time_hz=`): QEMU's registration function and the rate; None: QEMU's
+    /// instruction clock.
+    clock: Option<(LabClockFn, u64)>,
+}
+
+/// `qemu_plugin_lab_clock` (rtoslab's patched QEMU, scripts/qemu/): from now on the
+/// vCPU's virtual time follows the u64 at `counter`, at `hz` counts per second.
+type LabClockFn = unsafe extern "C" fn(vcpu: c_uint, counter: *mut u64, hz: u64) -> bool;
+
+unsafe extern "C" {
+    fn dlsym(handle: *mut c_void, symbol: *const std::ffi::c_char) -> *mut c_void;
+}
+
+/// The patched QEMU's clock registration, looked up at run time so that the plugin still
+/// loads into a stock QEMU (which lacks it) when the one clock is not asked for.
+fn lab_clock_fn() -> Result<LabClockFn, String> {
+    // SAFETY: dlsym with RTLD_DEFAULT (a null handle on glibc) and a NUL-terminated name.
+    let f = unsafe { dlsym(std::ptr::null_mut(), c"qemu_plugin_lab_clock".as_ptr()) };
+    if f.is_null() {
+        return Err("time_hz=: this QEMU has no one clock (qemu_plugin_lab_clock is missing): \
+             run `make setup` to build rtoslab's patched qemu-system-arm and run that one"
+            .to_string());
+    }
+    // SAFETY: the patched QEMU exports the function with exactly this signature
+    // (scripts/qemu/patch_qemu.py, qemu-plugin.h).
+    Ok(unsafe { std::mem::transmute::<*mut c_void, LabClockFn>(f) })
 }
 
 /// The exception vectors' targets as the guest's memory holds them now, re-read after a
@@ -1102,6 +1128,10 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
             .map(|w| (w, PerCore::new(vcpus, FpContext::new))),
         irqwin,
         multi: vcpus > 1,
+        clock: match cfg.time_hz {
+            Some(hz) => Some((lab_clock_fn()?, hz)),
+            None => None,
+        },
     };
     if COUNTERS.set(Counters::new()).is_err() || RUNTIME.set(rt).is_err() {
         return Err("plugin installed twice".to_string());
@@ -1130,6 +1160,22 @@ extern "C" fn on_vcpu_init(_id: PluginId, vcpu: VCPUIndex) {
             // SAFETY: plain QEMU API call on a live scoreboard, for a vCPU that exists.
             let e = unsafe { qemu_plugin_scoreboard_find(c.score, v) } as *mut Entry;
             ENTRY[v as usize].store(e, Ordering::Relaxed);
+        }
+    }
+    // One clock: hand QEMU every started vCPU's cycle counter (again: it may have moved).
+    if let Some((register, hz)) = RUNTIME.get().and_then(|rt| rt.clock) {
+        for v in 0..started as VCPUIndex {
+            let e = entry(v);
+            if e.is_null() {
+                continue;
+            }
+            // SAFETY: the vCPU's live scoreboard entry; QEMU reads it on the vCPU thread.
+            if !unsafe { register(v, &raw mut (*e).cycles, hz) } {
+                fatal(&format!(
+                    "time_hz={hz}: QEMU refused the one clock for vCPU {v}: it needs \
+                     -icount shift=0,sleep=off and one rate for every vCPU"
+                ));
+            }
         }
     }
     // The register handles (only valid from here on, QEMU's plugin API documentation).

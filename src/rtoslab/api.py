@@ -40,7 +40,7 @@ from rtoslab.report.rows import run_rows
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store, default_db_path, open_store
 from rtoslab.timing import check_resolved, plugin_args
-from rtoslab.tools import host_name, rtoslab_revision, tool_versions
+from rtoslab.tools import check_one_clock, host_name, rtoslab_revision, tool_versions
 from rtoslab.views import ResultView, RunInfo, RunView
 
 DEFAULT_SUITE = "smoke"
@@ -123,6 +123,8 @@ def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None 
 
     Any exception (Ctrl-C, a failed write) marks the run incomplete, keeping every result
     stored before it, and is raised again."""
+    if any(config.timing_settings().get("time") == "one-clock" for config, _ in plan):
+        check_one_clock()  # one line with the fix, before a run record exists
     run_id = store.begin_run(command, rtoslab_revision(), host_name(), tool_versions(), experiment)
     if on_start is not None:
         on_start(run_id)

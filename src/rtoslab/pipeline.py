@@ -9,7 +9,7 @@ interrupted run keeps everything finished before the interruption.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from functools import cache
@@ -23,13 +23,14 @@ from rtoslab.builder.cmake import BuildResult, bench_inputs, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.builder.rust import rustc_version
-from rtoslab.catalog import Benchmark, alloc_na_reason, define_na_reason, na_reason
+from rtoslab.catalog import Benchmark, Target, alloc_na_reason, define_na_reason, na_reason
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, PairMeta, RtoslabError
 from rtoslab.runners.base import EXIT_UNSUPPORTED, Runner, RunRequest
 from rtoslab.runners.fault import symbolize
 from rtoslab.runners.qemu import exception_handlers
 from rtoslab.store.db import Store
+from rtoslab.timing import plugin_args
 from rtoslab.tools import tool_versions
 from rtoslab.trace.events import ExcEvents, read_events
 from rtoslab.trace.meta import read_probe_meta
@@ -152,6 +153,18 @@ def _timeline(config: BuildConfig, bench: Benchmark, elf: Path, names: dict[int,
     return tl
 
 
+def plugin_model(timing: Mapping[str, object], target: Target) -> dict[str, object]:
+    """The plugin's timing-model arguments for resolved timing settings: all but the host's
+    own, and with the one clock (``time = "one-clock"``) ``time_hz``, the rate at which the
+    emulated machine's CPU clock runs in QEMU's virtual time (target.toml ``clock_hz``): its
+    SysTick and the timers QEMU derives from it then count modelled cycles, whatever clock
+    the cycles are converted at (docs/timing-model.md, "One clock")."""
+    model = dict(plugin_args(timing))
+    if timing.get("time") == "one-clock":
+        model["time_hz"] = target.spec.clock_hz
+    return model
+
+
 def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResult,
                          runner: Runner, irq_windows: bool = False
                          ) -> tuple[BenchResult, Timeline | None]:
@@ -168,7 +181,7 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
         work_dir=cache_root() / "traces" / config.measure_key(),  # timing too: no collisions
         insn_limit=bench.insn_limit,
         timeout_s=bench.timeout_s,
-        model={k: v for k, v in timing.items() if k != "clock_hz"},
+        model=plugin_model(timing, target),
         events=traced(config),
         irq_windows=irq_windows,
     )
@@ -218,7 +231,9 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
         metrics = apply_totals(metrics, bench.metric_decls)
         metrics += derive(metrics, bench.derived, counters, clock_hz if trace.has_cycles else None,
                           total_names(bench.metric_decls))
-        if is_paced(bench.paced, bench.paced_when, config.kernel_info().capabilities):
+        # On the one clock ticks and timers fire at modelled cycles: nothing is paced.
+        if timing.get("time") != "one-clock" and is_paced(bench.paced, bench.paced_when,
+                                                            config.kernel_info().capabilities):
             metrics = apply_paced(metrics, bench.paced)
     except RtoslabError as e:
         return replace(failed, reason=f"{bench.name}: {e}"), None

@@ -14,8 +14,11 @@ The host never keeps its own copy of those rules: it checks each setting against
 description (so an error names the key and what is allowed before anything is built or
 stored) and hands the full resolved settings to ``check``.
 
-``clock_hz`` is the one host-only setting: it converts modelled cycles to microseconds
-and is never passed to the plugin.
+Two settings are the host's own and never passed to the plugin as they are: ``clock_hz``
+(the core clock: it converts modelled cycles to microseconds, and the firmware is built
+for it) and ``time`` (``one-clock``: QEMU's virtual time follows the modelled cycles, on
+rtoslab's patched QEMU; ``instruction``: QEMU's instruction clock, one instruction = 1 ns,
+as before the one clock; docs/timing-model.md, "One clock").
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ from rtoslab.schema import parse
 DESCRIBE_SCHEMA = "rtoslab.plugin-describe/1"
 DESCRIBE_ENV = "RTOSLAB_PLUGIN_DESCRIBE"
 DESCRIBE_NAME = "rtoslab-plugin-describe"
-HOST_SETTINGS = ("clock_hz",)  # converted on the host, never given to the plugin
+HOST_SETTINGS = ("clock_hz", "time")  # the host's own, never given to the plugin as they are
+TIME_MODES = ("one-clock", "instruction")  # ``time``: what QEMU's virtual time follows
 
 Scalar = str | int | bool
 
@@ -158,6 +162,11 @@ def check_value(desc: Description, key: str, value: object) -> Scalar:
             return value
         raise RtoslabError(f"timing-model setting clock_hz={value}: give the core clock in Hz, "
                            "e.g. 72000000")
+    if key == "time":
+        if isinstance(value, str) and value in TIME_MODES:
+            return value
+        raise RtoslabError(f"timing-model setting time={value}: choose {' or '.join(TIME_MODES)} "
+                           "(what QEMU's virtual time follows: modelled cycles or instructions)")
     s = desc.setting(key)
     if s is None:
         raise RtoslabError(f"unknown timing-model setting '{key}': known settings: "

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from rtoslab.paths import plugin_path, repo_root
+from rtoslab.qemu_build import PKGVERSION_PREFIX, patched_qemu_path, qemu_build_key
 from rtoslab.records import RtoslabError
 from rtoslab.version import __version__
 
@@ -77,6 +78,43 @@ def qemu_problem(line: str) -> str | None:
     return None
 
 
+ONE_CLOCK_FIX = ("run `make setup` (it builds rtoslab's patched qemu-system-arm, ~6 min once), "
+                 "or measure on QEMU's instruction clock with --timing time=instruction")
+
+
+@cache
+def patched_qemu() -> Path | None:
+    """rtoslab's patched qemu-system-arm for this checkout (the one clock,
+    docs/timing-model.md), or None when `make setup` has not built it for the checkout's
+    patch (missing or stale: the build key names the patch)."""
+    try:
+        path = patched_qemu_path(repo_root())
+        key = qemu_build_key(repo_root())
+    except OSError:
+        return None
+    if not path.is_file() or f"{PKGVERSION_PREFIX}{key}" not in _first_line([str(path), "--version"]):
+        return None
+    return path
+
+
+def qemu_binary() -> str:
+    """The qemu-system-arm rtoslab runs: the patched one when built (without a clock
+    registered it behaves as the stock one), else the one on PATH."""
+    path = patched_qemu()
+    return str(path) if path is not None else "qemu-system-arm"
+
+
+def check_one_clock() -> None:
+    """Raise one line, with the fix, when the one clock cannot run here."""
+    if patched_qemu() is None:
+        try:
+            where = str(patched_qemu_path(repo_root()))
+        except OSError:
+            where = "its build folder"
+        raise RtoslabError(f"the one clock needs rtoslab's patched qemu-system-arm, which is missing "
+                           f"or stale ({where}): {ONE_CLOCK_FIX}")
+
+
 @cache
 def check_qemu() -> None:
     """Raise one line, with the fix, when qemu-system-arm is missing or cannot load the
@@ -93,6 +131,8 @@ def check_qemu() -> None:
 def tool_status() -> tuple[ToolStatus, ...]:
     out = []
     for name, cmd, fix in TOOLS:
+        if name == "qemu-system-arm":
+            cmd = [qemu_binary(), *cmd[1:]]
         found = shutil.which(cmd[0]) is not None
         out.append(ToolStatus(name, found, _first_line(cmd) if found else "", fix))
     plugin = plugin_path()

@@ -1,48 +1,45 @@
 /*
- * k_delay: how long a delay really lasts on a board (seed 001's test: tasks of different
- * priorities each delaying 50 ms at a 1 kHz tick, the actual time measured from the call
- * to the task running again).
+ * k_delay: how long a delay really lasts (seed 001's test: tasks of different priorities
+ * each delaying 50 ms at a 1 kHz tick, the actual time measured from the call to the task
+ * running again).
  *
- * Why not simply probe the call and the return: the tick fires on QEMU's instruction
- * clock (one instruction = 1 ns of virtual time), not on modelled cycles, so the length of
- * a wait in instructions or cycles is not the length of the wait on a board (it printed
- * 3,698,012 us for 50 ms). What is real on a board is measured here in modelled cycles,
- * and the delay is composed from it on the host (bench.toml [[derived]] delay_50):
+ * On the one clock (docs/timing-model.md, "One clock") the tick fires at modelled cycles,
+ * as SysTick does on a board, and the idle task's sleeps (WFI) count as the time they
+ * last, so the delay is measured directly as a probe interval:
  *
- *   delay_50 = DELAY_TICKS x tick_cycles - call_phase + wake_latency     [cycles]
+ *   delay_50               probe 2 (D1, priority 4, just before lab_task_delay(50)) ->
+ *                          probe 3 (D1, first statement after it returns): the delay as
+ *                          the task sees it, tick quantisation and wake-up path included.
  *
- * where tick_cycles = lab_target_clock_hz() / lab_tick_rate_hz() is the tick period the
- * kernel programs in core cycles (printed as LAB-KV tick_cycles). Source of that rule:
- * FreeRTOS V11.2.0 portable/GCC/ARM_CM3/port.c, vPortSetupTimerInterrupt, loads SysTick
- * RELOAD with configSYSTICK_CLOCK_HZ / configTICK_RATE_HZ - 1 (configSYSTICK_CLOCK_HZ
- * defaults to configCPU_CLOCK_HZ, clock source the core clock), and the ARMv7-M
- * Architecture Reference Manual (B3.3, SysTick) has the counter wrap every RELOAD + 1
- * clocks: one tick is exactly clock / rate core cycles (integer division, as here).
- * Measured (probe 5 is the tick hook's first statement, lab_tick_hook_enter, on every
- * tick):
+ * and its parts, measured from the tick (probe 5 is the tick hook's first statement,
+ * lab_tick_hook_enter, on every tick):
  *
- *   call_phase             since probe 5 -> probe 2 (D1, priority 4, just before
- *                          lab_task_delay(50)): how far into its tick period the delay
- *                          starts (the tick quantisation: a relative delay of N ticks
- *                          ends at the Nth tick interrupt after the call, so it lasts
- *                          N x tick_cycles - call_phase before the wake-up).
- *   wake_latency           since probe 5 -> probe 3 (D1, first statement after the delay
- *                          returns): from the expiring tick's handler to the woken task.
+ *   call_phase             since probe 5 -> probe 2: how far into its tick period the
+ *                          delay starts (a relative delay of N ticks ends at the Nth tick
+ *                          interrupt after the call, so it lasts N x tick period -
+ *                          call_phase before the wake-up).
+ *   wake_latency           since probe 5 -> probe 3: from the expiring tick's handler to
+ *                          the woken task.
  *   periodic_wake_latency  since probe 5 -> probe 4 (D2, priority 3, first statement after
  *                          each lab_task_delay_until(&last, 50)): the same for a periodic
  *                          task that wakes on the same tick as D1 and so runs after it
  *                          (seed 001's lower-priority tasks read later: 50.05 ms for the
- *                          first, 50.20 ms for the fifth). On a board D2's wake-to-wake
- *                          period is 50 x tick_cycles + its latency minus the previous
- *                          one: its jitter is this metric's spread.
+ *                          first, 50.20 ms for the fifth). Its spread is D2's jitter.
  *
- * Not included: the exception entry before the handler's first statement (12 cycles on
- * the M3 model) and the port handler's own prologue before the enter hook; both shift
- * every reading by the same constant. Not modelled: a CPU-bound background that the tick
- * preempts (on a board it can delay the tick by a critical section; k_irq_latency_loaded
- * measures that effect): the tasks here sleep between ticks, the idle task sleeps (WFI),
- * so every tick costs the emulator a few hundred instructions and the benchmark is sized
- * by samples (DELAY_SAMPLES), not by emulated seconds.
+ * So delay_50 = DELAY_TICKS x tick period - call_phase + wake_latency holds sample by
+ * sample (the e2e test checks it), with the tick period the kernel programs:
+ * FreeRTOS V11.2.0 portable/GCC/ARM_CM3/port.c, vPortSetupTimerInterrupt, loads SysTick
+ * RELOAD with configSYSTICK_CLOCK_HZ / configTICK_RATE_HZ - 1, and SysTick wraps every
+ * RELOAD + 1 clocks (ARMv7-M ARM B3.3): clock / rate core cycles (printed as LAB-KV
+ * tick_cycles). On QEMU's instruction clock (--timing time=instruction) the tick fires
+ * every clock / rate instructions instead and sleeps add nothing to the cycle count, so
+ * there delay_50 is not the board's delay (bench.toml `paced`).
+ *
+ * Not included in the parts: the exception entry before the handler's first statement
+ * (12 cycles on the M3 model) and the port handler's own prologue before the enter hook;
+ * both shift call_phase and wake_latency by the same constant and cancel in delay_50.
+ * Not loaded: the tasks here sleep between ticks; a CPU-bound background that a
+ * critical section makes the tick wait for is k_irq_latency_loaded's subject.
  *
  * Self-check: each relative delay spans exactly DELAY_TICKS ticks of the tick counter (or
  * one more if a tick fell between reading the counter and the call); each periodic
@@ -62,6 +59,7 @@
 #define DELAY_SAMPLES 200u
 #define DELAY_STACK_WORDS 256u
 
+LAB_INTERVAL(delay_50, 2, 3, "lab_task_delay(50) called -> first statement after it returns: the delay as the task sees it");
 LAB_SINCE(call_phase, 5, 2, "tick handler -> lab_task_delay(50) call: where in its tick period the delay starts");
 LAB_SINCE(wake_latency, 5, 3, "expiring tick's handler -> first statement after lab_task_delay(50) returns");
 LAB_SINCE(periodic_wake_latency, 5, 4, "expiring tick's handler -> first statement after lab_task_delay_until(50), 2nd task");

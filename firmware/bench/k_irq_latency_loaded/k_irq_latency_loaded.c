@@ -18,7 +18,11 @@
  *   controller (priority 4) sleeps one tick at a time (a wake-up and two switches per
  *                          tick) until enough samples are in, then ends the run.
  * The timer runs at lab_port_irq_prio_unmanaged(), above every kernel mask, so its
- * triggers land anywhere in that mix. IRQ_SAMPLES samples.
+ * triggers land anywhere in that mix. IRQ_SAMPLES samples, one every LOAD_TIMER_PERIOD
+ * cycles: 4999 (200 us at 25 MHz, a 5 kHz interrupt load) leaves the background several
+ * round trips between two triggers on the one clock (k_irq_latency's 499 left it less
+ * than one, so the triggers mostly landed in the same few places), and is no divisor of a
+ * 1 kHz tick's period, so the triggers drift across the tick.
  *
  * Self-check: the measured handler ran once per trigger (triggers skipped because the
  * previous one was still masked are reported as LAB-KV irq_triggers_skipped); the
@@ -41,6 +45,7 @@
 
 #define LOAD_STACK_WORDS 256u
 #define LOAD_MIN_ROUNDS 1000u
+#define LOAD_TIMER_PERIOD 4999u
 
 LAB_INTERVAL(irq_latency_loaded, 2, 3, "timer ISR raises IRQ (tasks busy in kernel calls) -> first statement of its handler");
 
@@ -53,7 +58,7 @@ static void load_controller_task(void *arg)
     irq_line = lab_target_irq_soft(0);
     LAB_CHECK(lab_target_irq_install(irq_line, irq_measured_handler, lab_port_irq_prio_kernel()) == 0);
     uint32_t rounds_at_start = bg_load_rounds();
-    LAB_CHECK(lab_target_timer_start(IRQ_TIMER_PERIOD, irq_timer_handler, lab_port_irq_prio_unmanaged()) == 0);
+    LAB_CHECK(lab_target_timer_start(LOAD_TIMER_PERIOD, irq_timer_handler, lab_port_irq_prio_unmanaged()) == 0);
     while (irq_handled < IRQ_SAMPLES) {
         lab_task_delay(1);
     }

@@ -13,10 +13,18 @@
  * The task that starts second opens the first interval itself, so every sample is a
  * yield-to-yield switch. YIELD_ROUNDS rounds per task give 2 * YIELD_ROUNDS samples.
  *
+ * Time slicing: a tick interrupt may switch tasks anywhere in the loop, as on a board
+ * (on the one clock the 1 kHz tick fires every clock / 1000 modelled cycles, about every
+ * hundred rounds here). A tick between probe 2 and the yield call makes that sample hold
+ * the tick; a tick between probe 3 and probe 2 resumes the other task inside its yield,
+ * so its probe 3 follows its own probe 2: the metric is therefore a since-pair (each
+ * probe 3 from the latest probe 2), and such a sample holds the other task's round and
+ * the tick. Either way a tick shows as one long sample (the max), never as a broken pair.
+ * The finishing task locks the scheduler before it reports, so no switch follows it.
+ *
  * Self-check: after its yield returns a task must see the other task as `last_runner`.
- * With time slicing a tick interrupt may switch tasks between probe 2 and the yield call
- * (the sample then includes the tick); each tick can cause at most two such "no switch
- * seen" rounds, so the check allows 2 per tick elapsed and requires all others to switch.
+ * Each tick can cause at most two "no switch seen" rounds, so the check allows 2 per tick
+ * elapsed and requires all others to switch.
  */
 #include "lab/bench.h"
 #include "lab/console.h"
@@ -31,7 +39,7 @@
 #define YIELD_STACK_WORDS 256u
 #define YIELD_PRIO 2u
 
-LAB_INTERVAL(yield_switch, 2, 3, "lab_task_yield in one task -> first statement after yield in the other, equal prio");
+LAB_SINCE(yield_switch, 2, 3, "lab_task_yield in one task -> first statement after yield in the other, equal prio");
 
 static lab_task_t yield_tasks[2];
 static LAB_STACK_DEFINE(yield_stack0, YIELD_STACK_WORDS);
@@ -66,6 +74,7 @@ static void yield_task(void *arg)
         }
         rounds++;
         if (me == 0u && rounds == YIELD_ROUNDS) {
+            lab_sched_lock(); /* the report: no tick switches back to the other task */
             lab_tick_t ticks = lab_tick_count() - yield_tick_start;
             LAB_CHECK(yield_not_switched <= 2u * (ticks + 1u));
             LAB_CHECK(yield_switches + yield_not_switched >= 2u * YIELD_ROUNDS - 1u);

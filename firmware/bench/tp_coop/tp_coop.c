@@ -20,6 +20,8 @@
  * rule). With time slicing a tick can switch away from a task between its count and its
  * yield; that task then only yields at its next turn, one round later, which can widen the
  * spread by one; so the spread may exceed 1 by at most one per tick inside the window.
+ * The first task out of the loop locks the scheduler and closes the window; a later one
+ * (a tick may switch to it while the first reports) only yields.
  */
 #include "lab/bench.h"
 #include "lab/port.h"
@@ -46,6 +48,7 @@ static lab_stack_t *const coop_stacks[COOP_TASKS] = {coop_stack0, coop_stack1, c
 static volatile uint32_t coop_counter[COOP_TASKS];
 static volatile uint32_t coop_total;
 static volatile uint32_t coop_opened;
+static volatile uint32_t coop_closed;
 static volatile uint32_t coop_tick_start;
 
 static void coop_task(void *arg)
@@ -63,6 +66,17 @@ static void coop_task(void *arg)
         coop_total = coop_total + 1u;
         lab_task_yield();
     }
+    /* Only the first task out closes the window: the scheduler lock keeps a tick from
+     * switching to another task that would also leave the loop (its few cycles fall in
+     * the window). */
+    lab_sched_lock();
+    if (coop_closed != 0u) {
+        lab_sched_unlock();
+        for (;;) {
+            lab_task_yield();
+        }
+    }
+    coop_closed = 1u;
     LAB_PROBE(TP_PROBE_END);
     uint32_t ticks = tp_ticks_now() - coop_tick_start;
 

@@ -47,8 +47,9 @@ static void lab_target_timer_isr(void)
 
 int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t priority)
 {
-    /* The timer counts at 16 MHz (prescaler 0); a period in core cycles becomes ticks. */
-    uint64_t ticks = ((uint64_t)period * TIMER_CLOCK_HZ) / (uint64_t)LAB_TARGET_CLOCK_HZ;
+    /* The timer counts at 16 MHz (prescaler 0); a period in core cycles becomes ticks at
+     * the rate QEMU runs the machine's CPU clock (LAB_TARGET_MACHINE_HZ, the one clock). */
+    uint64_t ticks = ((uint64_t)period * TIMER_CLOCK_HZ) / (uint64_t)LAB_TARGET_MACHINE_HZ;
     if (period == 0u || handler == 0 || ticks == 0u || ticks > 0xFFFFFFFFull) {
         return -1;
     }

@@ -23,7 +23,10 @@ static lab_irq_handler_t lab_timer_handler;
 
 /* QEMU clocks the STM32F4 timers at a fixed 1 GHz of virtual time (hw/arm/stm32f405_soc.c
  * sets the timers' clock-frequency property; the real part clocks TIM2 from APB1 x 2 =
- * 84 MHz at 168 MHz). A period in core cycles is converted to timer ticks of that clock. */
+ * 84 MHz at 168 MHz). A period in core cycles is converted to timer ticks of that clock
+ * through the rate at which QEMU runs the machine's CPU clock (LAB_TARGET_MACHINE_HZ: on
+ * the one clock one core cycle is 1 / LAB_TARGET_MACHINE_HZ of virtual time, whatever
+ * core clock the image is built for; docs/timing-model.md, "One clock"). */
 #define STM32_TIM_QEMU_HZ 1000000000ull
 
 static void lab_target_timer_isr(void)
@@ -37,7 +40,7 @@ int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t 
     if (period == 0u || handler == 0) {
         return -1;
     }
-    uint64_t ticks = ((uint64_t)period * STM32_TIM_QEMU_HZ) / (uint64_t)LAB_TARGET_CLOCK_HZ;
+    uint64_t ticks = ((uint64_t)period * STM32_TIM_QEMU_HZ) / (uint64_t)LAB_TARGET_MACHINE_HZ;
     if (ticks < 2u || ticks > 0xFFFFFFFFull) {
         return -1;
     }

@@ -27,8 +27,9 @@
 #include "lab/target.h"
 
 #define IRQ_SAMPLES 2000u
-/* 499 cycles at 25 MHz = 19960 instructions: not a divisor of the 1 ms kernel tick, so the
- * triggers drift across the tick instead of always landing at the same phase. */
+/* 499 cycles (19.96 us at 25 MHz): not a divisor of a 1 kHz tick's period at any of the
+ * targets' clocks, so the triggers drift across the tick instead of always landing at the
+ * same phase. */
 #define IRQ_TIMER_PERIOD 499u
 
 static uint32_t irq_line; /* the measured line: lab_target_irq_soft(0), set by the benchmark */

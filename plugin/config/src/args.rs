@@ -14,6 +14,7 @@
 //! | `events` | none (off) | exception event file to write (docs/timeline.md; needs a timing model) |
 //! | `irq_windows` | none | file to write the masked-window report to (docs/formats.md §9); needs a timing model for cycles |
 //! | `prio_bits` | `8` | implemented NVIC priority bits (1-8): the priority levels `irq_windows` reports |
+//! | `time_hz` | none (off) | one clock: QEMU's virtual time follows the modelled cycles, counted at this rate (the emulated machine's CPU clock); needs a timing model and rtoslab's patched QEMU (docs/timing-model.md, "One clock") |
 //!
 //! Every other key is a timing-model setting (`model.rs`, docs/timing-model.md).
 //! Numbers are decimal or `0x` hexadecimal; `_` separators are allowed. Anything else
@@ -38,6 +39,7 @@ pub const HOST_KEYS: &[&str] = &[
     "events",
     "irq_windows",
     "prio_bits",
+    "time_hz",
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +57,9 @@ pub struct Config {
     pub irq_windows: Option<String>,
     /// Implemented NVIC priority bits (`prio_bits=`, 1-8).
     pub prio_bits: u8,
+    /// One clock (`time_hz=`): the rate, in Hz, at which QEMU's virtual time follows the
+    /// modelled cycles; None: QEMU's instruction clock.
+    pub time_hz: Option<u64>,
 }
 
 fn parse_handlers(value: &str) -> Result<Vec<u32>, ArgError> {
@@ -81,6 +86,7 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
     let mut events: Option<String> = None;
     let mut irq_windows: Option<String> = None;
     let mut prio_bits: Option<u32> = None;
+    let mut time_hz: Option<u64> = None;
     let mut model = ModelArgs::default();
 
     for arg in args {
@@ -113,6 +119,7 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
                 once(&mut irq_windows, key, value.to_string())?
             }
             "prio_bits" => once(&mut prio_bits, key, parse_u32(key, value)?)?,
+            "time_hz" => once(&mut time_hz, key, parse_u64(key, value)?)?,
             _ => {
                 if !model.take(key, value)? {
                     return err(format!(
@@ -152,6 +159,20 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
         ));
     }
     let model = model.finish(handlers.unwrap_or_default())?;
+    if let Some(hz) = time_hz {
+        if hz == 0 || hz > u64::from(u32::MAX) {
+            return err(format!(
+                "time_hz={hz}: give the machine's CPU clock in Hz, 1 to {}",
+                u32::MAX
+            ));
+        }
+        if model.core.is_none() {
+            return err(
+                "time_hz= needs a timing model: give core=... as well (the clock follows modelled cycles)"
+                    .to_string(),
+            );
+        }
+    }
     if irq_windows.is_some() && model.core.is_none() {
         return err("irq_windows= needs a timing model: give core=... as well".to_string());
     }
@@ -165,6 +186,7 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
         events,
         irq_windows,
         prio_bits: prio_bits as u8,
+        time_hz,
     })
 }
 
@@ -175,6 +197,17 @@ mod tests {
 
     fn e(args: &[&str]) -> String {
         parse_args(args).unwrap_err().0
+    }
+
+    #[test]
+    fn time_hz() {
+        let c = parse_args(&["trace=/t", "core=cortex-m3", "time_hz=25000000"]).unwrap();
+        assert_eq!(c.time_hz, Some(25_000_000));
+        assert!(e(&["trace=/t", "time_hz=25000000"]).contains("time_hz= needs a timing model"));
+        assert!(e(&["trace=/t", "core=cortex-m3", "time_hz=0"]).contains("time_hz=0"));
+        assert!(
+            e(&["trace=/t", "core=cortex-m3", "time_hz=5000000000"]).contains("time_hz=5000000000")
+        );
     }
 
     #[test]
@@ -192,6 +225,7 @@ mod tests {
                 events: None,
                 irq_windows: None,
                 prio_bits: 8,
+                time_hz: None,
             }
         );
         let c = parse_args(&["trace=/t", "events=/tmp/e.bin"]).unwrap();

@@ -83,10 +83,12 @@ def _write_if_changed(path: Path, text: str) -> None:
         path.write_text(text)
 
 
-def target_cmake_args(target: Target, gen_dir: Path) -> dict[str, str]:
+def target_cmake_args(target: Target, gen_dir: Path, clock_hz: int | None = None) -> dict[str, str]:
     """CMake variables carrying the target's facts from target.toml (written once, there).
 
-    Writes the generated linker include memory.ld into `gen_dir`."""
+    ``clock_hz``: the core clock the image is built for (the configuration's timing
+    setting; None: the target's). Writes the generated linker include memory.ld into
+    `gen_dir`."""
     _write_if_changed(gen_dir / "memory.ld", memory_ld(target))
     spec = target.spec
     return {
@@ -94,9 +96,13 @@ def target_cmake_args(target: Target, gen_dir: Path) -> dict[str, str]:
         "LAB_TARGET_CPU": spec.cpu,
         "LAB_TARGET_FPU": spec.fpu,
         "LAB_TARGET_CPU_FLAGS": _cmake_list(target.cpu_flags()),
-        # The image is built for the emulated board's clock (the rate QEMU's SysTick counts
-        # at), never the timing model's clock_hz, which only converts cycles to time.
-        "LAB_TARGET_CLOCK_HZ": str(spec.clock_hz),
+        # The clock is one fact: the image programs SysTick, the tick and its timers for
+        # the configured clock, and the host converts cycles to time at the same value.
+        # LAB_TARGET_MACHINE_HZ is the rate the emulated machine's CPU clock runs at in
+        # QEMU's virtual time (target.toml clock_hz): a board timer that QEMU clocks at a
+        # fixed rate converts cycles to its ticks with it (docs/timing-model.md, "One clock").
+        "LAB_TARGET_CLOCK_HZ": str(clock_hz if clock_hz is not None else spec.clock_hz),
+        "LAB_TARGET_MACHINE_HZ": str(spec.clock_hz),
         "LAB_TARGET_NVIC_PRIO_BITS": str(spec.nvic_prio_bits),
         "LAB_TARGET_IRQ_SOFT_TOP": str(spec.irq_soft_top),
         "LAB_TARGET_CORES": str(spec.cores),
@@ -181,7 +187,7 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
     benches = buildable_benchmarks(config)
     flags = toolchain_flags()
     args = {
-        **target_cmake_args(config.target_info(), build_dir / "target"),
+        **target_cmake_args(config.target_info(), build_dir / "target", config.clock_hz()),
         "LAB_KERNEL": config.kernel,
         "LAB_KERNEL_CONFIG_DIR": str(kconfig),
         "LAB_BENCH_DIRS": ";".join(str(b.path) for b in sorted(benches, key=lambda b: b.name)),
@@ -233,7 +239,7 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
     what = f"build of {config.describe()} ({chash})"
     failed = build_staticlibs(config.target_info(), kernel,
                               [b for b in wanted if b.name in rust_benches], build_dir / "rust",
-                              log, config.define_map())
+                              log, config.define_map(), config.clock_hz())
     names = [n for n in names if n not in failed]
     code, out = 0, ""
     if names:  # (none left: nothing to build; ninja without targets would build them all)

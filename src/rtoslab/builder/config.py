@@ -148,7 +148,15 @@ class BuildConfig:
         target = self.target_info()
         settings: dict[str, object] = {"clock_hz": target.clock_hz, **target.timing_defaults}
         settings.update(dict(self.timing))
+        if "time" not in settings:
+            # The one clock needs cycles to follow; without a cycle model, instructions.
+            settings["time"] = "instruction" if str(settings.get("core", "none")) == "none" else "one-clock"
         return settings
+
+    def clock_hz(self) -> int:
+        """The core clock the firmware is built for and cycles are converted at: the
+        target's, unless ``--timing clock_hz`` overrides it (one fact for both)."""
+        return int(self.timing_settings()["clock_hz"])  # type: ignore[call-overload]
 
     def validate(self) -> None:
         """Every per-value check (kernel options, defines, cflags, each timing setting
@@ -163,6 +171,10 @@ class BuildConfig:
                                "(folders under firmware/allocators/)")
         check_cflags(self.cflags)
         check_overrides(self.timing)
+        settings = self.timing_settings()
+        if settings["time"] == "one-clock" and str(settings.get("core", "none")) == "none":
+            raise RtoslabError("timing-model setting time=one-clock needs a cycle model: the clock "
+                               "follows modelled cycles; give core=... or time=instruction")
 
     def axis_values(self) -> dict[str, object]:
         """The axes stored in the identity: those an experiment set (``axes``), else the
@@ -184,7 +196,8 @@ class BuildConfig:
         """Identity of the firmware image set (12 hex digits): the build-cache key.
 
         Timing-model settings are not part of it: they change how an image is measured,
-        not the image, so a sweep over them reuses one build. (Defines enter only when
+        not the image, so a sweep over them reuses one build; the clock is the exception
+        (the firmware programs its timers for it). (Defines enter only when
         there are some, so configurations without defines keep their cached builds.)
         """
         ident: dict[str, object] = {
@@ -195,6 +208,11 @@ class BuildConfig:
         }
         if self.defines:
             ident["defines"] = self.define_map()
+        if self.clock_hz() != self.target_info().clock_hz:
+            # The firmware is built for the clock (LAB_TARGET_CLOCK_HZ): SysTick reloads,
+            # tick rates and timer periods follow it. Only a clock other than the target's
+            # enters, so the usual configurations keep their cached builds.
+            ident["clock_hz"] = self.clock_hz()
         return sha256_text(canonical_json(ident))[:12]
 
     def measure_key(self) -> str:

@@ -136,7 +136,8 @@ def workspace_wrapper() -> Path:
     return path
 
 
-def cargo_env(target: Target, defines: dict[str, str] | None = None) -> dict[str, str]:
+def cargo_env(target: Target, defines: dict[str, str] | None = None,
+              clock_hz: int | None = None) -> dict[str, str]:
     """The environment of every cargo call: Debian's rustc, build-std allowed, the path
     remapping that keeps the checkout's place out of the image (``remap_flags``), the
     target's facts (read by the lab crate with env!, as the C build passes them as macros),
@@ -157,7 +158,8 @@ def cargo_env(target: Target, defines: dict[str, str] | None = None) -> dict[str
         "CARGO_TARGET_DIR": str(target_dir()),
         "LAB_PROBE_REGION_BASE": f"{spec.probe.base:#x}",
         "LAB_PROBE_REGION_SIZE": f"{spec.probe.size:#x}",
-        "LAB_TARGET_CLOCK_HZ": str(spec.clock_hz),
+        # the configured clock (None: the target's), as the C build gets it
+        "LAB_TARGET_CLOCK_HZ": str(clock_hz if clock_hz is not None else spec.clock_hz),
         "LAB_TARGET_NVIC_PRIO_BITS": str(spec.nvic_prio_bits),
         "LAB_TARGET_IRQ_SOFT_TOP": str(spec.irq_soft_top),
     })
@@ -197,7 +199,8 @@ def crate_failures(stderr: str, packages: dict[str, str]) -> dict[str, str] | No
 
 
 def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], out_dir: Path,
-                     log: Path, defines: dict[str, str] | None = None) -> dict[str, str]:
+                     log: Path, defines: dict[str, str] | None = None,
+                     clock_hz: int | None = None) -> dict[str, str]:
     """Build the Rust versions of `benches` for `kernel` and leave lib<bench>.a in
     out_dir (rewritten only when changed, so Ninja relinks only what changed). Cargo
     keeps going past a crate that fails: a benchmark whose own crate does not compile is
@@ -222,7 +225,7 @@ def build_staticlibs(target: Target, kernel: Kernel, benches: list[Benchmark], o
     with (target_dir() / ".rtoslab.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False,
-                              env=cargo_env(target, defines), cwd=workspace_dir())
+                              env=cargo_env(target, defines, clock_hz), cwd=workspace_dir())
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("a") as f:
             f.write("$ " + " ".join(cmd) + "\n" + proc.stdout + proc.stderr)

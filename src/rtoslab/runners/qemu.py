@@ -17,7 +17,7 @@ from rtoslab.paths import plugin_path
 from rtoslab.records import EndStatus, RtoslabError, Trace
 from rtoslab.runners.base import RunOutput, RunRequest
 from rtoslab.runners.fault import describe_fault
-from rtoslab.tools import check_qemu
+from rtoslab.tools import check_one_clock, check_qemu, qemu_binary
 from rtoslab.trace.elf import check_arm_elf, read_elf_section
 from rtoslab.trace.reader import read_trace
 
@@ -98,7 +98,7 @@ def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
         plugin_args += [f"irq_windows={irq_windows_path(trace_path)}",
                         f"prio_bits={req.target.spec.nvic_prio_bits}"]
     return [
-        "qemu-system-arm",
+        qemu_binary(),
         "-M", req.target.qemu_machine,
         "-display", "none",
         # No audio backend: the boards have no audio device, and probing the default
@@ -171,6 +171,8 @@ class QemuRunner:
             raise RtoslabError(f"{req.benchmark}: ELF {req.elf} does not exist: build it first")
         check_arm_elf(req.elf)
         self.preflight()
+        if "time_hz" in req.model:
+            check_one_clock()
         plugin = plugin_path()
         req.work_dir.mkdir(parents=True, exist_ok=True)
         trace_path = req.work_dir / f"{req.benchmark}.trace"

@@ -11,8 +11,9 @@
 //!                          waking on the same ticks as D1, so after it)
 //! `delay_until(now + 50)` wakes at the tick that makes the count now + 50: the 50th tick
 //! interrupt after the call, as lab_task_delay(50) (RTIC's `delay(50)` would add one tick to
-//! guarantee at least 50 full periods). bench.toml's [[derived]] delay_50 composes
-//! 50 x tick_cycles - call_phase + wake_latency from the LAB-KV lines printed here.
+//! guarantee at least 50 full periods).
+//!   delay_50               probe 2 -> probe 3: the delay itself, measured across real
+//!                          ticks on the one clock (docs/timing-model.md, "One clock").
 //! Self-check: each delay spans 50 ticks (or 51 if a tick fell between reading the count
 //! and the call); D2 wakes exactly on its due ticks and at least DELAY_SAMPLES times.
 #![no_std]
@@ -28,6 +29,7 @@ const TICK_HZ: u32 = 1000;
 systick_monotonic!(Mono, 1_000);
 
 meta!(
+    MetaRec::interval("delay_50", 2, 3, "delay_until(now + 50) called -> first statement after it returns: the delay as the task sees it"),
     MetaRec::since("call_phase", 5, 2, "tick handler -> delay_until(now + 50) call: where in its tick period the delay starts"),
     MetaRec::since("wake_latency", 5, 3, "expiring tick's handler -> first statement after delay_until(now + 50) returns"),
     MetaRec::since("periodic_wake_latency", 5, 4, "expiring tick's handler -> first statement after periodic delay_until, 2nd task"),

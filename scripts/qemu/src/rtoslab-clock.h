@@ -1,0 +1,50 @@
+/*
+ * rtoslab one-clock: under -icount, QEMU's virtual time follows a cycle counter that a
+ * TCG plugin owns (one u64 per vCPU), at a fixed rate in Hz, instead of the instruction
+ * count. Part of rtoslab (scripts/qemu/ in its repository); copied into QEMU's tree by
+ * scripts/qemu/patch_qemu.py.
+ *
+ * The rule, in one paragraph: a vCPU's slice ends at the first translation-block start
+ * where its counter has reached the cycle the next timer deadline falls on (the check is
+ * generated at every block start, beside QEMU's own icount check). Virtual time in ns is
+ * (cycles accounted + idle cycles) * 1e9 / hz, accounted at QEMU's icount sync points, so
+ * the main loop never reads a counter that is still moving. When every vCPU sleeps
+ * (icount sleep=off), the clock jumps to the next deadline as QEMU's warp does; the
+ * jump, in cycles, is added to vCPU 0's counter before it runs again, so a probe
+ * interval across a sleep spans the sleep.
+ */
+#ifndef RTOSLAB_CLOCK_H
+#define RTOSLAB_CLOCK_H
+
+/* The counters' rate in Hz; 0 while no plugin has registered a counter (QEMU's own
+ * instruction clock applies). */
+extern uint32_t rtoslab_clock_hz;
+
+/* Register (or move, after a scoreboard grew) `cpu`'s counter; false when refused
+ * (icount off, a rate of 0 or above 4 GHz, or a rate other than the one registered). */
+bool rtoslab_clock_register(CPUState *cpu, uint64_t *counter, uint64_t hz);
+
+/* Cycles to ns (rounded down) and ns to cycles (rounded up, as icount_round does). */
+int64_t rtoslab_clock_to_ns(int64_t cycles);
+int64_t rtoslab_clock_round(int64_t ns);
+
+/* Add what `cpu`'s counter advanced since the last call to the accounted cycles (called
+ * where QEMU accounts executed instructions, under the vm_clock seqlock). */
+void rtoslab_clock_account(CPUState *cpu);
+
+/* Accounted cycles plus idle cycles, in ns (without QEMU's icount bias). */
+int64_t rtoslab_clock_elapsed_ns(void);
+
+/* Every vCPU sleeps: advance the clock by `ns` (the next deadline), in whole cycles. */
+void rtoslab_clock_warp(int64_t ns);
+
+/* Before a slice: move pending idle cycles into vCPU 0's counter and set the cycle at
+ * which the slice ends (the counter now + the slice's budget, which icount computed in
+ * cycles). */
+void rtoslab_clock_prepare(CPUState *cpu);
+
+/* After a block exit requested by the budget checks: true (and the slice's budget
+ * emptied, so the vCPU returns to the timers) when the cycle budget is spent. */
+bool rtoslab_clock_slice_spent(CPUState *cpu);
+
+#endif
