@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cache
@@ -179,6 +179,29 @@ class TimingDefaults:
 
 
 @dataclass(frozen=True)
+class FlashLatency:
+    """[flash_latency]: the part's rule for flash wait states against the core clock
+    (docs/timing-model.md, "Wait states follow the clock"). ``max_hz[n]`` is the highest
+    clock, in Hz, at which ``n`` wait states suffice; a clock above the last is beyond the
+    part. Without ``flash_ws`` given, a configuration's flash_ws is the smallest ``n`` whose
+    limit is at or above its clock_hz."""
+
+    part: str  # the part the rule is for, e.g. "STM32F405" (named when a clock is refused)
+    source: str  # where the rule comes from, short: shown in report footers
+    max_hz: tuple[int, ...]
+
+    def wait_states(self, clock_hz: int) -> int | None:
+        """The wait states at ``clock_hz``; None above the part's last limit."""
+        return next((n for n, top in enumerate(self.max_hz) if clock_hz <= top), None)
+
+    def text(self) -> str:
+        """One line for `rtoslab list`: ``0/1/2 WS up to 24/48/72 MHz (RM0008 ...)``."""
+        counts = "/".join(str(n) for n in range(len(self.max_hz)))
+        tops = "/".join(f"{hz / 1e6:g}" for hz in self.max_hz)
+        return f"{counts} WS up to {tops} MHz ({self.source})"
+
+
+@dataclass(frozen=True)
 class TargetFile:
     """The schema of firmware/targets/<name>/target.toml."""
 
@@ -207,6 +230,9 @@ class TargetFile:
     # the harness, the others start through lab_target_core_start(). A benchmark with
     # bench.toml min_cores above it is n/a here.
     cores: int = 1
+    # [flash_latency]: flash wait states follow the clock by the part's rule (None: no rule,
+    # flash_ws stays the [timing] default whatever the clock).
+    flash_latency: FlashLatency | None = None
 
 
 # Board features a benchmark may need beyond lab/target.h's guaranteed functions
@@ -268,9 +294,13 @@ class Target:
 
     @property
     def timing_defaults(self) -> dict[str, object]:
-        """Timing-model settings: [timing], with flash / sram from [[memory]] unless set."""
-        t = self.spec.timing
-        out: dict[str, object] = {k: v for k, v in dataclasses.asdict(t).items() if v is not None}
+        """Timing-model settings: [timing], with flash / sram from [[memory]] unless set, and
+        flash_ws from [flash_latency] at the target's own clock when the target has that rule."""
+        fields = dataclasses.asdict(self.spec.timing)
+        rule = self.spec.flash_latency
+        if rule is not None:  # (checked: [timing] leaves flash_ws out, the clock is within the rule)
+            fields["flash_ws"] = rule.wait_states(self.spec.clock_hz)
+        out: dict[str, object] = {k: v for k, v in fields.items() if v is not None}
         for kind in ("flash", "sram"):
             regions = [m for m in self.spec.memory if m.kind == kind]
             if kind not in out and regions:
@@ -344,6 +374,8 @@ def _check_target(spec: TargetFile, where: str) -> None:
                   "say which one the timing model uses (BASE:SIZE)")
     if not 1 <= spec.cores <= 32:
         raise bad("cores", f"is {spec.cores}: give the board's processor cores, 1..32")
+    if spec.flash_latency is not None:
+        _check_flash_latency(spec, bad)
     if not 3 <= spec.irq_soft_top < 496:
         raise bad("irq_soft_top", "is missing or out of range: give the highest device interrupt "
                   "line no device drives (lab_target_irq_soft(0); it and the 3 below it must be "
@@ -362,6 +394,36 @@ def _check_target(spec: TargetFile, where: str) -> None:
                 raise bad(f"footprint.{key}", f"lists {section} which footprint.{named[section]} "
                           "lists too: keep it in one list")
             named[section] = key
+
+
+def _check_flash_latency(spec: TargetFile, bad: Callable[[str, str], RtoslabError]) -> None:
+    """[flash_latency]: named, limits positive and ascending, the target's own clock within
+    them, flash_ws not also fixed in [timing] (the rule is its one home), a flash region."""
+    rule = spec.flash_latency
+    assert rule is not None
+    for key in ("part", "source"):
+        if not getattr(rule, key).strip():
+            raise bad(f"flash_latency.{key}", "is empty: name the part and the manual the rule "
+                      "comes from (shown when a clock is refused and in report footers)")
+    if not rule.max_hz:
+        raise bad("flash_latency.max_hz", "is empty: give the highest clock in Hz for 0, 1, 2, ... "
+                  "wait states, e.g. [24000000, 48000000, 72000000]")
+    for n, hz in enumerate(rule.max_hz):
+        if hz <= 0:
+            raise bad(f"flash_latency.max_hz[{n}]", f"is {hz}: give a clock in Hz above 0")
+        if n and hz <= rule.max_hz[n - 1]:
+            raise bad(f"flash_latency.max_hz[{n}]", f"is {hz}, not above max_hz[{n - 1}] = "
+                      f"{rule.max_hz[n - 1]}: list the limits in ascending order, one per wait state")
+    if spec.clock_hz > rule.max_hz[-1]:
+        raise bad("clock_hz", f"is {spec.clock_hz}, above the {rule.part}'s maximum in "
+                  f"[flash_latency] ({rule.max_hz[-1]}): fix one of them")
+    if spec.timing.flash_ws is not None:
+        raise bad("timing.flash_ws", "is set but [flash_latency] derives flash_ws from the clock "
+                  f"({rule.wait_states(spec.clock_hz)} at clock_hz = {spec.clock_hz}): remove "
+                  "timing.flash_ws")
+    if spec.timing.flash is None and not any(m.kind == "flash" for m in spec.memory):
+        raise bad("flash_latency", "needs a flash region for the wait states: add a [[memory]] "
+                  "region of kind \"flash\" or timing.flash")
 
 
 def load_target(toml: Path) -> Target:

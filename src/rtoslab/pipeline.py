@@ -61,7 +61,9 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
     from another compiler, emulator or plugin never share a configuration row. No path of
     the checkout enters it: two clones of one revision share their identities.
     ``axes`` are the configuration's axis values as the experiment (or the command line)
-    named them, for comparison tables.
+    named them, for comparison tables. ``flash_ws_from`` says where the effective flash_ws
+    came from (``BuildConfig.flash_ws_from``) when it was given or set by the target's
+    clock rule, so a report can say which applied without reading target.toml.
     """
     tools = tool_versions()
     target = config.target_info()
@@ -87,6 +89,9 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
     }
     if config.kernel_info().rust_crate:  # a Rust model: Debian's rustc builds its images
         identity["rust_compiler"] = rustc_version()
+    flash_ws_from = config.flash_ws_from()
+    if flash_ws_from is not None:  # given, or the target's clock rule (absent: its [timing] default)
+        identity["flash_ws_from"] = flash_ws_from
     identity["identity_hash"] = sha256_text(canonical_json(identity))[:12]
     return identity
 

@@ -139,19 +139,48 @@ class BuildConfig:
         return [f"{k}={v}" for k, v in self.define_map().items()]
 
     def timing_settings(self) -> dict[str, object]:
-        """Effective timing-model settings: the target's defaults, then the overrides.
+        """Effective timing-model settings: the target's defaults, then the overrides, then
+        flash_ws from the target's clock rule ([flash_latency]) unless flash_ws was given.
 
         ``clock_hz`` (the target's clock unless overridden) converts cycles to µs on the
         host; every other key is passed to the QEMU plugin as an argument. ``validate``
-        checks the overrides.
+        checks the overrides; a clock above the rule's last limit is refused here, one line.
         """
+        return self._resolve_timing()[0]
+
+    def flash_ws_from(self) -> dict[str, object] | None:
+        """Where the effective flash_ws comes from, as the identity stores it (key
+        ``flash_ws_from``) for the reports: ``{"by": "given"}`` (an override),
+        ``{"by": "rule", "source": ..., "max_hz": N}`` (the target's clock rule: the limit
+        that applied), or None (the target's [timing] default, no rule)."""
+        return self._resolve_timing()[1]
+
+    def _resolve_timing(self) -> tuple[dict[str, object], dict[str, object] | None]:
+        """The one place the effective timing settings are worked out (docs/timing-model.md,
+        "Wait states follow the clock")."""
         target = self.target_info()
+        given = dict(self.timing)
         settings: dict[str, object] = {"clock_hz": target.clock_hz, **target.timing_defaults}
-        settings.update(dict(self.timing))
+        settings.update(given)
         if "time" not in settings:
             # The one clock needs cycles to follow; without a cycle model, instructions.
             settings["time"] = "instruction" if str(settings.get("core", "none")) == "none" else "one-clock"
-        return settings
+        if "flash_ws" in given:
+            return settings, {"by": "given"}
+        rule = target.spec.flash_latency
+        clock = settings["clock_hz"]
+        if rule is None or not isinstance(clock, int) or isinstance(clock, bool) or clock <= 0:
+            return settings, None  # (a bad clock_hz is validate's one line)
+        ws = rule.wait_states(clock)
+        if ws is None:
+            top = rule.max_hz[-1]
+            raise RtoslabError(
+                f"target {target.name}: clock_hz={clock} is above the {rule.part}'s maximum, "
+                f"{top / 1e6:g} MHz ({rule.source}): give clock_hz up to {top}, or give flash_ws "
+                "yourself (--timing flash_ws=N, or flash_ws in [matrix.timing]) to price a faster "
+                "part (see the target's README.md)")
+        settings["flash_ws"] = ws
+        return settings, {"by": "rule", "source": rule.source, "max_hz": rule.max_hz[ws]}
 
     def clock_hz(self) -> int:
         """The core clock the firmware is built for and cycles are converted at: the
@@ -171,7 +200,7 @@ class BuildConfig:
                                "(folders under firmware/allocators/)")
         check_cflags(self.cflags)
         check_overrides(self.timing)
-        settings = self.timing_settings()
+        settings, _ = self._resolve_timing()  # a clock beyond the target's flash rule is refused here
         if settings["time"] == "one-clock" and str(settings.get("core", "none")) == "none":
             raise RtoslabError("timing-model setting time=one-clock needs a cycle model: the clock "
                                "follows modelled cycles; give core=... or time=instruction")

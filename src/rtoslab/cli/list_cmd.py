@@ -7,7 +7,7 @@ import argparse
 from rich.console import Console
 from rich.table import Table
 
-from rtoslab.catalog import benchmarks, kernels, na_reason, suites, targets, too_few_cores
+from rtoslab.catalog import Target, benchmarks, kernels, na_reason, suites, targets, too_few_cores
 from rtoslab.cli.common import add_path_options
 from rtoslab.records import RtoslabError
 from rtoslab.timing import Setting, description
@@ -22,11 +22,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def cmd(args: argparse.Namespace) -> int:
     con = Console()
     t = Table(title="targets")
-    for col in ("name", "core", "cores", "clock", "QEMU machine", "description"):
+    for col in ("name", "core", "cores", "clock", "flash wait states", "QEMU machine", "description"):
         t.add_column(col)
     for tg in targets().values():
-        t.add_row(tg.name, tg.core, str(tg.spec.cores), f"{tg.clock_hz / 1e6:g} MHz", tg.qemu_machine,
-                  tg.description)
+        t.add_row(tg.name, tg.core, str(tg.spec.cores), f"{tg.clock_hz / 1e6:g} MHz", flash_ws_text(tg),
+                  tg.qemu_machine, tg.description)
     con.print(t)
 
     k = Table(title="kernels")
@@ -61,6 +61,15 @@ def cmd(args: argparse.Namespace) -> int:
     con.print(b)
     print_timing(con)
     return 0
+
+
+def flash_ws_text(target: Target) -> str:
+    """The target's flash wait states: its clock rule ([flash_latency]), else its fixed
+    [timing] default, whatever the clock."""
+    rule = target.spec.flash_latency
+    if rule is not None:
+        return f"by clock: {rule.text()}"
+    return f"{target.timing_defaults.get('flash_ws', 0)} WS at any clock (no rule)"
 
 
 def print_timing(con: Console) -> None:

@@ -58,14 +58,31 @@ def axes_label(axes: Mapping[str, object], keys: Sequence[str],
 
 def timing_footer(config: ConfigView) -> str:
     """The timing-model settings a table's cycles and µs depend on: core, clock, wait
-    states, prefetch (the plugin's other settings, such as memory maps, are in the
-    reports and the stored identity)."""
+    states (flash: with where the count came from), prefetch (the plugin's other settings,
+    such as memory maps, are in the reports and the stored identity)."""
     model = config.model
     parts = [f"core {model.get('core', config.core)}"]
     clock = config.identity.get("clock_hz", model.get("clock_hz"))
     if clock is not None:
         parts.append(f"clock {frequency(clock)}")
-    for key in ("flash_ws", "sram_ws", "prefetch", "div"):
+    if "flash_ws" in model:
+        parts.append(f"flash {model['flash_ws']} WS ({flash_ws_origin(config.identity)})")
+    for key in ("sram_ws", "prefetch", "div"):
         if key in model:
             parts.append(f"{key} {model[key]}")
     return "timing: " + ", ".join(parts)
+
+
+def flash_ws_origin(identity: Mapping[str, object]) -> str:
+    """Which flash_ws applied, from the identity's ``flash_ws_from``: ``clock rule RM0008
+    FLASH_ACR: <= 48 MHz``, ``given`` or ``target default``. An identity stored before that
+    entry existed is "given" when its axes name timing.flash_ws, else the target's default
+    (then no target had a clock rule)."""
+    origin = identity.get("flash_ws_from")
+    if isinstance(origin, Mapping) and origin.get("by") == "rule":
+        return f"clock rule {origin.get('source')}: <= {frequency(origin.get('max_hz'))}"
+    axes = identity.get("axes")
+    if (isinstance(origin, Mapping) and origin.get("by") == "given") or (
+            isinstance(axes, Mapping) and "timing.flash_ws" in axes):
+        return "given"
+    return "target default"
