@@ -57,6 +57,14 @@ if ! qemu_ok; then
   fi
 fi
 
+# 1c. The patched emulator: qemu-system-arm built from Debian's QEMU source with rtoslab's
+# patch (scripts/qemu/: source.toml, patch_qemu.py), once per build key, into a
+# machine-wide cache (~/.cache/rtoslab/qemu/<key>/ unless $RTOSLAB_QEMU_DIR or
+# $XDG_CACHE_HOME say otherwise; src/rtoslab/qemu_build.py finds it).
+# The first build takes minutes; later runs only check the binary. Debian's
+# qemu-system-arm above stays installed as the stock fallback.
+scripts/qemu/build_qemu.sh
+
 # 2. Rust (for the plugin and for fetching pinned sources).
 if ! command -v cargo >/dev/null 2>&1; then
   [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
