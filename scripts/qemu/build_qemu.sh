@@ -6,8 +6,9 @@
 #   scripts/qemu/build_qemu.sh --print-path  print where the binary is (or will be) and exit
 #   scripts/qemu/build_qemu.sh --fetch-only  get and check the source tarball, then exit
 #
-# Build key: the first 16 hex digits of the SHA-256 of source.toml, patch_qemu.py and
-# this script, concatenated in that order (src/rtoslab/qemu_build.py computes the same).
+# Build key: the first 16 hex digits of the SHA-256 of source.toml, patch_qemu.py, this
+# script, src/rtoslab-clock.c and src/rtoslab-clock.h, concatenated in that order
+# (src/rtoslab/qemu_build.py computes the same).
 # The binary: <cache root>/<key>/qemu-system-arm, where the cache root is
 # $RTOSLAB_QEMU_DIR, else $XDG_CACHE_HOME/rtoslab/qemu, else ~/.cache/rtoslab/qemu.
 # Its `--version` line names the build: rtoslab-clock-<key>.
@@ -39,10 +40,11 @@ toml_get() {
 }
 
 # --- The key and the paths (no side effects) ------------------------------------------
-for f in "$SOURCE_TOML" "$PATCH_PY"; do
+for f in "$SOURCE_TOML" "$PATCH_PY" "$HERE/src/rtoslab-clock.c" "$HERE/src/rtoslab-clock.h"; do
   [ -f "$f" ] || die "$f is missing (it is part of the patched QEMU's build key)"
 done
-KEY=$(cat "$SOURCE_TOML" "$PATCH_PY" "$SELF" | sha256sum | cut -c1-16)
+KEY=$(cat "$SOURCE_TOML" "$PATCH_PY" "$SELF" "$HERE/src/rtoslab-clock.c" "$HERE/src/rtoslab-clock.h" |
+      sha256sum | cut -c1-16)
 ROOT=${RTOSLAB_QEMU_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/rtoslab/qemu}
 case $ROOT in /*) ;; *) ROOT=$PWD/$ROOT ;; esac
 BIN=$ROOT/$KEY/qemu-system-arm
@@ -188,7 +190,7 @@ PY
 }
 make_venv() {
   python3 -m venv --clear "$VENV" &&
-    "$VENV/bin/python3" -m pip install --quiet 'meson>=1.5' 'pycotap==1.3.1'
+    "$VENV/bin/python3" -m pip install --quiet 'meson==1.12.1' 'pycotap==1.3.1'
 }
 if ! venv_ok; then step "made the build venv $VENV (meson, pycotap from PyPI)" make_venv; fi
 

@@ -15,7 +15,8 @@ import hashlib
 import os
 from pathlib import Path
 
-KEY_FILES = ("scripts/qemu/source.toml", "scripts/qemu/patch_qemu.py", "scripts/qemu/build_qemu.sh")
+KEY_FILES = ("scripts/qemu/source.toml", "scripts/qemu/patch_qemu.py", "scripts/qemu/build_qemu.sh",
+             "scripts/qemu/src/rtoslab-clock.c", "scripts/qemu/src/rtoslab-clock.h")
 PKGVERSION_PREFIX = "rtoslab-clock-"
 
 

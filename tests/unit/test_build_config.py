@@ -81,13 +81,34 @@ def test_render_template_unknown_placeholder_names_file_and_key() -> None:
 
 
 def test_timing_settings_change_the_measure_key_but_not_the_image() -> None:
-    a = BuildConfig(timing=(("clock_hz", 72_000_000),))
+    a = BuildConfig(timing=(("flash_ws", 2),))
     b = BuildConfig()
     assert a.measure_key() != b.measure_key()
     assert a.image_key() == b.image_key()
+
+
+def test_the_clock_is_one_fact_firmware_and_host() -> None:
+    # The clock changes the image (SysTick reloads, tick and timer periods follow it) and
+    # the conversion; the target's own clock keeps the key it had before (cached builds).
+    a = BuildConfig(timing=(("clock_hz", 72_000_000),))
+    b = BuildConfig()
+    same = BuildConfig(timing=(("clock_hz", 25_000_000),))
+    assert a.image_key() != b.image_key()
+    assert same.image_key() == b.image_key()
+    assert a.clock_hz() == 72_000_000 and b.clock_hz() == 25_000_000
     assert a.timing_settings()["clock_hz"] == 72_000_000
     assert b.timing_settings()["clock_hz"] == 25_000_000  # the target's clock by default
     assert b.timing_settings()["core"] == "cortex-m3"  # the target's [timing] table
+    assert b.timing_settings()["time"] == "one-clock"  # a cycle model: time follows cycles
+    assert BuildConfig(timing=(("core", "none"),)).timing_settings()["time"] == "instruction"
+
+
+def test_one_clock_needs_a_cycle_model() -> None:
+    with pytest.raises(RtoslabError, match=r"^timing-model setting time=one-clock needs a cycle model"):
+        BuildConfig(timing=(("core", "none"), ("time", "one-clock"))).validate()
+    with pytest.raises(RtoslabError, match=r"^timing-model setting time=sometimes: choose one-clock or"):
+        BuildConfig(timing=(("time", "sometimes"),)).validate()
+    BuildConfig(timing=(("time", "instruction"),)).validate()
 
 
 def test_unknown_timing_setting_is_refused_with_the_plugins_keys(

@@ -58,14 +58,13 @@ def test_the_tick_and_timer_driven_benchmarks_are_declared_paced() -> None:
     measured inside one interrupt's processing, or with no timer running, do not."""
     b = benchmarks()
     paced = {n for n, x in b.items() if x.paced}
-    assert {"toggle_rtos", "toggle_superloop", "k_irq_latency_loaded",
+    assert {"toggle_rtos", "toggle_superloop", "k_irq_latency_loaded", "k_delay",
             "a_lock_irq", "a_lock_mutex", "a_lock_none", "a_lock_pools", "a_lock_sched"} <= paced
     tp = {n for n in b if n.startswith("tp_")}
     assert tp and tp <= paced
     assert all(b[n].paced_when == "LAB_HAS_TICK" for n in tp)
-    # no timer (toggle_fsm), one tick's processing (k_tick), an idle trigger (k_irq_latency),
-    # composed from the tick period (k_delay)
-    assert not paced & {"toggle_fsm", "k_tick", "k_irq_latency", "k_delay", "k_yield", "loop"}
+    # no timer (toggle_fsm), one tick's processing (k_tick), an idle trigger (k_irq_latency)
+    assert not paced & {"toggle_fsm", "k_tick", "k_irq_latency", "k_yield", "loop"}
     caps = {k: kernels()[k].capabilities for k in ("freertos", "baremetal")}
     tp_basic = b["tp_basic"]
     assert is_paced(tp_basic.paced, tp_basic.paced_when, caps["freertos"])
@@ -132,3 +131,17 @@ def test_paced_round_trips_through_the_store_and_every_report(tmp_path: Path) ->
     # comparison tables still have its cycle and us figures (labelled by the footer)
     table = build_table([(run_id, view.results[0])], unit=Unit.CYCLE)
     assert table.rows
+
+
+def test_the_one_clock_hands_the_plugin_the_machine_rate_and_paces_nothing() -> None:
+    """On the one clock the plugin gets time_hz (the machine's CPU clock, target.toml
+    clock_hz: QEMU's SysTick counts modelled cycles at any configured clock); on
+    instruction time it gets none, and the host's own settings never reach it."""
+    from rtoslab.builder.config import BuildConfig
+    from rtoslab.pipeline import plugin_model
+
+    one = BuildConfig(target="netduinoplus2", timing=(("clock_hz", 84_000_000),))
+    model = plugin_model(one.timing_settings(), one.target_info())
+    assert model["time_hz"] == 168_000_000 and "clock_hz" not in model and "time" not in model
+    old = BuildConfig(timing=(("time", "instruction"),))
+    assert "time_hz" not in plugin_model(old.timing_settings(), old.target_info())

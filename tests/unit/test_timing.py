@@ -22,7 +22,7 @@ def _doc() -> dict[str, object]:
 def test_recorded_description_parses_into_settings_and_cores() -> None:
     desc = timing.parse_description(_doc(), "d")
     assert desc.keys() == ["core", "flash", "sram", "flash_ws", "sram_ws", "prefetch", "div", "accel",
-                           "clock_hz"]
+                           "clock_hz", "time"]
     ws = desc.setting("flash_ws")
     assert ws is not None and (ws.kind, ws.min, ws.max, ws.requires) == ("int", 0, 64, ("flash",))
     assert [c.name for c in desc.cores] == ["cortex-m3", "cortex-m4", "cortex-m0", "cortex-m0plus",
