@@ -53,10 +53,30 @@ def test_axes_come_from_the_identity_and_old_configs_parse_their_flags() -> None
     want = {"target": "mps2-an385", "kernel": "freertos", "opt": "-O2", "lto": True,
             "cflags": "-fno-inline", "defines.TOGGLE_TASKS": 3,
             "kernel_options.configTICK_RATE_HZ": 1000, "timing.clock_hz": 25_000_000,
-            "timing.flash_ws": 2}
+            "timing.flash_ws": 2, "timing.time": "instruction"}
     assert axes_of(new) == want
     assert axes_of(old) == want
     assert axes_of(new, "k_yield")["benchmark"] == "k_yield"
+
+
+def test_a_run_on_the_one_clock_never_matches_an_instruction_time_run_silently() -> None:
+    """Stored before the one clock (no timing.time): instruction time. A comparison of the
+    two sets them side by side only with a ratio that names the change."""
+    from rtoslab.analysis.stats import summarize
+    from rtoslab.records import Unit
+    from rtoslab.report.comparison.table import compare_runs
+    from rtoslab.views import MetricView, ResultView
+
+    def result(model: dict[str, object], median: float) -> ResultView:
+        metric = MetricView(1, "yield_switch", "", 1, {Unit.CYCLE: summarize([median])})
+        return ResultView(1, "k_yield", _view("-O2", {}, model), "src", "ok", None, "", 0, 0, None,
+                          None, {}, None, None, "2026-11-27T00:00:00Z", (metric,))
+
+    old = result({"clock_hz": 25_000_000}, 129.0)
+    new = result({"clock_hz": 25_000_000, "time": "one-clock"}, 129.0)
+    table = compare_runs([old], [new], 1, 2, unit=Unit.CYCLE)
+    (ratio,) = table.ratios
+    assert "time instruction -> one-clock" in ratio.baseline
 
 
 def test_a_database_with_old_identities_opens_and_new_ones_join_it(tmp_path: Path) -> None:

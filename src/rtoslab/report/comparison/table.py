@@ -33,7 +33,8 @@ def axes_of(config: ConfigView, benchmark: str | None = None) -> dict[str, objec
     Identities store the axes as the experiment (or the run command line) expanded them
     (``identity["axes"]``); runs stored before that have their flags parsed instead. Every
     resolved kernel option and timing setting is an axis too, so configurations compare
-    equal only when all of them agree.
+    equal only when all of them agree (the time mode included: docs/timing-model.md, "One
+    clock").
     """
     stored = config.identity.get("axes")
     axes: dict[str, object] = {"target": config.target, "kernel": config.kernel}
@@ -54,6 +55,10 @@ def axes_of(config: ConfigView, benchmark: str | None = None) -> dict[str, objec
         axes[f"kernel_options.{key}"] = value
     for key, value in sorted(config.model.items()):
         axes[f"timing.{key}"] = value
+    if "time" not in config.model:
+        # Stored before the one clock: QEMU's instruction clock paced it. So a comparison
+        # with a one-clock run never matches the two silently: the ratio names the change.
+        axes["timing.time"] = "instruction"
     if benchmark is not None:
         axes["benchmark"] = benchmark
     return axes
