@@ -12,7 +12,7 @@ from rtoslab.builder.rust import doctor_rows as rust_doctor_rows
 from rtoslab.catalog import kernels
 from rtoslab.records import RtoslabError
 from rtoslab.timing import description
-from rtoslab.tools import qemu_problem, tool_status
+from rtoslab.tools import ONE_CLOCK_FIX, patched_qemu, qemu_problem, tool_status
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,6 +36,14 @@ def cmd(args: argparse.Namespace) -> int:
         else:
             missing += 1
             table.add_row(t.name, "[red]missing[/red]", t.fix)
+    clock = patched_qemu()
+    if clock is not None:
+        table.add_row("one clock (patched QEMU)", "ok",
+                      f"{clock}: QEMU's time follows the modelled cycles (docs/timing-model.md)")
+    else:
+        missing += 1
+        table.add_row("one clock (patched QEMU)", "[red]missing[/red]",
+                      f"runs need --timing time=instruction (QEMU's instruction clock): {ONE_CLOCK_FIX}")
     try:
         desc = description()
         table.add_row("rtoslab-plugin-describe", "ok",

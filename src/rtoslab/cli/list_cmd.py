@@ -92,7 +92,10 @@ def print_timing(con: Console) -> None:
         t.add_row(s.key, _values(s), "-" if s.default is None else str(s.default),
                   ", ".join(s.requires) or "-", s.doc)
     t.add_row("clock_hz", "Hz > 0", "the target's clock", "-",
-              "host only: converts modelled cycles to microseconds")
+              "host only: the core clock the firmware is built for and cycles are converted at")
+    t.add_row("time", "one-clock, instruction", "one-clock (instruction with core=none)", "core",
+              "host only: what QEMU's virtual time follows: modelled cycles (needs make setup's "
+              "patched QEMU) or instructions (1 insn = 1 ns)")
     con.print(t)
 
 

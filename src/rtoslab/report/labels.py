@@ -58,8 +58,9 @@ def axes_label(axes: Mapping[str, object], keys: Sequence[str],
 
 def timing_footer(config: ConfigView) -> str:
     """The timing-model settings a table's cycles and µs depend on: core, clock, wait
-    states (flash: with where the count came from), prefetch (the plugin's other settings,
-    such as memory maps, are in the reports and the stored identity)."""
+    states (flash: with where the count came from), prefetch, and what QEMU's time
+    followed (the plugin's other settings, such as memory maps, are in the reports and the
+    stored identity)."""
     model = config.model
     parts = [f"core {model.get('core', config.core)}"]
     clock = config.identity.get("clock_hz", model.get("clock_hz"))
@@ -70,6 +71,9 @@ def timing_footer(config: ConfigView) -> str:
     for key in ("sram_ws", "prefetch", "div"):
         if key in model:
             parts.append(f"{key} {model[key]}")
+    # What QEMU's time followed (docs/timing-model.md, "One clock"); stored before the
+    # one clock: the instruction clock.
+    parts.append(f"time {model.get('time', 'instruction')}")
     return "timing: " + ", ".join(parts)
 
 
