@@ -6,7 +6,9 @@
 2. Emulation speed in guest instructions per second on the `perf_mix` workload
    (~260 M instructions of ordinary integer code), all under -icount
    shift=0,align=off,sleep=off: the plugin with the target's timing model (plus any
-   --model overrides), the plugin counting instructions only (core=none), no plugin,
+   --model overrides) on the one clock (time follows the modelled cycles) and on
+   instruction time, the plugin counting instructions only (core=none), no plugin,
+   Debian's stock QEMU (when it is installed beside the patched one),
    and with --vs another plugin build with the same model (e.g. one from before a
    change). The commands run in turn (A B C A B C ...), N rounds, so a drift of the
    shared machine's speed touches all alike. Each is reported on two bases: wall time
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -33,6 +36,7 @@ from rtoslab.builder.cmake import build
 from rtoslab.builder.config import BuildConfig
 from rtoslab.catalog import get_benchmark, get_target
 from rtoslab.paths import plugin_path
+from rtoslab.pipeline import plugin_model
 from rtoslab.runners.base import RunRequest
 from rtoslab.runners.qemu import qemu_command
 from rtoslab.trace.reader import read_trace
@@ -90,7 +94,10 @@ def main() -> int:
         bench = get_benchmark("perf_mix")
         elf = build(config, [bench]).elfs["perf_mix"]
         target = get_target(config.target)
-        settings = {k: v for k, v in config.timing_settings().items() if k != "clock_hz"}
+        timing = config.timing_settings()
+        # The plugin's arguments as a run gets them (time_hz on the one clock).
+        settings = plugin_model(timing, target)
+        instruction_time = plugin_model({**timing, "time": "instruction"}, target)
         trace_path = Path(tmp) / "perf.trace"
 
         def command(settings: dict[str, object], so: Path, trace: Path = trace_path) -> list[str]:
@@ -102,9 +109,15 @@ def main() -> int:
         with_model = command(settings, plugin)
         cmds: dict[str, list[str]] = {
             f"plugin, timing model ({label})": with_model,
+            "plugin, timing model, instruction time": command(instruction_time, plugin),
             "plugin, instructions only (core=none)": command({"core": "none"}, plugin),
             "no plugin": with_model[: with_model.index("-plugin")],
         }
+        stock = shutil.which("qemu-system-arm")
+        if stock is not None and stock != with_model[0]:
+            # Debian's own QEMU beside the patched one (the one clock's cost in QEMU itself)
+            cmds["stock QEMU, timing model, instruction time"] = [
+                stock, *command(instruction_time, plugin, Path(tmp) / "stock.trace")[1:]]
         if args.vs is not None:
             vs_trace = Path(tmp) / "vs.trace"
             cmds[f"--vs {args.vs}, timing model"] = command(settings, args.vs, vs_trace)
