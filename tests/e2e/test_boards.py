@@ -86,7 +86,7 @@ def test_the_benchmark_timer_keeps_its_period_on_every_board(run_cli: RunCli, tm
     cycles, so t_timer's intervals in cycles are the period (100 us: clock / 10000), within
     the documented error (an interrupt is taken at the end of the translation block it
     falls in; the handler's two probe branches differ by a few cycles), and a busy window
-    holds window / period timer interrupts, give or take one. On the instruction clock the
+    holds window / period timer interrupts, give or take one at each end. On the instruction clock the
     period read about 1.7 periods in cycles and the window held the wrong count, so this
     failed. netduinoplus2 also broke the period once (QEMU's STM32F4 timer adds the
     virtual time of the last CNT write to every period) until its target stopped writing
@@ -104,7 +104,9 @@ def test_the_benchmark_timer_keeps_its_period_on_every_board(run_cli: RunCli, tm
     entries = result.counters["busy_timer_entries"]
     window = got[("t_timer", "timer_busy")]
     assert window > 10 * period, (window, period)  # a window of many periods
-    assert abs(entries - window / period) <= 1, (entries, window, period)
+    # give or take one at each end of the window (an interrupt is taken at the end of the
+    # translation block its cycle falls in)
+    assert abs(entries - window / period) <= 2, (entries, window, period)
 
 
 @pytest.mark.parametrize("target", ["microbit", "mps2-an505"])

@@ -88,8 +88,10 @@ def test_freertos_yield_switch_cycles(run_cli: RunCli, tmp_path: Path) -> None:
     # "Conditional execution"): the skipped LDREQ saves 1 but the literal LDR after it no
     # longer pipelines behind a load (+1), and the LDR after the skipped STREQ no longer
     # waits for a store's data phase (-1): 128. Half the samples each: median 129.
+    # (On the one clock the 1 kHz tick fires every 25,000 cycles, about every hundred
+    # rounds: a round the tick's switch resumes reads differently (k_yield.c, "Time
+    # slicing"), so the min and max are not this path's; the mode and median are.)
     assert rows["insn"]["mode"] == 54
-    assert rows["cycle"]["min"] == 128
     assert rows["cycle"]["mode"] in (128, 129)
     assert rows["cycle"]["median"] == 129
     # Flash wait states (no prefetch buffer) slow the same path down.
@@ -116,7 +118,7 @@ def test_freertos_m4f_yield_skips_fp_save(run_cli: RunCli, tmp_path: Path) -> No
     # a word-aligned MOV.W in this image (a halfword offset in the M3 one: +1 there).
     assert m4f["insn"]["median"] - m3["insn"]["median"] == 8
     assert m4f["cycle"]["median"] - m3["cycle"]["median"] == 6 + 4 + 2 - 1
-    assert m4f["cycle"]["min"] - m3["cycle"]["min"] == 6 + 4 + 2 - 1
+    assert m4f["cycle"]["mode"] - m3["cycle"]["mode"] == 6 + 4 + 2 - 1
 
 
 def test_interrupt_latency_cycles(run_cli: RunCli, tmp_path: Path) -> None:

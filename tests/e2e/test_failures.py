@@ -83,8 +83,21 @@ def test_missing_qemu_names_the_fix(run_cli: RunCli, tmp_path: Path) -> None:
             if (Path(d) / tool).exists():
                 (bindir / tool).symlink_to(Path(d) / tool)
                 break
-    proc = run_cli("run", "--bench", "calib", "--db", str(tmp_path / "r.sqlite"),
-                   env={"PATH": str(bindir)})
+    # No patched QEMU either (an empty machine-wide cache): the one clock is refused first,
+    # naming the fix and the way to run without it, before anything is stored.
+    empty = tmp_path / "qemu-cache"
+    empty.mkdir()
+    env = {"PATH": str(bindir), "RTOSLAB_QEMU_DIR": str(empty)}
+    proc = run_cli("run", "--bench", "calib", "--db", str(tmp_path / "r.sqlite"), env=env)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert lines[-1].startswith("rtoslab: error: the one clock needs rtoslab's patched "
+                                f"qemu-system-arm, which is missing or stale ({empty}/")
+    assert lines[-1].endswith("run `make setup` (it builds rtoslab's patched qemu-system-arm, ~6 min "
+                              "once), or measure on QEMU's instruction clock with --timing time=instruction")
+    assert "stored as incomplete" not in proc.stderr  # refused before a run record exists
+    proc = run_cli("run", "--bench", "calib", "--timing", "time=instruction",
+                   "--db", str(tmp_path / "r2.sqlite"), env=env)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert lines[-1] == ("rtoslab: error: qemu-system-arm not found: run `make setup` "
@@ -100,8 +113,11 @@ def test_too_old_qemu_is_refused_with_the_fix(run_cli: RunCli, tmp_path: Path) -
     fake.write_text("#!/bin/sh\necho 'QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7)'\n")
     fake.chmod(0o755)
     db = tmp_path / "r.sqlite"
-    proc = run_cli("run", "--bench", "calib", "--db", str(db),
-                   env={"PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"})
+    empty = tmp_path / "qemu-cache"  # no patched QEMU: the one on PATH is the one used
+    empty.mkdir()
+    proc = run_cli("run", "--bench", "calib", "--timing", "time=instruction", "--db", str(db),
+                   env={"PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}",
+                        "RTOSLAB_QEMU_DIR": str(empty)})
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert lines[-1] == ("rtoslab: error: qemu-system-arm 7.2.22 is too old: the rtoslab plugin "
