@@ -258,29 +258,52 @@ struct Runtime {
     /// One clock (`time_hz=`): QEMU's registration function and the rate; None: QEMU's
     /// instruction clock.
     clock: Option<(LabClockFn, u64)>,
+    /// One clock: QEMU's function that takes each translated block's cycles, and the most
+    /// wait states one access can add (the block's bound adds them per instruction and per
+    /// load: `on_translation_block_translate`).
+    tb_cycles: Option<(LabTbCyclesFn, u64)>,
 }
 
 /// `qemu_plugin_lab_clock` (rtoslab's patched QEMU, scripts/qemu/): from now on the
 /// vCPU's virtual time follows the u64 at `counter`, at `hz` counts per second.
 type LabClockFn = unsafe extern "C" fn(vcpu: c_uint, counter: *mut u64, hz: u64) -> bool;
 
+/// `qemu_plugin_lab_tb_cycles`: the static cycles of the block being translated, so that
+/// QEMU leaves it before it runs when it would carry the clock past a deadline and steps
+/// to the deadline's instruction instead (scripts/qemu/src/rtoslab-clock.h).
+type LabTbCyclesFn = unsafe extern "C" fn(tb: *mut qemu_plugin_tb, cycles: u64);
+
 unsafe extern "C" {
     fn dlsym(handle: *mut c_void, symbol: *const std::ffi::c_char) -> *mut c_void;
 }
 
-/// The patched QEMU's clock registration, looked up at run time so that the plugin still
-/// loads into a stock QEMU (which lacks it) when the one clock is not asked for.
-fn lab_clock_fn() -> Result<LabClockFn, String> {
+/// A function of the patched QEMU, looked up at run time so that the plugin still loads
+/// into a stock QEMU (which lacks it) when the one clock is not asked for.
+fn lab_fn(name: &std::ffi::CStr) -> Result<*mut c_void, String> {
     // SAFETY: dlsym with RTLD_DEFAULT (a null handle on glibc) and a NUL-terminated name.
-    let f = unsafe { dlsym(std::ptr::null_mut(), c"qemu_plugin_lab_clock".as_ptr()) };
+    let f = unsafe { dlsym(std::ptr::null_mut(), name.as_ptr()) };
     if f.is_null() {
-        return Err("time_hz=: this QEMU has no one clock (qemu_plugin_lab_clock is missing): \
-             run `make setup` to build rtoslab's patched qemu-system-arm and run that one"
-            .to_string());
+        return Err(format!(
+            "time_hz=: this QEMU has no one clock ({} is missing): run `make setup` to build \
+             rtoslab's patched qemu-system-arm and run that one",
+            name.to_string_lossy()
+        ));
     }
-    // SAFETY: the patched QEMU exports the function with exactly this signature
+    Ok(f)
+}
+
+/// The patched QEMU's clock functions.
+fn lab_clock_fns() -> Result<(LabClockFn, LabTbCyclesFn), String> {
+    let clock = lab_fn(c"qemu_plugin_lab_clock")?;
+    let tb = lab_fn(c"qemu_plugin_lab_tb_cycles")?;
+    // SAFETY: the patched QEMU exports both with exactly these signatures
     // (scripts/qemu/patch_qemu.py, qemu-plugin.h).
-    Ok(unsafe { std::mem::transmute::<*mut c_void, LabClockFn>(f) })
+    Ok(unsafe {
+        (
+            std::mem::transmute::<*mut c_void, LabClockFn>(clock),
+            std::mem::transmute::<*mut c_void, LabTbCyclesFn>(tb),
+        )
+    })
 }
 
 /// The exception vectors' targets as the guest's memory holds them now, re-read after a
@@ -1031,6 +1054,14 @@ fn on_exit(rt: &'static Runtime) {
 
 fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
     let cfg: Config = parse_args(&args.raw).map_err(|e| e.0)?;
+    let (clock, tb_cycles) = match cfg.time_hz {
+        Some(hz) => {
+            let (register, tb) = lab_clock_fns()?;
+            let ws = u64::from(cfg.model.flash_ws.max(cfg.model.sram_ws));
+            (Some((register, hz)), Some((tb, ws)))
+        }
+        None => (None, None),
+    };
     let vcpus = info.system.as_ref().map_or(1, |sys| sys.smp_vcpus.max(1));
     if vcpus > MAX_VCPUS as i64 {
         return Err(format!(
@@ -1128,10 +1159,8 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
             .map(|w| (w, PerCore::new(vcpus, FpContext::new))),
         irqwin,
         multi: vcpus > 1,
-        clock: match cfg.time_hz {
-            Some(hz) => Some((lab_clock_fn()?, hz)),
-            None => None,
-        },
+        clock,
+        tb_cycles,
     };
     if COUNTERS.set(Counters::new()).is_err() || RUNTIME.set(rt).is_err() {
         return Err("plugin installed twice".to_string());
@@ -1260,6 +1289,16 @@ impl HasCallbacks for RtosLab {
             });
         }
         let plan = plan_tb(&decoded, rt.model, &rt.handlers);
+        if let Some((set, ws)) = rt.tb_cycles {
+            // An upper bound of the block's cycles (QEMU leaves a block before it runs when
+            // they would reach the next deadline, then steps to it one instruction at a
+            // time): its static cycles, plus the wait states each instruction fetch and each
+            // data access could add, which the model charges as the block runs.
+            let fetches = decoded.len() as u64 + plan.data_ws_sites.len() as u64;
+            let cycles: u64 = plan.segments.iter().map(|s| s.cycles).sum::<u64>() + fetches * ws;
+            // SAFETY: the block being translated, inside its translation callback.
+            unsafe { set(raw_tb(&tb), cycles) };
+        }
         let masking: Vec<(usize, MaskOp)> = if rt.irqwin.is_some() {
             decoded
                 .iter()

@@ -124,6 +124,11 @@ def patch_icount_common(text: str, path: str) -> str:
 
 def patch_icount_ops(text: str, path: str) -> str:
     text = _include(text, path, "system/rtoslab-clock.h")
+    lo, _ = _function_body(text, "icount_get_limit", path)
+    text = _insert(text, lo, (
+        f"\n    if (rtoslab_clock_hz) {{ /* {MARK} */\n"
+        "        return rtoslab_clock_limit();\n"
+        "    }\n"))
     lo, hi = _function_body(text, "icount_prepare_for_run", path)
     at = _after_statement(text, lo, hi, r"cpu->icount_extra\s*=(?!=)", path,
                           "icount_prepare_for_run's icount_extra assignment")
@@ -135,39 +140,71 @@ def patch_cpu_exec(text: str, path: str) -> str:
     lo, hi = _function_body(text, "cpu_loop_exec_tb", path)
     at = _after_statement(text, lo, hi, r"icount_update\s*\(\s*cpu\s*\)", path,
                           "cpu_loop_exec_tb's icount_update call")
-    return _insert(text, at, (
+    text = _insert(text, at, (
         f"    if (rtoslab_clock_slice_spent(cpu)) {{ /* {MARK} */\n"
         "        return;\n"
         "    }\n"))
+    # After the refill (the function's system-only part ends with its last #endif).
+    lo, hi = _function_body(text, "cpu_loop_exec_tb", path)
+    at = text.rfind("\n#endif", lo, hi)
+    if at < 0:
+        raise PatchError(f"{path}: cpu_loop_exec_tb's system-only part not found")
+    return _insert(text, at + 1, (
+        f"    rtoslab_clock_step(cpu, (tb->cflags & ~CF_COUNT_MASK) | 1, tb->icount); /* {MARK} */\n"))
 
 
 def patch_translator(text: str, path: str) -> str:
     text = _include(text, path, "system/rtoslab-clock.h")
     lo, hi = _function_body(text, "gen_tb_start", path)
+    text = _insert(text, lo, f"\n    rtoslab_clock_add = NULL; /* {MARK} */\n")
+    lo, hi = _function_body(text, "gen_tb_start", path)
     at = _after_statement(text, lo, hi, r"tcg_gen_brcondi_i32\s*\(", path,
                           "gen_tb_start's icount exit check")
     text = _insert(text, at, (
         f"        if ((cflags & CF_USE_ICOUNT) && rtoslab_clock_hz) {{ /* {MARK} */\n"
-        "            rtoslab_clock_gen_check(tcg_ctx->exitreq_label);\n"
+        "            rtoslab_clock_add = rtoslab_clock_gen_check(tcg_ctx->exitreq_label);\n"
         "        }\n"))
+    # The block's cycles are known once the plugin's translation callback has run.
+    lo, hi = _function_body(text, "translator_loop", path)
+    at = _after_statement(text, lo, hi, r"plugin_gen_tb_end\s*\(", path,
+                          "translator_loop's plugin_gen_tb_end call")
+    text = _insert(text, at, f"        rtoslab_clock_gen_end(db->num_insns); /* {MARK} */\n")
     m = re.search(r"^static\s+TCGOp\s*\*\s*gen_tb_start\s*\(", text, re.M)
     if m is None:
         raise PatchError(f"{path}: gen_tb_start's definition not found")
     return _insert(text, m.start(), (
-        f"/* {MARK}: leave the block before it runs when this vCPU's cycle counter has\n"
-        " * reached the end of its slice (the cycle of the next timer deadline). */\n"
-        "static void rtoslab_clock_gen_check(TCGLabel *exit)\n"
+        f"/* {MARK}: leave the block before it runs when this vCPU's cycle counter plus the\n"
+        " * block's own cycles reaches the end of its slice (the cycle of the next timer\n"
+        " * deadline); the block's cycles are an immediate set when its translation ends\n"
+        " * (0 for a block of one instruction, which always runs: system/rtoslab-clock.h). */\n"
+        "static __thread TCGOp *rtoslab_clock_add;\n"
+        "\n"
+        "static TCGOp *rtoslab_clock_gen_check(TCGLabel *exit)\n"
         "{\n"
         "    TCGv_ptr counter = tcg_temp_new_ptr();\n"
         "    TCGv_i64 now = tcg_temp_new_i64();\n"
         "    TCGv_i64 end = tcg_temp_new_i64();\n"
+        "    TCGOp *add;\n"
         "\n"
         "    tcg_gen_ld_ptr(counter, tcg_env,\n"
         "                   offsetof(ArchCPU, parent_obj.lab_clock) - offsetof(ArchCPU, env));\n"
         "    tcg_gen_ld_i64(now, counter, 0);\n"
+        "    tcg_gen_add_i64(now, now, tcg_constant_i64(0));\n"
+        "    add = tcg_last_op();\n"
         "    tcg_gen_ld_i64(end, tcg_env,\n"
         "                   offsetof(ArchCPU, parent_obj.lab_deadline) - offsetof(ArchCPU, env));\n"
         "    tcg_gen_brcond_i64(TCG_COND_GEU, now, end, exit);\n"
+        "    return add;\n"
+        "}\n"
+        "\n"
+        "static void rtoslab_clock_gen_end(int num_insns)\n"
+        "{\n"
+        "    if (rtoslab_clock_add != NULL && num_insns > 1 && rtoslab_clock_tb_cycles != 0) {\n"
+        "        tcg_set_insn_param(rtoslab_clock_add, 2,\n"
+        "                           tcgv_i64_arg(tcg_constant_i64((int64_t)rtoslab_clock_tb_cycles)));\n"
+        "    }\n"
+        "    rtoslab_clock_add = NULL;\n"
+        "    rtoslab_clock_tb_cycles = 0;\n"
         "}\n\n"))
 
 
@@ -180,6 +217,12 @@ def patch_api_system(text: str, path: str) -> str:
         "    CPUState *cpu = qemu_get_cpu(vcpu_index);\n"
         "\n"
         "    return cpu != NULL && rtoslab_clock_register(cpu, counter, hz);\n"
+        "}\n"
+        "\n"
+        "void qemu_plugin_lab_tb_cycles(struct qemu_plugin_tb *tb, uint64_t cycles)\n"
+        "{\n"
+        "    (void)tb;\n"
+        "    rtoslab_clock_tb_cycles = cycles;\n"
         "}\n")
 
 
@@ -199,6 +242,15 @@ def patch_plugin_h(text: str, path: str) -> str:
         " */\n"
         "QEMU_PLUGIN_API\n"
         "bool qemu_plugin_lab_clock(unsigned int vcpu_index, uint64_t *counter, uint64_t hz);\n"
+        "\n"
+        "/**\n"
+        f" * qemu_plugin_lab_tb_cycles() - {MARK}: the cycles a block being translated costs\n"
+        " * @tb: the block (from the translation callback)\n"
+        " * @cycles: its static cycles; the clock leaves a block before it runs when they\n"
+        " *   would carry the counter past the deadline, and steps to it (rtoslab-clock.h)\n"
+        " */\n"
+        "QEMU_PLUGIN_API\n"
+        "void qemu_plugin_lab_tb_cycles(struct qemu_plugin_tb *tb, uint64_t cycles);\n"
         "\n"))
 
 

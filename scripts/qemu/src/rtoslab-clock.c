@@ -13,6 +13,7 @@
 #include "system/rtoslab-clock.h"
 
 uint32_t rtoslab_clock_hz;
+__thread uint64_t rtoslab_clock_tb_cycles;
 
 /* Cycles the vCPUs' counters advanced, summed at QEMU's icount sync points. */
 static int64_t lab_cycles;
@@ -54,6 +55,16 @@ int64_t rtoslab_clock_round(int64_t ns)
         return 0;
     }
     return (int64_t)muldiv64_round_up((uint64_t)ns, rtoslab_clock_hz, NANOSECONDS_PER_SECOND);
+}
+
+int64_t rtoslab_clock_limit(void)
+{
+    int64_t deadline = qemu_clock_deadline_ns_all(QEMU_CLOCK_VIRTUAL, QEMU_TIMER_ATTR_ALL);
+
+    if (deadline < 0 || deadline > INT32_MAX) {
+        deadline = INT32_MAX; /* no timer armed: a long slice, as QEMU's own limit */
+    }
+    return rtoslab_clock_round(deadline);
 }
 
 void rtoslab_clock_account(CPUState *cpu)
@@ -113,4 +124,19 @@ bool rtoslab_clock_slice_spent(CPUState *cpu)
     cpu->neg.icount_decr.u16.low = 0;
     cpu->icount_extra = 0;
     return true;
+}
+
+void rtoslab_clock_step(CPUState *cpu, uint32_t one_insn_cflags, uint32_t tb_insns)
+{
+    if (rtoslab_clock_hz == 0 || cpu->lab_clock == NULL || tb_insns <= 1) {
+        return;
+    }
+    /* QEMU's own instruction budget ended the block: QEMU shortens the next one itself. */
+    if (cpu->icount_budget < (int64_t)tb_insns) {
+        return;
+    }
+    if (qatomic_read(cpu->lab_clock) >= cpu->lab_deadline) {
+        return;
+    }
+    cpu->cflags_next_tb = one_insn_cflags;
 }

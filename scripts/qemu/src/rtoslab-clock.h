@@ -4,9 +4,13 @@
  * count. Part of rtoslab (scripts/qemu/ in its repository); copied into QEMU's tree by
  * scripts/qemu/patch_qemu.py.
  *
- * The rule, in one paragraph: a vCPU's slice ends at the first translation-block start
- * where its counter has reached the cycle the next timer deadline falls on (the check is
- * generated at every block start, beside QEMU's own icount check). Virtual time in ns is
+ * The rule, in one paragraph: a vCPU's slice ends at the first instruction boundary where
+ * its counter has reached the cycle the next timer deadline falls on. A check generated at
+ * every block start, beside QEMU's own icount check, leaves the block before it runs when
+ * the counter plus the block's own cycles (which the plugin reports at translation)
+ * reaches that cycle; the vCPU then runs one instruction per block until the counter has
+ * reached it, so an interrupt is taken after the instruction in flight at its cycle, as a
+ * core takes it (an instruction that straddles the cycle completes). Virtual time in ns is
  * (cycles accounted + idle cycles) * 1e9 / hz, accounted at QEMU's icount sync points, so
  * the main loop never reads a counter that is still moving. When every vCPU sleeps
  * (icount sleep=off), the clock jumps to the next deadline as QEMU's warp does; the
@@ -20,6 +24,11 @@
  * instruction clock applies). */
 extern uint32_t rtoslab_clock_hz;
 
+/* The static cycles of the block being translated, as the plugin's translation callback
+ * reports them (qemu_plugin_lab_tb_cycles); read and cleared when the block's check is
+ * completed (translator.c). */
+extern __thread uint64_t rtoslab_clock_tb_cycles;
+
 /* Register (or move, after a scoreboard grew) `cpu`'s counter; false when refused
  * (icount off, a rate of 0 or above 4 GHz, or a rate other than the one registered). */
 bool rtoslab_clock_register(CPUState *cpu, uint64_t *counter, uint64_t hz);
@@ -31,6 +40,12 @@ int64_t rtoslab_clock_round(int64_t ns);
 /* Add what `cpu`'s counter advanced since the last call to the accounted cycles (called
  * where QEMU accounts executed instructions, under the vm_clock seqlock). */
 void rtoslab_clock_account(CPUState *cpu);
+
+/* The budget to the next virtual-clock deadline, in cycles. Unlike QEMU's own limit it
+ * leaves out the host's realtime timers: they would end slices at host-timed points, and
+ * where a slice ends decides how code is split into blocks, which the one clock's
+ * placement of an interrupt must not depend on. */
+int64_t rtoslab_clock_limit(void);
 
 /* Accounted cycles plus idle cycles, in ns (without QEMU's icount bias). */
 int64_t rtoslab_clock_elapsed_ns(void);
@@ -46,5 +61,10 @@ void rtoslab_clock_prepare(CPUState *cpu);
 /* After a block exit requested by the budget checks: true (and the slice's budget
  * emptied, so the vCPU returns to the timers) when the cycle budget is spent. */
 bool rtoslab_clock_slice_spent(CPUState *cpu);
+
+/* After the budget was refilled for a block of `tb_insns` instructions that the cycle
+ * check left before it ran (the deadline falls inside it): run the next block as one
+ * instruction, `one_insn_cflags`, so the vCPU steps to the deadline's instruction. */
+void rtoslab_clock_step(CPUState *cpu, uint32_t one_insn_cflags, uint32_t tb_insns);
 
 #endif
