@@ -45,12 +45,14 @@
  * if a tick fell between reading the counter and the call); in every round Task1..Task5
  * wake in priority order, each exactly once (a task runs only after the one above it has
  * taken its sample of the round, and Task1 only after Task5 finished the previous round);
- * the output register reads low after each body; every task took all its samples.
+ * the output register reads low after each body; every task took all its samples; no
+ * task used more than three quarters of its stack (painted before it was created).
  */
 #include "lab/bench.h"
 #include "lab/console.h"
 #include "lab/log.h"
 #include "lab/port.h"
+#include "lab/stack.h"
 #include "lab/target.h"
 
 #if !LAB_HAS_SCHEDULER || !LAB_HAS_DELAY || !LAB_HAS_TICK || !LAB_HAS_TICK_HOOKS
@@ -62,7 +64,7 @@
 #define DELAY_MS 50u
 #define DELAY_TASKS_SAMPLES 100u
 #define DT_BODY_WRITES 8u /* output register writes per body: 1, 0, 1, ..., 0 */
-#define DT_STACK_WORDS 256u
+#define DT_STACK_WORDS 192u /* 5 stacks fit the 8 KiB of stm32vldiscovery; the peak is checked */
 
 _Static_assert(LAB_PORT_PRIO_MAX >= DT_PRIO_TASK1, "k_delay_tasks needs task priorities 1..6");
 _Static_assert((DT_BODY_WRITES & 1u) == 0u, "the body must end with the output low");
@@ -84,6 +86,7 @@ static LAB_STACK_DEFINE(dt_stack2, DT_STACK_WORDS);
 static LAB_STACK_DEFINE(dt_stack3, DT_STACK_WORDS);
 static LAB_STACK_DEFINE(dt_stack4, DT_STACK_WORDS);
 static LAB_STACK_DEFINE(dt_stack5, DT_STACK_WORDS);
+static lab_stack_t *const dt_stack[DT_TASKS] = {dt_stack1, dt_stack2, dt_stack3, dt_stack4, dt_stack5};
 
 static lab_tick_t dt_ticks;                     /* the delay in ticks: 50 ms of the board */
 static volatile uint32_t *dt_out;               /* the board's output register (the "pin") */
@@ -101,9 +104,14 @@ void lab_tick_hook_exit(void) {}
 /* Ends the run (Task5, in the body of its last measured wake-up). */
 __attribute__((noreturn, noinline)) static void dt_finish(void)
 {
+    uint32_t stack_peak = 0;
     for (uint32_t j = 0; j < DT_TASKS; j++) {
         LAB_CHECK(dt_rounds[j] == DELAY_TASKS_SAMPLES + 1u);
+        uint32_t peak = lab_stack_peak_bytes((uintptr_t)dt_stack[j], (uintptr_t)(dt_stack[j] + DT_STACK_WORDS));
+        stack_peak = peak > stack_peak ? peak : stack_peak;
     }
+    LAB_CHECK(stack_peak <= DT_STACK_WORDS * sizeof(lab_stack_t) * 3u / 4u); /* a quarter to spare */
+    lab_console_put_kv("stack_peak_tasks", stack_peak);
     lab_console_put_kv("delay_ms", DELAY_MS);
     lab_console_put_kv("delay_ticks", dt_ticks);
     lab_console_put_kv("tick_rate_hz", lab_tick_rate_hz());
@@ -179,11 +187,11 @@ void lab_bench_run(void)
         dt_before[k] = 1u - dt_ticks; /* the start-up wake-up, at tick 1, reads as a full delay */
     }
     static const lab_task_fn entry[DT_TASKS] = {dt_task1, dt_task2, dt_task3, dt_task4, dt_task5};
-    static lab_stack_t *const stack[DT_TASKS] = {dt_stack1, dt_stack2, dt_stack3, dt_stack4, dt_stack5};
     static const char *const name[DT_TASKS] = {"task1", "task2", "task3", "task4", "task5"};
     for (uint32_t k = 0; k < DT_TASKS; k++) {
-        LAB_CHECK(lab_task_create(&dt_task[k], name[k], entry[k], 0, DT_PRIO_TASK1 - k, stack[k], DT_STACK_WORDS) ==
-                  LAB_OK);
+        lab_stack_paint((uintptr_t)dt_stack[k], (uintptr_t)(dt_stack[k] + DT_STACK_WORDS));
+        LAB_CHECK(lab_task_create(&dt_task[k], name[k], entry[k], 0, DT_PRIO_TASK1 - k, dt_stack[k],
+                                  DT_STACK_WORDS) == LAB_OK);
     }
     lab_log_start(); /* LAB_LOG_MODE=2: the drain task at priority 1; otherwise no code */
     lab_port_start();
