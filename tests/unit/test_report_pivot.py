@@ -237,3 +237,61 @@ def test_a_pivot_of_paced_metrics_says_so_in_every_format() -> None:
     assert "instruction clock (ticks or timer interrupts inside" in question
     assert build_pivot(run, spec).paced == ()
     assert "instruction clock" not in render_pivot(build_pivot(run, spec), "terminal", width=400)
+
+
+def _delay_run() -> RunView:
+    """Seed 001's shape: one configuration, five tasks' delays in µs with their spread."""
+    config = _toggle_config(1, "freertos", 1, 1000)
+    metrics = tuple(
+        MetricView(id=k, name=f"task{k}_delay", description="", n_samples=100,
+                   summaries={Unit.US: Summary(100, 49990.0 + k, 50010.0 + k, 50000.0 + k, 50000.0 + k,
+                                               50000.0 + k, 12.5 * k, 50005.0, 50009.0)})
+        for k in range(1, 6))
+    result = ResultView(id=1, benchmark="k_delay_tasks", config=config, source_hash="s", status="ok",
+                        reason=None, console="", total_insns=0, total_cycles=0, calibration=None,
+                        wall_s=None, counters={}, footprint=None, footprint_error=None, created_at="",
+                        metrics=metrics)
+    return RunView(3, "t0", "t1", "complete", "r", "h", {}, "c", None, (result,))
+
+
+def test_pivot_several_stats_as_a_dimension_in_ms_like_seed_001s_table() -> None:
+    """A row per statistic (stdev too), a column per task, in ms to the µs."""
+    spec = PivotSpec("delay", rows=("stat",), columns=("metric",), unit="ms",
+                     stats=("mean", "max", "min", "stdev"), names={"metric": "", "stat": ""})
+    p = build_pivot(_delay_run(), spec)
+    assert p.row_keys == (("mean",), ("max",), ("min",), ("stdev",))
+    assert [p.col_label(c) for c in p.col_keys] == [f"task{k}_delay" for k in range(1, 6)]
+    assert p.value(("mean",), ("task3_delay",)) == pytest.approx(50.003)
+    assert p.value(("stdev",), ("task2_delay",)) == pytest.approx(0.025)
+    md = render_pivot(p, "markdown")
+    assert "(mean/max/min/stdev ms)" in md
+    assert "|  | task1_delay | task2_delay |" in md  # names: "" hides the dimension's name
+    assert "| mean | 50.001 | 50.002 | 50.003 | 50.004 | 50.005 |" in md
+    assert "| stdev | 0.013 | 0.025 | 0.037 | 0.050 | 0.062 |" in md
+    # one stat in µs, as before: whole numbers stay whole
+    us = build_pivot(_delay_run(), PivotSpec("d", rows=("metric",), columns=(), unit=Unit.US, stat="stdev"))
+    assert us.value(("task2_delay",), ()) == 25.0
+
+
+def test_pivot_several_stats_must_be_placed_and_known() -> None:
+    with pytest.raises(RtoslabError, match=r"several stats \(mean, max\): place 'stat' in rows or columns"):
+        build_pivot(_delay_run(), PivotSpec("d", rows=("metric",), columns=(), unit=Unit.US,
+                                            stats=("mean", "max")))
+    with pytest.raises(RtoslabError, match=r"unknown stat 'sigma': use one of .*p99, stdev"):
+        build_pivot(_delay_run(), PivotSpec("d", rows=("metric",), columns=(), stat="sigma"))
+
+
+def test_experiment_file_stats_and_ms(tmp_path: Path) -> None:
+    f = tmp_path / "e.toml"
+    table = ('name = "e"\nbenchmarks = ["call"]\n[[report.table]]\ntitle = "t"\ncolumns = ["metric"]\n'
+             'unit = "ms"\nstats = ["mean", "stdev"]\n')
+    f.write_text(table + 'rows = ["stat"]\n')
+    spec = load_experiment(f).tables[0]
+    assert spec.unit == "ms" and spec.stats == ("mean", "stdev") and spec.rows == ("stat",)
+    f.write_text(table)
+    with pytest.raises(RtoslabError, match=r"report.table\[0\].stats' names several statistics: place "
+                                           r"\"stat\" in rows or columns"):
+        load_experiment(f)
+    f.write_text(table.replace('"stdev"', '"sigma"') + 'rows = ["stat"]\n')
+    with pytest.raises(RtoslabError, match=r"stats"):
+        load_experiment(f)

@@ -47,9 +47,14 @@
     rows = ["defines.TOGGLE_TASKS"]          # are the matrix's axes, "benchmark" and
     columns = ["kernel", "lto"]              # "metric"; every dimension that varies
     metrics = ["yield"]                      # must be placed (or fixed with `where`)
-    unit = "insn"                            # insn | cycle | us (rates: insn/op |
-                                             # cycle/op | op/s)
+    unit = "insn"                            # insn | cycle | us | ms (us / 1000, shown
+                                             # to the us) (rates: insn/op | cycle/op | op/s)
     stat = "median"                          # median | mean | mode | min | max | p90 | p99
+                                             # | stdev (sample standard deviation); or
+                                             # several: stats = ["mean", "stdev"], and then
+                                             # "stat" is a dimension that rows or columns
+                                             # place (seed 001's table: rows = ["stat"],
+                                             # columns = ["metric"])
     where = { opt = "-O2", benchmark = "k_yield" }   # keep only these values
     ratio = ["kernel", "freertos", "baremetal"]  # optional: cells are over / under on AXIS
                                              # (an axis the under configuration lacks,
@@ -77,7 +82,7 @@ from typing import Literal
 from rtoslab.builder.config import BuildConfig, check_cflags, check_define
 from rtoslab.catalog import Benchmark, add_search_paths, benchmarks, kernels, suites, targets
 from rtoslab.records import RtoslabError, Unit
-from rtoslab.report.pivot import PivotSpec
+from rtoslab.report.pivot import SCALED_UNITS, PivotSpec
 from rtoslab.schema import load_toml, parse
 from rtoslab.timing import check_overrides, check_resolved, plugin_args
 
@@ -136,8 +141,10 @@ class PivotTableFile:
     rows: tuple[str, ...] = ()
     columns: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()
-    unit: Literal["insn", "cycle", "us", "insn/op", "cycle/op", "op/s"] = "insn"
-    stat: Literal["median", "mean", "mode", "min", "max", "p90", "p99"] = "median"
+    unit: Literal["insn", "cycle", "us", "ms", "insn/op", "cycle/op", "op/s"] = "insn"
+    stat: Literal["median", "mean", "mode", "min", "max", "p90", "p99", "stdev"] = "median"
+    # several statistics: "stat" becomes a dimension (rows or columns must place it)
+    stats: tuple[Literal["median", "mean", "mode", "min", "max", "p90", "p99", "stdev"], ...] = ()
     where: dict[str, str | int | bool] = field(default_factory=dict)
     ratio: tuple[str, ...] = ()  # [axis, over, under]
     chart: Literal["auto", "line", "bars", "none"] = "auto"
@@ -368,7 +375,7 @@ def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
             raise c.fail(f"baseline[{baselines.index(b)}]",
                          f"('{b.name}') matches no configuration of the matrix")
     names = dict(f.report.names)
-    dims = ["benchmark", "metric", *axes]
+    dims = ["benchmark", "metric", *axes, "stat"]
     for key in names:
         if key not in dims:
             raise c.fail(f"report.names.{key}", f"is not an axis: use one of {', '.join(dims)}")
@@ -387,11 +394,14 @@ def _pivot_table(c: _Checker, i: int, t: PivotTableFile, dims: list[str],
     for dim in t.where:
         if dim not in dims:
             raise c.fail(f"{where}.where.{dim}", f"is not a dimension: use one of {', '.join(dims)}")
+    if len(t.stats) > 1 and "stat" not in (*t.rows, *t.columns):
+        raise c.fail(f"{where}.stats", "names several statistics: place \"stat\" in rows or columns")
     if t.ratio and (len(t.ratio) != 3 or t.ratio[0] not in dims):
         raise c.fail(f"{where}.ratio", "must be [AXIS, OVER, UNDER], e.g. [\"benchmark\", \"ftl_os\", "
                      f"\"ftl_fsm\"], AXIS one of {', '.join(dims)}")
-    return PivotSpec(title=t.title, rows=t.rows, columns=t.columns, metrics=t.metrics, unit=Unit(t.unit),
-                     stat=t.stat, where=dict(t.where),
+    return PivotSpec(title=t.title, rows=t.rows, columns=t.columns, metrics=t.metrics,
+                     unit=t.unit if t.unit in SCALED_UNITS else Unit(t.unit), stat=t.stat,
+                     stats=tuple(t.stats), where=dict(t.where),
                      ratio=(t.ratio[0], t.ratio[1], t.ratio[2]) if t.ratio else None, names=names,
                      chart=t.chart)
 

@@ -5,6 +5,9 @@ Every measured value of a run is a record with dimensions: the configuration's a
 ``kernel_options.configTICK_RATE_HZ``, ...), ``benchmark`` and ``metric``. A pivot puts
 some dimensions on the rows and some on the columns, keeps the records that match
 ``where`` and the ``metrics`` asked for, and writes one statistic in one unit per cell.
+With several statistics (``stats``) the statistic is a dimension too, ``stat``, placed
+like any other (seed 001's table: a row per statistic, a column per task's metric).
+The unit may also be ``ms``: the stored microseconds divided by 1000, shown to the µs.
 With a ratio ``(axis, over, under)`` a cell is the value where ``axis`` is ``over``
 divided by the value where it is ``under``, the other placed dimensions equal (e.g. OS
 / FSM per scenario and optimisation level); a placed dimension the under configuration
@@ -27,6 +30,10 @@ from rtoslab.report.labels import SEPARATOR, axis_text
 from rtoslab.views import RunView
 
 DIMENSIONS_ALWAYS = ("benchmark", "metric")
+# Statistics a cell may show: the comparison tables' and the sample standard deviation.
+PIVOT_STATS = (*STATS, "stdev")
+# Units shown scaled from a stored one: name -> (stored unit, factor, decimals shown).
+SCALED_UNITS: dict[str, tuple[Unit, float, int]] = {"ms": (Unit.US, 1e-3, 3)}
 
 
 @dataclass(frozen=True)
@@ -35,8 +42,11 @@ class PivotSpec:
     rows: tuple[str, ...]
     columns: tuple[str, ...]
     metrics: tuple[str, ...] = ()  # empty: every metric
-    unit: Unit = Unit.INSN
+    unit: Unit | str = Unit.INSN  # a stored unit, or one of SCALED_UNITS ("ms")
     stat: str = "median"
+    # Several statistics: "stat" becomes a dimension that rows or columns must place
+    # (empty: the one ``stat``).
+    stats: tuple[str, ...] = ()
     where: Mapping[str, object] = field(default_factory=dict)
     ratio: tuple[str, str, str] | None = None  # (axis, over, under)
     names: Mapping[str, str] = field(default_factory=dict)  # short names of dimensions
@@ -88,7 +98,8 @@ class Pivot:
                               if v is not None) or "value"
 
     def caption(self) -> str:
-        what = f"{self.spec.stat} {self.spec.unit}"
+        stats = "/".join(self.spec.stats) if self.spec.stats else self.spec.stat
+        what = f"{stats} {self.spec.unit}"
         if "metric" not in self.row_dims and "metric" not in self.col_dims and self.spec.metrics:
             what = f"{', '.join(self.spec.metrics)}: {what}"
         if self.spec.ratio is not None:
@@ -103,15 +114,19 @@ def known_dimensions(view: RunView) -> list[str]:
     dims = list(DIMENSIONS_ALWAYS)
     for c in view.configs:
         dims.extend(k for k in axes_of(c) if k not in dims)
-    return dims
+    return [*dims, "stat"]  # the statistic: a dimension when a table shows several
 
 
 def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Pivot:
     """The pivot of one stored run (see the module doc). ``timing_of``: a callable
     ConfigView -> footer text, for the table's footer (None: no footer)."""
-    if spec.stat not in STATS:
-        raise RtoslabError(f"report table '{spec.title}': unknown stat '{spec.stat}': use one of "
-                           f"{', '.join(STATS)}")
+    stats = spec.stats or (spec.stat,)
+    for stat in stats:
+        if stat not in PIVOT_STATS:
+            raise RtoslabError(f"report table '{spec.title}': unknown stat '{stat}': use one of "
+                               f"{', '.join(PIVOT_STATS)}")
+    scaled = SCALED_UNITS.get(str(spec.unit))
+    unit, factor = (scaled[0], scaled[1]) if scaled else (Unit(spec.unit), 1.0)
     known = known_dimensions(view)
     used = [*spec.rows, *spec.columns, *spec.where, *([spec.ratio[0]] if spec.ratio else [])]
     for dim in used:
@@ -123,6 +138,9 @@ def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Piv
         row_dims = (*row_dims, "metric")
     col_dims = tuple(spec.columns)
     placed = set(row_dims) | set(col_dims)
+    if len(stats) > 1 and "stat" not in placed:
+        raise RtoslabError(f"report table '{spec.title}': several stats ({', '.join(stats)}): place "
+                           "'stat' in rows or columns")
     sides: dict[str, dict[tuple[Key, Key], tuple[float, str]]] = {"over": {}, "under": {}}
     row_keys: dict[Key, None] = {}
     col_keys: dict[Key, None] = {}
@@ -135,32 +153,34 @@ def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Piv
         for m in r.metrics:
             if spec.metrics and m.name not in spec.metrics:
                 continue
-            summary = m.summaries.get(spec.unit)
+            summary = m.summaries.get(unit)
             if summary is None:
                 continue
-            dims: dict[str, object] = {**axes, "benchmark": r.benchmark, "metric": m.name}
-            if any(dims.get(k) != v for k, v in spec.where.items()):
-                continue
-            side = "over"
-            if spec.ratio is not None:
-                axis, over, under = spec.ratio
-                value = dims.get(axis)
-                if str(value) not in (over, under):
+            for stat in stats:
+                dims: dict[str, object] = {**axes, "benchmark": r.benchmark, "metric": m.name,
+                                           "stat": stat}
+                if any(dims.get(k) != v for k, v in spec.where.items()):
                     continue
-                side = "over" if str(value) == over else "under"
-            rk = tuple(dims.get(d) for d in row_dims if not (spec.ratio and d == spec.ratio[0]))
-            ck = tuple(dims.get(d) for d in col_dims if not (spec.ratio and d == spec.ratio[0]))
-            cell = sides[side]
-            where_from = f"{r.benchmark} on {r.config.hash}"
-            if (rk, ck) in cell:
-                others = _unplaced(view, placed)
-                raise RtoslabError(
-                    f"report table '{spec.title}': {where_from} and {cell[(rk, ck)][1]} fall in one "
-                    f"cell: place {' or '.join(others) or 'another dimension'} in rows or columns, "
-                    "or fix it with where")
-            cell[(rk, ck)] = (float(getattr(summary, spec.stat)), where_from)
-            row_keys.setdefault(rk)
-            col_keys.setdefault(ck)
+                side = "over"
+                if spec.ratio is not None:
+                    axis, over, under = spec.ratio
+                    value = dims.get(axis)
+                    if str(value) not in (over, under):
+                        continue
+                    side = "over" if str(value) == over else "under"
+                rk = tuple(dims.get(d) for d in row_dims if not (spec.ratio and d == spec.ratio[0]))
+                ck = tuple(dims.get(d) for d in col_dims if not (spec.ratio and d == spec.ratio[0]))
+                cell = sides[side]
+                where_from = f"{r.benchmark} on {r.config.hash}"
+                if (rk, ck) in cell:
+                    others = _unplaced(view, placed)
+                    raise RtoslabError(
+                        f"report table '{spec.title}': {where_from} and {cell[(rk, ck)][1]} fall in "
+                        f"one cell: place {' or '.join(others) or 'another dimension'} in rows or "
+                        "columns, or fix it with where")
+                cell[(rk, ck)] = (float(getattr(summary, stat)) * factor, where_from)
+                row_keys.setdefault(rk)
+                col_keys.setdefault(ck)
             if callable(timing_of):
                 footers.setdefault(str(timing_of(r.config)))
             if m.time_base is TimeBase.PACED:
@@ -207,18 +227,25 @@ def _unplaced(view: RunView, placed: set[str]) -> list[str]:
     return [k for k in ["benchmark", *varying] if k not in placed]
 
 
-def fmt_cell(value: float | None, ratio: bool) -> str:
+def fmt_cell(value: float | None, ratio: bool, decimals: int = 0) -> str:
+    """A cell's text: ratios to 3 decimals; a scaled unit to its decimals (ms: 3, the µs);
+    otherwise whole numbers as they are and the rest to 2 decimals."""
     if value is None:
         return "-"
     if ratio:
         return f"{value:.3f}"
+    if decimals:
+        return f"{value:.{decimals}f}"
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
 
 
 def pivot_grid(p: Pivot) -> tuple[list[str], list[list[str]]]:
     """Header and body cells of a pivot, for any text format."""
+    scaled = SCALED_UNITS.get(str(p.spec.unit))
+    decimals = scaled[2] if scaled else 0
     header = [p.dim_name(d) for d in p.row_dims] + [p.col_label(c) for c in p.col_keys]
-    body = [p.row_cells(rk) + [fmt_cell(p.value(rk, ck), p.spec.ratio is not None) for ck in p.col_keys]
+    body = [p.row_cells(rk) + [fmt_cell(p.value(rk, ck), p.spec.ratio is not None, decimals)
+                               for ck in p.col_keys]
             for rk in p.row_keys]
     return header, body
 
