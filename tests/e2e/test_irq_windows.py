@@ -86,11 +86,17 @@ def test_tracking_does_not_change_samples(run_cli: RunCli, tmp_path: Path) -> No
 
 
 def test_phase_sweep_meets_the_window_bound(run_cli: RunCli, tmp_path: Path) -> None:
-    """firmware/bench/w_irqphase: a timer tick arrives at every instruction offset of a
-    21-instruction PRIMASK window (one offset per loop iteration). The extra latency of
-    each measured tick (its tick-to-handler distance minus the unmasked one) is 1 .. 21
-    inside the window, each exactly once, 0 elsewhere; the worst equals the longest window
-    that --irq-windows reports at the timer's level: the bound is met, and it is tight."""
+    """firmware/bench/w_irqphase: on the one clock a timer tick arrives at every cycle of a
+    21-instruction (21-cycle: 20 nops and the CPSIE) PRIMASK window, one cycle further back
+    per loop iteration. The extra latency of each measured tick (its tick-to-handler cycles
+    minus the fastest) covers 1 .. the window's length + 1, the values above 2 each exactly
+    once; outside the window a tick that lands while a 2-cycle instruction runs waits 1 or
+    2 cycles for it to complete. The worst is the longest window --irq-windows reports at
+    the timer's level plus one cycle: in the phase where the window follows the sled's
+    taken branch directly, the branch's refill is charged at the next block's entry, after
+    QEMU checked the deadline, so the tick due at the CPSID is seen one instruction late
+    (docs/timing-model.md, "One clock": the residual error). The bound holds within that
+    cycle, and it is tight."""
     db = tmp_path / "r.sqlite"
     proc = run_cli("run", "--bench", "w_irqphase", "--irq-windows", "--db", str(db))
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -98,20 +104,21 @@ def test_phase_sweep_meets_the_window_bound(run_cli: RunCli, tmp_path: Path) -> 
     view = store.load_run(store.latest_run_id() or 0)
     (result,) = view.results
     (metric,) = result.metrics
-    periods = [s.insns for s in store.load_run_samples(view)[metric.id]]
+    periods = [s.cycles for s in store.load_run_samples(view)[metric.id]]
     measured = periods[0::2]  # sync -> measured tick, one per phase
     assert len(measured) == 100
     delays = [p - min(measured) for p in measured]
-    window = PRIMASK_LEN
-    assert sorted(d for d in delays if d) == list(range(1, window + 1))
-    assert windows_at_timer_level(result.irq_windows) == max(delays) == window
+    window = windows_at_timer_level(result.irq_windows, cycles=True) + 1
+    assert set(range(1, window + 1)) <= set(delays)
+    assert sorted(d for d in delays if d > 2) == list(range(3, window + 1))
+    assert max(delays) == window
 
 
-def windows_at_timer_level(windows: IrqWindows | None) -> int:
-    """The longest window in instructions at the timer's level (priority 0x80) of
-    w_irqphase's report (the level's own longest is ranked by modelled cycles)."""
+def windows_at_timer_level(windows: IrqWindows | None, cycles: bool = False) -> int:
+    """The PRIMASK window at the timer's level (priority 0x80) of w_irqphase's report, in
+    instructions or modelled cycles (nops and CPS: one cycle each, so the same)."""
     assert windows is not None
     level = next(lv for lv in windows.levels if lv.priority == 0x80)
     primask = next(w for w in level.windows if w.cause == "primask")
     assert primask.count == 100 and primask.max_insns == PRIMASK_LEN
-    return max(w.max_insns for w in level.windows)
+    return primask.max_cycles if cycles else primask.max_insns
