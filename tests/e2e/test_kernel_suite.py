@@ -40,7 +40,7 @@ PROMISED = {
     "task_create": 1000, "task_delete": 1000,
     "irq_latency_idle": 2000, "irq_latency_loaded": 2000,
     "isr_sem_to_task": 1000, "isr_notify_to_task": 1000,
-    "call_phase": 200, "wake_latency": 200, "periodic_wake_latency": 200,
+    "delay_50": 200, "call_phase": 200, "wake_latency": 200, "periodic_wake_latency": 200,
     "tick_nowake": 1000, "tick_wake": 1000, "tick_switch": 1000,
 }
 
