@@ -298,8 +298,8 @@ mod tests {
         assert_eq!(
             e(&["trace=/t", "bogus=1"]),
             "unknown argument 'bogus' (known: trace, base, size, insn_limit, max_records, \
-             handlers, events, irq_windows, prio_bits, core, flash, sram, flash_ws, sram_ws, \
-             prefetch, div, accel)"
+             handlers, events, irq_windows, prio_bits, time_hz, core, flash, sram, flash_ws, \
+             sram_ws, prefetch, div, accel)"
         );
         assert!(e(&["trace=/t", "irq_windows=/w"]).contains("needs a timing model"));
         assert!(e(&["trace=/t", "irq_windows="]).contains("needs a file path"));
