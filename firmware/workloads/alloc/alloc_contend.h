@@ -10,7 +10,8 @@
  * 16 .. 256 B (xorshift32 seeded LAB_ALLOC_SEED + task index), each filled, then each
  * checked and freed. All tasks stop after ALLOC_RUN_TICKS ticks.
  * Background interrupt load: the interrupt-latency trigger of workloads/irq_latency (a
- * timer above every kernel mask raising a kernel-priority interrupt every 19960 cycles),
+ * timer above every kernel mask raising a kernel-priority interrupt every IRQ_TIMER_PERIOD
+ * = 499 cycles: a 50 kHz load at 25 MHz),
  * which also measures what the strategy costs interrupts (metric irq_latency).
  *
  * Lock strategies (ALLOC_LOCK):
