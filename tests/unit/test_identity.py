@@ -121,3 +121,21 @@ def test_plugin_version_is_read_through_workspace_inheritance() -> None:
     expected = (manifest["workspace"]["package"]["version"] if isinstance(package_version, dict)
                 else package_version)
     assert plugin_crate_version() == expected != "?"
+
+
+def test_a_paced_derived_metric_without_the_unit_is_left_out_of_a_table() -> None:
+    """On instruction time a derived rate (insn/op, cycle/op, op/s only) is marked paced: a
+    comparison table in instructions leaves it out instead of refusing the whole run."""
+    from rtoslab.analysis.stats import summarize
+    from rtoslab.records import TimeBase, Unit
+    from rtoslab.report.comparison.table import build_table
+    from rtoslab.views import MetricView, ResultView
+
+    window = MetricView(1, "basic_window", "", 1, {Unit.INSN: summarize([370_015])},
+                        TimeBase.PACED)
+    rate = MetricView(2, "basic_op", "", 1, {Unit.INSN_PER_OP: summarize([9250.375])},
+                      TimeBase.PACED)
+    result = ResultView(1, "tp_basic", _view("-O2", {}, {"time": "instruction"}), "src", "ok", None,
+                        "", 0, 0, None, None, {}, None, None, "2026-11-27T00:00:00Z", (window, rate))
+    table = build_table([(1, result)], unit=Unit.INSN, rows="metric")
+    assert [r.metric for r in table.rows] == ["basic_window"]

@@ -189,10 +189,11 @@ def build_table(results: Sequence[tuple[int, ResultView]], *, stat: str = "media
         out = []
         for m in r.metrics:
             summary = m.summaries.get(unit)
-            if summary is None and (m.time_base in (TimeBase.VIRTUAL, TimeBase.DERIVED)
+            if summary is None and (m.time_base in (TimeBase.VIRTUAL, TimeBase.DERIVED, TimeBase.PACED)
                                     or unit not in SAMPLE_UNITS):
                 # its time base has no such unit, or the unit is one only derived metrics
-                # have (cycle/op, ...; docs/formats.md, "Time bases")
+                # have (cycle/op, ...; docs/formats.md, "Time bases"; a paced metric may be
+                # a derived one, marked paced on instruction time)
                 continue
             if summary is None:
                 units = ", ".join(m.summaries) or "none"
