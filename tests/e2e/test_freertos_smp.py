@@ -83,3 +83,24 @@ def test_the_port_checks_are_unsupported_when_one_core_is_started(run_cli: RunCl
         reason = str(r["reason"])
         assert "the kernel schedules one core (labSMP_START_CORES = 1)" in reason, reason
         assert r["status"] == "n/a" or "not supported by this image" in reason, reason
+
+
+def _delay_cycles(run_cli: RunCli, db: Path, *args: str) -> float:
+    proc = run_cli("run", "--kernel", "freertos-smp", "--target", "mps2-an521", "--bench", "k_delay",
+                   *args, "--json", "--db", str(db))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = json.loads(proc.stdout)["results"]
+    (row,) = [r for r in rows if r["metric"] == "delay_50" and r["unit"] == "cycle"]
+    return float(row["median"])
+
+
+def test_two_cores_share_one_clock_that_follows_both_cores_cycles(run_cli: RunCli, tmp_path: Path) -> None:
+    """docs/timing-model.md, "One clock", two cores: QEMU runs the vCPUs in turn and time
+    follows the sum of their cycles. With one core started, a 50-tick delay at 1 kHz on the
+    20 MHz SSE-200 spans 50 x 20,000 cycles of core 0 (less the call's phase plus the
+    wake-up); with both started, core 1's own cycles (its idle task and tick) also advance
+    the clock, so the same delay spans fewer cycles of core 0."""
+    one = _delay_cycles(run_cli, tmp_path / "one.sqlite", "--option", "labSMP_START_CORES=1")
+    two = _delay_cycles(run_cli, tmp_path / "two.sqlite")
+    assert 999_000 <= one <= 1_001_000, one
+    assert two < one - 5_000, (one, two)
