@@ -3,9 +3,10 @@
 
     .venv/bin/python scripts/exec_round_diff.py ELF SYMBOL ROUND_A ROUND_B [CORE]
 
-Runs ELF once under QEMU as `rtoslab run` does on mps2-an521 (`-icount shift=0`, the
-rtoslab plugin loaded without a timing model, so the probes are absorbed), with QEMU's
-own execution log on (`-d exec,nochain`: one line per translation block executed, with
+Runs ELF once under QEMU as `rtoslab run` does on mps2-an521 (its command line,
+`rtoslab.runners.qemu.qemu_command`: the patched QEMU on the one clock with mps2-an521's
+timing settings, so ticks land where a stored run's do), with QEMU's own execution log
+on (`-d exec,nochain`: one line per translation block executed, with
 the vCPU, the block's address and its symbol). The log of CORE (default 0) is cut into
 rounds at each block that starts at SYMBOL's address (a function every round enters once,
 e.g. the activated task's entry function `activate_high_entry`): round N is what ran from the Nth entry to
@@ -25,7 +26,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-PLUGIN = Path(__file__).resolve().parent.parent / "plugin/target/release/librtoslab_plugin.so"
+from rtoslab.builder.config import BuildConfig
+from rtoslab.paths import plugin_path
+from rtoslab.pipeline import plugin_model
+from rtoslab.runners.base import RunRequest
+from rtoslab.runners.qemu import qemu_command
+
+TARGET = "mps2-an521"
 LINE = re.compile(r"Trace (\d+): \S+ \[\w+/0*(\w+)/\w+/\w+\] (\S+)")
 
 
@@ -72,14 +79,15 @@ def main(argv: list[str]) -> int:
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "exec.log"
-        plugin = ",".join([str(PLUGIN), f"trace={tmp}/run.trace", "base=0x80000000", "size=0x4000",
-                           "insn_limit=200000000"])
+        config = BuildConfig(target=TARGET)
+        target = config.target_info()
+        req = RunRequest(elf.stem, elf, target, Path(tmp), 200_000_000, 600.0,
+                         plugin_model(config.timing_settings(), target))
+        cmd = qemu_command(req, Path(tmp) / "run.trace", plugin_path())
+        at = cmd.index("-plugin")
+        cmd[at:at] = ["-d", "exec,nochain", "-D", str(log)]
         try:
-            subprocess.run(["qemu-system-arm", "-M", "mps2-an521", "-display", "none", "-audio", "none",
-                            "-monitor", "none", "-serial", "stdio", "-semihosting-config",
-                            "enable=on,target=native", "-icount", "shift=0,align=off,sleep=off",
-                            "-kernel", str(elf), "-d", "exec,nochain", "-D", str(log), "-plugin", plugin],
-                           capture_output=True, check=True, timeout=600)
+            subprocess.run(cmd, capture_output=True, check=True, timeout=600)
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
             print(f"{elf}: the QEMU run failed ({e})", file=sys.stderr)
             return 2

@@ -3,8 +3,9 @@
 
     .venv/bin/python scripts/interval_exceptions.py ELF [ELF ...]
 
-Runs each ELF once more under QEMU with the rtoslab plugin, as `rtoslab run` does
-(`-icount shift=0`, the mps2-an521 Cortex-M33 model of examples/smp.toml: 0 wait states,
+Runs each ELF once more under QEMU with the rtoslab plugin, with the command line
+`rtoslab run` uses (`rtoslab.runners.qemu.qemu_command`: the patched QEMU on the one clock,
+mps2-an521's timing settings, the Cortex-M33 model of examples/smp.toml: 0 wait states,
 prefetch off, div typ), but with the plugin's exception event file switched on (the
 events= argument, which records and never alters execution; docs/timeline.md, "Event
 file"), then pairs every start probe (an even id >= 2) with the next hit of id + 1 on
@@ -31,14 +32,16 @@ import sys
 import tempfile
 from pathlib import Path
 
+from rtoslab.builder.config import BuildConfig
+from rtoslab.paths import plugin_path
+from rtoslab.pipeline import plugin_model
 from rtoslab.records import Hit, RtoslabError
-from rtoslab.runners.qemu import exception_handlers
+from rtoslab.runners.base import RunRequest
+from rtoslab.runners.qemu import qemu_command
 from rtoslab.trace.events import KIND_ENTRY, KIND_TAIL_CHAIN, ExcEvent, read_events
 from rtoslab.trace.reader import read_trace
 
-PLUGIN = Path(__file__).resolve().parent.parent / "plugin/target/release/librtoslab_plugin.so"
-MODEL = ("core=cortex-m33,div=typ,flash=0x10000000:0x400000,flash_ws=0,prefetch=off,"
-         "sram=0x38000000:0x400000,sram_ws=0")
+TARGET = "mps2-an521"  # examples/smp.toml's board; its target.toml gives the timing settings
 OUTLIER_INSNS = 30
 
 
@@ -53,16 +56,15 @@ def symbols(elf: Path) -> dict[int, str]:
 
 
 def run(elf: Path, folder: Path) -> tuple[Path, Path]:
-    trace, events = folder / "run.trace", folder / "run.events"
-    handlers = ";".join(f"{a:#x}" for a in exception_handlers(elf))
-    plugin = ",".join([str(PLUGIN), f"trace={trace}", "base=0x80000000", "size=0x4000",
-                       "insn_limit=200000000", f"events={events}", MODEL, f"handlers={handlers}"])
-    subprocess.run(["qemu-system-arm", "-M", "mps2-an521", "-display", "none", "-audio", "none",
-                    "-monitor", "none", "-serial", "stdio", "-semihosting-config",
-                    "enable=on,target=native", "-icount", "shift=0,align=off,sleep=off",
-                    "-kernel", str(elf), "-plugin", plugin],
-                   capture_output=True, check=True, timeout=600)
-    return trace, events
+    """One run with the event file on, as `rtoslab run --trace` starts QEMU."""
+    config = BuildConfig(target=TARGET)
+    target = config.target_info()
+    req = RunRequest(elf.stem, elf, target, folder, 200_000_000, 600.0,
+                     plugin_model(config.timing_settings(), target), events=True)
+    trace = folder / "run.trace"
+    subprocess.run(qemu_command(req, trace, plugin_path()), capture_output=True, check=True,
+                   timeout=600)
+    return trace, trace.with_suffix(".events")
 
 
 def clock(x: Hit | ExcEvent) -> int:
