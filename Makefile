@@ -1,7 +1,8 @@
 # rtoslab: the README's commands.
 #   make setup   install what is missing, build the plugin, install the CLI into .venv
 #   make demo    set up, run the default suite, print the table, write a report
-#   make test    set up, then the whole test suite (what .ci/run calls)
+#   make test    set up, then the whole test suite (what .ci/run calls); lint = ruff, mypy,
+#                and the plugin's cargo fmt --check and clippy -D warnings
 .PHONY: setup demo test lint bench clean
 
 RTOSLAB := .venv/bin/rtoslab
@@ -17,6 +18,8 @@ demo: setup
 lint: setup
 	.venv/bin/ruff check src tests
 	.venv/bin/mypy src
+	cargo fmt --check --manifest-path plugin/Cargo.toml
+	cargo clippy --release --locked --quiet --all-targets --manifest-path plugin/Cargo.toml -- -D warnings
 
 # A QEMU test with a tool missing fails instead of skipping (plugin tests and pytest).
 test: export RTOSLAB_REQUIRE_QEMU = 1

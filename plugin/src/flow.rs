@@ -790,7 +790,10 @@ mod tests {
         assert_eq!(dir(&[(0xd0fe, 0)]), (Refill::Direct, true)); // beq .
         assert_eq!(dir(&[(0xf47f, 0xaffe)]), (Refill::Direct, true)); // bne.w .
         // bl after an instruction writing LR: execute (Table 15-3 note)
-        assert_eq!(dir(&[(0x4686, 0), (0xf000, 0xf802)]), (Refill::Register, false));
+        assert_eq!(
+            dir(&[(0x4686, 0), (0xf000, 0xf802)]),
+            (Refill::Register, false)
+        );
         assert_eq!(dir(&[NOP, (0xf000, 0xf802)]), (Refill::Direct, false));
         let bx_r3 = ind(&[(0x4718, 0)]);
         assert!(!bx_r3.ret && bx_r3.exc_ret && bx_r3.bx_reg == Some(3));

@@ -296,16 +296,9 @@ impl Windows {
                 match sysm {
                     16 => self.primask = rn & 1 != 0,
                     17 => self.basepri = v,
-                    18 => {
-                        if v != 0 && (self.basepri == 0 || v < self.basepri) {
-                            self.basepri = v;
-                        }
-                    }
-                    19 => {
-                        if privileged_fm || rn & 1 == 0 {
-                            self.faultmask = rn & 1 != 0;
-                        }
-                    }
+                    // BASEPRI_MAX: raises the mask only
+                    18 if v != 0 && (self.basepri == 0 || v < self.basepri) => self.basepri = v,
+                    19 if privileged_fm || rn & 1 == 0 => self.faultmask = rn & 1 != 0,
                     _ => {}
                 }
             }

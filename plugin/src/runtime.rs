@@ -26,8 +26,8 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use qemu_plugin::install::{Args, Info};
 use qemu_plugin::plugin::{HasCallbacks, Register};
 use qemu_plugin::sys::{
-    GByteArray, qemu_plugin_read_memory_vaddr, qemu_plugin_register_vcpu_tb_exec_cb,
-    qemu_plugin_meminfo_t, qemu_plugin_register_vcpu_mem_cb, qemu_plugin_scoreboard,
+    GByteArray, qemu_plugin_meminfo_t, qemu_plugin_read_memory_vaddr,
+    qemu_plugin_register_vcpu_mem_cb, qemu_plugin_register_vcpu_tb_exec_cb, qemu_plugin_scoreboard,
     qemu_plugin_scoreboard_find, qemu_plugin_scoreboard_new, qemu_plugin_tb,
     qemu_plugin_tb_get_insn,
 };
@@ -577,7 +577,8 @@ fn on_tb_enter<const MULTI: bool>(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'
         let mut fresh = Event::None;
         // A remembered entry from the previous block, if it has a pure exit and ran whole.
         let memo = if rt.memo {
-            tr.pure_prev(now).and_then(|k| blk.memo_find(k).map(|c| (k, c)))
+            tr.pure_prev(now)
+                .and_then(|k| blk.memo_find(k).map(|c| (k, c)))
         } else {
             None
         };

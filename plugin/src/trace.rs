@@ -301,7 +301,11 @@ mod tests {
         assert_eq!((u64_at(b, r + 24), u64_at(b, r + 32)), (120, 180));
         let r = 152;
         assert_eq!(u32_at(b, r), END_ID);
-        assert_eq!((u64_at(b, r + 8), u64_at(b, r + 16)), (120, 180), "machine totals");
+        assert_eq!(
+            (u64_at(b, r + 8), u64_at(b, r + 16)),
+            (120, 180),
+            "machine totals"
+        );
     }
 
     #[test]

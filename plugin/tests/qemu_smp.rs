@@ -345,7 +345,10 @@ fn irq_windows_of_a_one_core_program_on_two_cores() {
     let (_, t, _, report) = run_irq(&dir, &elf, "a");
     assert_eq!(t.core_totals[1].insns, 0, "core 1 never left reset");
     // The one-core report: no core keys, core 0's 8 levels (PRIMASK and SVC windows).
-    assert!(!report.contains("\"cores\"") && !report.contains("\"core\""), "{report}");
+    assert!(
+        !report.contains("\"cores\"") && !report.contains("\"core\""),
+        "{report}"
+    );
     assert_eq!(report.matches("{\"level\":").count(), 8);
     assert_eq!(report.matches("\"cause\":\"primask\"").count(), 8);
 }

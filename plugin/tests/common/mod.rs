@@ -71,14 +71,22 @@ pub fn parse_trace(path: &Path) -> Trace {
     let split = recs.len() - cores as usize;
     let core_totals = recs.split_off(split);
     for (i, t) in core_totals.iter().enumerate() {
-        assert_eq!((t.id, t.core as usize), (CORE_TOTAL_ID, i), "core totals before the end");
+        assert_eq!(
+            (t.id, t.core as usize),
+            (CORE_TOTAL_ID, i),
+            "core totals before the end"
+        );
     }
     for r in &recs {
         assert_ne!(r.id, END_ID, "end record only at the end");
         assert_ne!(r.id, CORE_TOTAL_ID, "core totals only before the end");
         assert_eq!(r.status, 0, "hit records have 0 in the status field");
         if cores == 1 {
-            assert_eq!((r.m_insns, r.m_cycles), (r.insns, r.cycles), "one core: shared = own");
+            assert_eq!(
+                (r.m_insns, r.m_cycles),
+                (r.insns, r.cycles),
+                "one core: shared = own"
+            );
         }
     }
     Trace {
