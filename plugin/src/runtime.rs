@@ -37,7 +37,7 @@ use qemu_plugin::{
     qemu_plugin_register_atexit_cb, qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu, register,
 };
 
-use rtoslab_plugin_config::args::{Config, parse_args};
+use rtoslab_plugin_config::args::{Config, EXIT_INSN_LIMIT, parse_args};
 
 use crate::cost::{Charge, CostModel, ZeroModel};
 use crate::decoded::DecodedInsn;
@@ -51,9 +51,6 @@ use crate::itcond::{ItGroup, ItTail, it_groups};
 use crate::thumb::{self, Class, Flow, Insn, Mem};
 use crate::timing::CycleModel;
 use crate::trace::{FLAG_CYCLES_MODELLED, STATUS_INSN_LIMIT, STATUS_UNALIGNED, Stamp, TraceWriter};
-
-/// Exit code when the instruction limit stops the guest (like timeout(1)).
-const EXIT_INSN_LIMIT: i32 = 124;
 
 /// One vCPU's scoreboard entry: the two counters the inline adds advance, and the flag
 /// that enables the PC-value reads (`on_exc_ret_branch`, a conditional callback).

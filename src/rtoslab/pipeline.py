@@ -24,9 +24,10 @@ from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tre
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.builder.rust import rustc_version
 from rtoslab.catalog import Benchmark, Target, alloc_na_reason, define_na_reason, na_reason
+from rtoslab.exitcodes import code_of
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, PairMeta, RtoslabError
-from rtoslab.runners.base import EXIT_UNSUPPORTED, Runner, RunRequest
+from rtoslab.runners.base import Runner, RunRequest
 from rtoslab.runners.fault import symbolize
 from rtoslab.runners.qemu import exception_handlers
 from rtoslab.store.db import Store
@@ -209,7 +210,7 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
     if reserved:
         return replace(failed, reason=f"{bench.name}: LAB-KV name(s) {', '.join(reserved)} are "
                        "reserved: rename the value in the benchmark"), None
-    if out.exit_code == EXIT_UNSUPPORTED:
+    if out.exit_code == code_of("UNSUPPORTED"):  # LAB_EXIT_UNSUPPORTED (lab/exit.h)
         # The image itself found it cannot run this benchmark in this configuration (e.g.
         # a cross-core benchmark on a kernel that schedules one core): n/a with its reason.
         why = out.console_report.fail or "the image cannot run this benchmark here"

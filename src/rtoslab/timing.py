@@ -86,6 +86,9 @@ class Description:
     settings: tuple[Setting, ...]
     cores: tuple[CoreInfo, ...]
     unmodelled: tuple[UnmodelledCore, ...] = ()
+    # QEMU's exit status when the plugin's instruction limit stops the guest (a hang);
+    # declared once, in the plugin's config crate (args.rs EXIT_INSN_LIMIT)
+    exit_insn_limit: int = -1
 
     def setting(self, key: str) -> Setting | None:
         return next((s for s in self.settings if s.key == key), None)
@@ -107,6 +110,9 @@ def parse_description(data: object, where: str) -> Description:
                                "lists its choices")
         if s.key in HOST_SETTINGS:
             raise RtoslabError(f"{where}: key 'settings[{i}].key' is {s.key!r}, a host-only setting")
+    if not 0 < desc.exit_insn_limit < 256:
+        raise RtoslabError(f"{where}: key 'exit_insn_limit' is missing or not an exit status: "
+                           "rebuild the plugin with `make setup`")
     return desc
 
 

@@ -24,6 +24,10 @@
 use crate::model::{self, ModelArgs, ModelConfig};
 use crate::values::{ArgError, err, once, parse_u32, parse_u64};
 
+/// QEMU's exit status when the instruction limit (`insn_limit=`) stops the guest, as
+/// timeout(1) exits; the host reads it from `rtoslab-plugin-describe describe`.
+pub const EXIT_INSN_LIMIT: i32 = 124;
+
 pub const DEFAULT_BASE: u32 = 0x2100_0000;
 pub const DEFAULT_SIZE: u32 = 0x4000;
 pub const DEFAULT_MAX_RECORDS: u64 = 4_000_000;

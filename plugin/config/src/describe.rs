@@ -126,6 +126,10 @@ pub fn describe_json() -> Json {
         ("schema", Json::str(SCHEMA)),
         ("plugin_version", Json::str(PLUGIN_VERSION)),
         (
+            "exit_insn_limit",
+            Json::Int(crate::args::EXIT_INSN_LIMIT as u64),
+        ),
+        (
             "settings",
             Json::Arr(SETTINGS.iter().map(setting_json).collect()),
         ),
@@ -181,7 +185,7 @@ mod tests {
         let text = describe_json().render();
         let choices = Json::strs(&cores::choices()).render();
         assert!(text.starts_with(&format!(
-            r#"{{"schema":"rtoslab.plugin-describe/1","plugin_version":"{PLUGIN_VERSION}","settings":[{{"key":"core","kind":"choice","choices":{choices},"default":"none","requires":[],"doc":"#
+            r#"{{"schema":"rtoslab.plugin-describe/1","plugin_version":"{PLUGIN_VERSION}","exit_insn_limit":124,"settings":[{{"key":"core","kind":"choice","choices":{choices},"default":"none","requires":[],"doc":"#
         )));
         assert!(choices.starts_with(r#"["cortex-m3","cortex-m4","cortex-m0","cortex-m0plus""#));
         assert!(text.contains(

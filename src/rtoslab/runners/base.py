@@ -15,11 +15,6 @@ from rtoslab.catalog import Target
 from rtoslab.console import ConsoleReport
 from rtoslab.records import Trace
 
-# LAB_EXIT_UNSUPPORTED (firmware/include/lab/exit.h): the image found it cannot run this
-# benchmark in this configuration; the pipeline reports the result n/a with the firmware's
-# LAB-FAIL text as the reason, never as a failure.
-EXIT_UNSUPPORTED = 15
-
 
 @dataclass(frozen=True)
 class RunRequest:

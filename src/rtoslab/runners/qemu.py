@@ -13,24 +13,25 @@ import time
 from pathlib import Path
 
 from rtoslab.console import ConsoleReport, parse_console
+from rtoslab.exitcodes import code_of, exit_codes
 from rtoslab.paths import plugin_path
 from rtoslab.records import EndStatus, RtoslabError, Trace
 from rtoslab.runners.base import RunOutput, RunRequest
 from rtoslab.runners.fault import describe_fault
+from rtoslab.timing import description
 from rtoslab.tools import check_one_clock, check_qemu, qemu_binary
 from rtoslab.trace.elf import check_arm_elf, read_elf_section
 from rtoslab.trace.reader import read_trace
 
-# Exit statuses the firmware uses (firmware/include/lab/target.h) and QEMU/plugin ones.
-EXIT_REASONS = {
-    10: "self-check failed",
-    11: "fault",
-    12: "kernel assertion failed",
-    13: "stack overflow detected by the kernel",
-    14: "out of memory (kernel allocation failed)",
-    15: "benchmark not supported by this image",  # the pipeline reports it n/a (EXIT_UNSUPPORTED)
-    124: "hang",
-}
+
+def exit_reason(code: int) -> str:
+    """What a run that exited with ``code`` failed of: the firmware's statuses from their
+    one declaration (firmware/include/lab/exit.h, via rtoslab.exitcodes) and the plugin's
+    hang status from its description."""
+    if code == description().exit_insn_limit:
+        return "hang"
+    return next((c.reason for c in exit_codes().values() if c.code == code), "non-zero exit")
+
 
 ICOUNT = "shift=0,align=off,sleep=off"
 
@@ -129,12 +130,12 @@ def classify(req: RunRequest, exit_code: int | None, console: ConsoleReport, tra
             return f"{name}: probe-region overflow: too many probe hits for the plugin's record limit"
         if status & EndStatus.UNALIGNED_PROBE:
             return f"{name}: a store hit the probe region at an unaligned address (stray pointer?)"
-    if exit_code == 11:
+    if exit_code == code_of("FAULT"):
         return f"{name}: {describe_fault(console.fault, req.elf)}"
-    if exit_code == 10:
+    if exit_code == code_of("CHECK_FAILED"):
         return f"{name}: self-check failed: {console.fail or '?'}"
-    if exit_code not in (0, None):
-        reason = EXIT_REASONS.get(exit_code, "non-zero exit")
+    if exit_code not in (code_of("OK"), None):
+        reason = exit_reason(exit_code)
         detail = console.fail
         return f"{name}: {reason} (exit status {exit_code})" + (f": {detail}" if detail else "")
     if trace is None or trace.end is None:
@@ -215,7 +216,8 @@ class QemuRunner:
         failure = classify(req, exit_code, console_report, trace, timed_out)
         if failure is None and trace_error:
             failure = f"{req.benchmark}: {trace_error}"
-        if failure and exit_code not in (0, 10, 11, 124) and stderr and not timed_out:
+        known = (code_of("OK"), code_of("CHECK_FAILED"), code_of("FAULT"), description().exit_insn_limit)
+        if failure and exit_code not in known and stderr and not timed_out:
             failure += f" [qemu: {stderr.splitlines()[-1][:200]}]"
         events = events_file(trace_path)
         windows: str | None = None
