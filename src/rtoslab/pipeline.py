@@ -25,6 +25,7 @@ from rtoslab.builder.footprint import footprint_of
 from rtoslab.builder.rust import rustc_version
 from rtoslab.catalog import Benchmark, Target, alloc_na_reason, define_na_reason, na_reason
 from rtoslab.exitcodes import code_of
+from rtoslab.lab_headers import trace_tasks
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, PairMeta, RtoslabError
 from rtoslab.runners.base import Runner, RunRequest
@@ -224,7 +225,7 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
         metas = read_probe_meta(built.elfs[bench.name])
         if traced(config):
             # The task-switch hook's hits belong to the timeline, not to any metric.
-            first = task_first_id(trace.probe_size)
+            first = task_first_id(trace.probe_size, trace_tasks())
             probe_hits, task_hits = split_task_hits(trace.hits, first)
             trace = replace(trace, hits=probe_hits)
             events = read_events(out.events_path) if out.events_path else ExcEvents((), False)

@@ -54,3 +54,13 @@ def test_the_plugins_hang_status_has_one_declaration() -> None:
 def test_a_broken_exit_header_is_one_line(text: str, message: str) -> None:
     with pytest.raises(RtoslabError, match=message):
         parse_exit_header(text, "exit.h")
+
+
+def test_the_task_hook_ids_come_from_port_h() -> None:
+    from rtoslab.lab_headers import define_value, trace_tasks
+    from rtoslab.trace.timeline import task_first_id
+
+    assert trace_tasks() == 64
+    assert task_first_id(0x4000, trace_tasks()) == 0x4000 // 4 - 64
+    with pytest.raises(RtoslabError, match=r"port.h: no integer #define LAB_NO_SUCH: the host reads"):
+        define_value("port.h", "LAB_NO_SUCH")

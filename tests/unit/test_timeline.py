@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from rtoslab.console import parse_console
+from rtoslab.lab_headers import trace_tasks
 from rtoslab.records import KIND_INTERVAL, Hit, PairMeta, RtoslabError
 from rtoslab.report.chrome_trace import chrome_trace, chrome_trace_json
 from rtoslab.report.timeline_html import timeline_section
@@ -23,7 +24,7 @@ from rtoslab.trace.timeline import (
     task_first_id,
 )
 
-FIRST = task_first_id(0x4000)  # 4032, LAB_TRACE_TASK_FIRST_ID for a 16 KiB region
+FIRST = task_first_id(0x4000, trace_tasks())  # 4032, LAB_TRACE_TASK_FIRST_ID for a 16 KiB region
 METAS = [
     PairMeta("calib", KIND_INTERVAL, 0, 1, 1, "calibration"),
     PairMeta("switch", KIND_INTERVAL, 2, 3, 0, "a switch"),

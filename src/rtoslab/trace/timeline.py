@@ -34,14 +34,12 @@ from rtoslab.trace.events import KIND_ENTRY, KIND_RETURN, KIND_TAIL_CHAIN, ExcEv
 
 FORMAT = "rtoslab.timeline/1"
 DEFAULT_CAP = 20_000
-TASK_IDS = 64  # LAB_TRACE_TASKS in lab/port.h
-CALIBRATION_IDS = (0, 1)
 
 
-
-def task_first_id(probe_size: int) -> int:
-    """First probe id of the task-switch hook: LAB_TRACE_TASK_FIRST_ID in lab/port.h."""
-    return probe_size // 4 - TASK_IDS
+def task_first_id(probe_size: int, trace_tasks: int) -> int:
+    """First probe id of the task-switch hook: LAB_TRACE_TASK_FIRST_ID in lab/port.h, the
+    region's last ``trace_tasks`` ids (LAB_TRACE_TASKS there; the pipeline reads it)."""
+    return probe_size // 4 - trace_tasks
 
 
 def split_task_hits(hits: Sequence[Hit], first_id: int) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
@@ -159,7 +157,9 @@ def build_timeline(benchmark: str, config: str, probe_hits: Sequence[Hit],
     for i, h in enumerate(sorted([*probe_hits, *task_hits], key=lambda h: at_hit(h)[0])):
         items.append((at_hit(h)[0], 1, i, h))
     items.sort(key=lambda t: (t[0], t[1], t[2]))
-    bench_hits = [h for h in probe_hits if h.probe_id not in CALIBRATION_IDS]
+    # The calibration pair, found by its .lab_meta flag (its ids are the harness's).
+    calibration = {i for m in metas if m.is_calibration for i in (m.start_id, m.end_id)}
+    bench_hits = [h for h in probe_hits if h.probe_id not in calibration]
     win_start = min(at_hit(h)[0] for h in bench_hits) if bench_hits else 0
     starts = {m.start_id: m for m in metas if m.kind == KIND_INTERVAL and not m.is_calibration}
     ends = {m.end_id: m for m in metas if m.kind == KIND_INTERVAL and not m.is_calibration}
@@ -214,7 +214,7 @@ def build_timeline(benchmark: str, config: str, probe_hits: Sequence[Hit],
                     emit(Slice("task", t[0], tname_of(t[0], multi), t[1], t[2], insns, cycles,
                                core))
                 tasks[core] = (on_core(core, tname), insns, cycles)
-            elif item.probe_id not in CALIBRATION_IDS:
+            elif item.probe_id not in calibration:
                 name = metric_of.get(item.probe_id, "")
                 if insns >= win_start:
                     plane = on_core(core, "probes")
