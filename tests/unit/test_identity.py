@@ -139,3 +139,13 @@ def test_a_paced_derived_metric_without_the_unit_is_left_out_of_a_table() -> Non
                         "", 0, 0, None, None, {}, None, None, "2026-11-27T00:00:00Z", (window, rate))
     table = build_table([(1, result)], unit=Unit.INSN, rows="metric")
     assert [r.metric for r in table.rows] == ["basic_window"]
+
+
+def test_the_footer_shows_the_flash_interface_when_it_is_not_the_plain_one() -> None:
+    from rtoslab.report.labels import timing_footer
+
+    art = _view("-O2", {}, {"core": "cortex-m4", "clock_hz": 168_000_000, "flash_ws": 5, "prefetch": "on",
+                           "accel": "art", "div": "typ", "time": "one-clock"})
+    assert timing_footer(art).endswith("prefetch on, div typ, accel art, time one-clock")
+    plain = _view("-O2", {}, {"core": "cortex-m3", "accel": "none"})
+    assert "accel" not in timing_footer(plain)

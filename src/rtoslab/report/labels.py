@@ -71,6 +71,8 @@ def timing_footer(config: ConfigView) -> str:
     for key in ("sram_ws", "prefetch", "div"):
         if key in model:
             parts.append(f"{key} {model[key]}")
+    if model.get("accel", "none") != "none":  # the flash interface, when not the plain one
+        parts.append(f"accel {model['accel']}")
     # What QEMU's time followed (docs/timing-model.md, "One clock"); stored before the
     # one clock: the instruction clock.
     parts.append(f"time {model.get('time', 'instruction')}")
