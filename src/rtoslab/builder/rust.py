@@ -24,7 +24,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from rtoslab.catalog import Benchmark, Kernel, Target
+from rtoslab.catalog import Benchmark, Kernel, Target, targets
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import RtoslabError
 
@@ -291,12 +291,20 @@ def doctor_rows() -> list[tuple[str, bool, str]]:
         rows.append(("rust-web-src (build-std)", core.is_file(),
                      str(core.parent) if core.is_file() else f"no {core}: {SETUP_FIX}"))
     if CARGO.is_file():
-        proc = subprocess.run(
-            [str(CARGO), "metadata", "--format-version", "1", "--locked", "--offline",
-             "--manifest-path", str(workspace_dir() / "Cargo.toml")],
-            capture_output=True, text=True, check=False, env={**os.environ, "RUSTC": str(RUSTC)})
-        ok = proc.returncode == 0
-        last = (proc.stderr.strip().splitlines() or ["?"])[-1]
-        rows.append(("source: firmware/rust crates", ok,
-                     str(workspace_dir() / "Cargo.lock") if ok else f"not fetched ({last}): {SETUP_FIX}"))
+        # The crates the firmware builds need: those of the targets' triples (as `make
+        # setup` fetches them), not every platform's (cargo metadata without a platform
+        # filter also resolves host-only build dependencies nothing here compiles).
+        triples = sorted({t.spec.rust_target for t in targets().values() if t.spec.rust_target})
+        missing = ""
+        for triple in triples:
+            proc = subprocess.run(
+                [str(CARGO), "metadata", "--format-version", "1", "--locked", "--offline",
+                 "--filter-platform", triple, "--manifest-path", str(workspace_dir() / "Cargo.toml")],
+                capture_output=True, text=True, check=False, env={**os.environ, "RUSTC": str(RUSTC)})
+            if proc.returncode != 0:
+                missing = f"{triple}: {(proc.stderr.strip().splitlines() or ['?'])[-1].strip()}"
+                break
+        rows.append(("source: firmware/rust crates", not missing,
+                     str(workspace_dir() / "Cargo.lock") if not missing
+                     else f"not fetched ({missing}): {SETUP_FIX}"))
     return rows
