@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
+from rtoslab.names import did_you_mean
 from rtoslab.paths import firmware_root
 from rtoslab.records import DERIVED_KINDS, DerivedSpec, MetricDecl, RtoslabError
 from rtoslab.schema import parse_file
@@ -778,7 +779,8 @@ def _choices(names: Iterable[str]) -> str:
 def get_target(name: str) -> Target:
     t = targets().get(name)
     if t is None:
-        raise RtoslabError(f"unknown target '{name}': choose one of {_choices(targets())} (looked in "
+        raise RtoslabError(f"unknown target '{name}'{did_you_mean(name, targets())}: choose one of "
+                           f"{_choices(targets())} (looked in "
                            f"{_looked_in('target')}; add folders with --target-path or rtoslab.toml)")
     return t
 
@@ -801,7 +803,8 @@ def check_kernel_fits_target(kernel: Kernel, target: Target) -> None:
 def get_kernel(name: str) -> Kernel:
     k = kernels().get(name)
     if k is None:
-        raise RtoslabError(f"unknown kernel '{name}': choose one of {_choices(kernels())} (looked in "
+        raise RtoslabError(f"unknown kernel '{name}'{did_you_mean(name, kernels())}: choose one of "
+                           f"{_choices(kernels())} (looked in "
                            f"{_looked_in('port')}; add folders with --port-path or rtoslab.toml)")
     return k
 
@@ -809,14 +812,16 @@ def get_kernel(name: str) -> Kernel:
 def suite_benchmarks(suite: str) -> list[Benchmark]:
     names = suites().get(suite)
     if not names:
-        raise RtoslabError(f"unknown suite '{suite}': choose one of {_choices(suites())}")
+        raise RtoslabError(f"unknown suite '{suite}'{did_you_mean(suite, suites())}: choose one of "
+                           f"{_choices(suites())}")
     return [benchmarks()[n] for n in sorted(names)]
 
 
 def get_benchmark(name: str) -> Benchmark:
     b = benchmarks().get(name)
     if b is None:
-        raise RtoslabError(f"unknown benchmark '{name}': looked in {_looked_in('bench')}: "
+        raise RtoslabError(f"unknown benchmark '{name}'{did_you_mean(name, benchmarks())}: looked in "
+                           f"{_looked_in('bench')}: "
                            "`rtoslab list` shows them; add folders with --bench-path or rtoslab.toml")
     return b
 

@@ -32,6 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
+from rtoslab.names import did_you_mean
 from rtoslab.paths import plugin_path
 from rtoslab.records import RtoslabError
 from rtoslab.schema import parse
@@ -175,7 +176,8 @@ def check_value(desc: Description, key: str, value: object) -> Scalar:
                            "(what QEMU's virtual time follows: modelled cycles or instructions)")
     s = desc.setting(key)
     if s is None:
-        raise RtoslabError(f"unknown timing-model setting '{key}': known settings: "
+        raise RtoslabError(f"unknown timing-model setting '{key}'{did_you_mean(key, desc.keys())}: "
+                           "known settings: "
                            f"{', '.join(desc.keys())}")
     if s.kind == "int":
         ok = (isinstance(value, int) and not isinstance(value, bool)

@@ -23,6 +23,7 @@ from rtoslab.catalog import (
     get_kernel,
     get_target,
 )
+from rtoslab.names import did_you_mean
 from rtoslab.records import RtoslabError
 from rtoslab.timing import check_overrides
 
@@ -121,7 +122,8 @@ class BuildConfig:
             if key not in kernel.options:
                 known = ", ".join(sorted(kernel.options)) or "none"
                 raise RtoslabError(
-                    f"unknown option '{key}' for kernel {kernel.name}: known options: {known}"
+                    f"unknown option '{key}'{did_you_mean(key, kernel.options)} for kernel "
+                    f"{kernel.name}: known options: {known}"
                 )
             _check_option_type(kernel.name, key, value, kernel.options[key])
             # A boolean option given as "true"/1 is stored and rendered as the boolean
