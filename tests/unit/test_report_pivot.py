@@ -206,7 +206,7 @@ def test_markdown_report_opens_with_the_experiment_s_tables(tmp_path: Path) -> N
     f = tmp_path / "e.toml"
     f.write_text('name = "e"\nbenchmarks = ["call"]\n[matrix]\nopt = ["-O0", "-O2"]\n'
                  '[[report.table]]\ntitle = "by opt"\nrows = ["metric"]\ncolumns = ["opt"]\n'
-                 'where = { benchmark = "ftl_os" }\n')
+                 'where = { benchmark = "ftl_os" }\nunit = "insn"\n')
     text = markdown_report(_os_vs_fsm_run(), load_experiment(f))
     assert text.index("## Results") < text.index("**by opt**") < text.index("\n## mps2-an385")
     assert "| metric | -O0 | -O2 |" in text and "| sw | 330 | 110 |" in text
@@ -295,3 +295,12 @@ def test_experiment_file_stats_and_ms(tmp_path: Path) -> None:
     f.write_text(table.replace('"stdev"', '"sigma"') + 'rows = ["stat"]\n')
     with pytest.raises(RtoslabError, match=r"stats"):
         load_experiment(f)
+
+
+def test_an_experiment_table_shows_modelled_time_unless_told_otherwise(tmp_path: Path) -> None:
+    """Issue 28, time first: a [[report.table]] without `unit` is in modelled cycles."""
+    f = tmp_path / "e.toml"
+    f.write_text('name = "e"\nbenchmarks = ["call"]\n[matrix]\nopt = ["-O0", "-O2"]\n'
+                 '[[report.table]]\ntitle = "t"\nrows = ["metric"]\ncolumns = ["opt"]\n')
+    (table,) = load_experiment(f).tables
+    assert str(table.unit) == "cycle"

@@ -10,6 +10,7 @@ from rtoslab.cli.common import RUN_REF_HELP, add_db_option, open_db
 from rtoslab.cli.run import parse_option
 from rtoslab.records import SUMMARY_UNITS, RtoslabError, Unit
 from rtoslab.report.comparison import FORMATS, STATS, regressions, render_comparison, run_table
+from rtoslab.views import RunView
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,9 +19,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "(second / first for each shared configuration); each " + RUN_REF_HELP +
                    ", e.g. `compare latest~1 latest`")
     p.add_argument("--stat", default="median", choices=STATS)
-    p.add_argument("--unit", default=Unit.INSN.value, choices=[u.value for u in SUMMARY_UNITS],
-                   help="guest instructions, modelled cycles or microseconds (default: insn); a "
-                   "derived unit (insn/op, cycle/op, op/s, ratio) shows the metrics that have it")
+    p.add_argument("--unit", default=None, choices=[u.value for u in SUMMARY_UNITS],
+                   help="modelled cycles, microseconds or guest instructions (default: cycle, or "
+                   "insn when a run has no cycle model); a derived unit (insn/op, cycle/op, op/s, "
+                   "ratio) shows the metrics that have it")
     p.add_argument("--rows", default="benchmark", choices=("benchmark", "metric"),
                    help="row per benchmark metric, or per metric name across benchmarks")
     p.add_argument("--baseline", action="append", default=[], metavar="AXIS=VALUE",
@@ -42,7 +44,8 @@ def cmd(args: argparse.Namespace) -> int:
     if args.baseline:
         match = dict(parse_option(b) for b in args.baseline)
         baseline = {k: (v == "true" if v in ("true", "false") else v) for k, v in match.items()}
-    table = run_table(views, stat=args.stat, unit=Unit(args.unit), rows=args.rows, baseline=baseline)
+    table = run_table(views, stat=args.stat, unit=Unit(args.unit or default_unit(views)), rows=args.rows,
+                      baseline=baseline)
     sys.stdout.write(render_comparison(table, args.format))
     if args.fail_above is not None:
         bad = regressions(table, args.fail_above)
@@ -51,3 +54,10 @@ def cmd(args: argparse.Namespace) -> int:
         if bad:
             return 1
     return 0
+
+
+def default_unit(views: list[RunView]) -> str:
+    """Modelled time first (issue 28): cycles, unless a compared configuration has no
+    cycle model (``core=none``: its metrics have instructions only)."""
+    priced = all(str(c.model.get("core", c.core)) != "none" for v in views for c in v.configs)
+    return Unit.CYCLE.value if priced else Unit.INSN.value
