@@ -147,3 +147,18 @@ def test_bad_input_is_one_line_and_stores_nothing(run_cli: RunCli, tmp_path: Pat
     if db.exists():
         runs = run_cli("runs", "--db", str(db))
         assert "rtoslab run" not in runs.stdout
+
+
+def test_show_why_prints_a_failure_reason_uncut(run_cli: RunCli, tmp_path: Path) -> None:
+    """Tables cut long reasons to fit the screen; `show --why BENCH` prints them whole."""
+    db = str(tmp_path / "r.sqlite")
+    proc = run_cli("run", "--bench", "t_check", "--db", db)
+    assert proc.returncode == 1, proc.stderr
+    proc = run_cli("show", "latest", "--why", "t_check", "--db", db)
+    assert proc.returncode == 0, proc.stderr
+    (line,) = proc.stdout.splitlines()
+    assert line.startswith("t_check on mps2-an385")
+    assert line.endswith(": failed: t_check: self-check failed: firmware/bench/t_check/t_check.c:13: "
+                         "lab_t_check_value == 42u")
+    proc = run_cli("show", "latest", "--why", "t_chek", "--db", db)
+    assert proc.returncode == 2 and "has no benchmark 't_chek': choose one of t_check" in proc.stderr

@@ -28,6 +28,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--console", metavar="BENCH", default=None,
                    help="print the stored console output of benchmark BENCH in this run (each "
                    "configuration's, under a header line when the run has several)")
+    p.add_argument("--why", metavar="BENCH", default=None,
+                   help="print the full status line of benchmark BENCH in this run (why it failed "
+                   "or is n/a, uncut), one line per configuration")
     p.add_argument("--json", action="store_true", help="print the rtoslab.run/1 JSON document")
     p.add_argument("--format", default=None, help="renderer: " + ", ".join(renderer_names()))
     add_layout_options(p)
@@ -46,6 +49,9 @@ def cmd(args: argparse.Namespace) -> int:
             print(f"run {view.id}: {args.console} printed nothing (or did not run)", file=sys.stderr)
         sys.stdout.write(text)
         return 0
+    if args.why is not None:
+        sys.stdout.write(why_text(view, args.why))
+        return 0
     exp = experiment_of(view)
     if fmt == "terminal":
         print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide)
@@ -62,6 +68,21 @@ def cmd(args: argparse.Namespace) -> int:
         out = get_renderer(fmt).render(view)
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     return 0
+
+
+def why_text(view: RunView, bench: str) -> str:
+    """One line per configuration of ``bench`` in the run: its status and, for a failed or
+    n/a result, the whole reason (tables cut long reasons to fit)."""
+    results = [r for r in view.results if r.benchmark == bench]
+    if not results:
+        names = sorted({r.benchmark for r in view.results})
+        raise RtoslabError(f"run {view.id} has no benchmark '{bench}': choose one of "
+                           f"{', '.join(names) or 'none (the run is empty)'}")
+    lines = []
+    for r in results:
+        where = f"{config_title(r.config)} [{r.config.hash}]"
+        lines.append(f"{bench} on {where}: {r.status}" + (f": {r.reason}" if r.reason else "") + "\n")
+    return "".join(lines)
 
 
 def console_text(view: RunView, bench: str) -> str:
