@@ -149,3 +149,23 @@ def test_the_footer_shows_the_flash_interface_when_it_is_not_the_plain_one() -> 
     assert timing_footer(art).endswith("prefetch on, div typ, accel art, time one-clock")
     plain = _view("-O2", {}, {"core": "cortex-m3", "accel": "none"})
     assert "accel" not in timing_footer(plain)
+
+
+def test_a_warning_is_said_once_for_every_metric_and_unit_it_concerns() -> None:
+    """Issue 28, said once: the "only N samples" warning of two metrics in three units is
+    one line naming both metrics and the three units, not six."""
+    from rtoslab.analysis.stats import summarize
+    from rtoslab.records import Unit
+    from rtoslab.report.rows import grouped_warnings, run_rows
+    from rtoslab.views import MetricView, ResultView, RunView
+
+    def metric(i: int, name: str) -> MetricView:
+        return MetricView(i, name, "", 1, {u: summarize([10]) for u in (Unit.INSN, Unit.CYCLE, Unit.US)})
+
+    config = _view("-O2", {}, {"core": "cortex-m3"})
+    result = ResultView(1, "t_timer", config, "src", "ok", None, "", 0, 0, None, None, {}, None, None,
+                        "2026-11-27T00:00:00Z", (metric(1, "timer_first"), metric(2, "timer_busy")))
+    view = RunView(1, "t0", "t1", "complete", "r", "h", {}, "c", None, (result,))
+    (line,) = grouped_warnings(run_rows(view))
+    assert line.endswith(": t_timer/timer_first, t_timer/timer_busy (insn, cycle, us) on h")
+    assert line.startswith("only 1 samples; statistics below 30 samples are unreliable")

@@ -29,7 +29,7 @@ from rtoslab.report.irq_windows import html_section as irq_windows_html
 from rtoslab.report.labels import timing_footer
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
 from rtoslab.report.pivot import Pivot, PivotSpec, build_pivot, pivot_grid
-from rtoslab.report.rows import Row, config_title, run_rows, time_base_lines, warning_lines
+from rtoslab.report.rows import Row, config_title, grouped_warnings, run_rows, time_base_lines
 from rtoslab.report.svg import (
     BoxRow,
     BoxStats,
@@ -420,10 +420,9 @@ class _Page:
                 out.append(f'<p class="desc">{_e(config_title(config))} · '
                            f'<code class="hash">{_e(config.hash)}</code></p>')
             out.append(_table(header, [self._summary_row(r) for r in rows], "summary"))
-            warnings = warning_lines(rows)
+            warnings = grouped_warnings(rows)
             if warnings:
-                items = "".join(f"<li>{_e(w.row.benchmark)} / {_e(w.row.metric or '')} ({_e(w.row.unit)}): "
-                                f"{_e(w.text)}</li>" for w in warnings)
+                items = "".join(f"<li>{_e(line)}</li>" for line in warnings)
                 out.append(f'<ul class="warnings">{items}</ul>')
         bases = time_base_lines(self.rows)
         if bases:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from rtoslab.report.numbers import STAT_COLUMNS, stat_cells
-from rtoslab.report.rows import Row, config_title, problem_rows, run_rows, time_base_lines, warning_lines
+from rtoslab.report.rows import Row, config_title, grouped_warnings, problem_rows, run_rows, time_base_lines
 from rtoslab.views import ConfigView, RunView
 
 _HEADER = ("benchmark", "metric", "unit", *STAT_COLUMNS)
@@ -95,13 +95,10 @@ class MarkdownRenderer:
             out += [
                 f"- {_where(r)}: **{r.status}**: {_cell(r.reason or 'no reason given')}" for r in problems
             ]
-        warnings = warning_lines(rows)
+        warnings = grouped_warnings(rows)
         if warnings:
             out += ["", "## Warnings", ""]
-            out += [
-                f"- {_where(w.row)}, metric {_code(w.row.metric or '')} ({w.row.unit}): {_cell(w.text)}"
-                for w in warnings
-            ]
+            out += [f"- {_cell(line)}" for line in warnings]
         bases = time_base_lines(rows)
         if bases:
             out += ["", "## Time bases", "", *(f"- {_cell(line)}" for line in bases)]

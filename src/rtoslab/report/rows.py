@@ -72,6 +72,20 @@ def warning_lines(rows: list[Row]) -> list[WarningLine]:
     ]
 
 
+def grouped_warnings(rows: list[Row]) -> list[str]:
+    """The warnings said once each (issue 28, "said once"): one line per warning text and
+    configuration, naming every benchmark/metric it concerns once, with the units it was
+    raised for, e.g. ``only 1 samples; ...: t_timer/timer_first, t_timer/timer_busy (insn,
+    cycle, us) on 18cdb238bbd4``."""
+    groups: dict[tuple[str, str], tuple[dict[str, None], dict[str, None]]] = {}
+    for w in warning_lines(rows):
+        metrics, units = groups.setdefault((w.text, w.row.config.hash), ({}, {}))
+        metrics.setdefault(f"{w.row.benchmark}/{w.row.metric or '-'}")
+        units.setdefault(str(w.row.unit))
+    return [f"{text}: {', '.join(metrics)} ({', '.join(units)}) on {config}"
+            for (text, config), (metrics, units) in groups.items()]
+
+
 def time_base_lines(rows: list[Row]) -> list[str]:
     """The footer every report prints about time bases: one line per benchmark/metric whose
     figures are not modelled probe intervals (virtual, derived or never recorded), each

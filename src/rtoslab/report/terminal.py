@@ -15,7 +15,7 @@ from rtoslab.records import Summary, Unit
 from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.labels import axes_label, timing_footer, varying_keys
 from rtoslab.report.numbers import fmt_num
-from rtoslab.report.rows import Row, config_title, run_rows, time_base_lines, warning_lines
+from rtoslab.report.rows import Row, config_title, grouped_warnings, run_rows, time_base_lines
 from rtoslab.views import ConfigView, RunView
 
 _STATUS_STYLE = {"running": "yellow", "complete": "green", "incomplete": "yellow", "failed": "red"}
@@ -125,13 +125,11 @@ def run_renderables(view: RunView, configs: bool = True, header: bool = True) ->
         parts.append(Text())
         parts.append(_config_table(config, [r for r in rows if r.config.id == config.id],
                                    headings[config.id]))
-    warnings = warning_lines(rows) if configs else []
+    warnings = grouped_warnings(rows) if configs else []
     if warnings:
         text = Text("\nwarnings:", style="bold yellow")
-        for w in warnings:
-            text.append(
-                f"\n  {w.row.benchmark}/{w.row.metric} ({w.row.unit}) on {w.row.config.hash}: {w.text}"
-            )
+        for line in warnings:
+            text.append(f"\n  {line}")
         parts.append(text)
     bases = time_base_lines(rows) if configs else []
     if bases:
