@@ -31,6 +31,10 @@ def test_every_configuration_ran_every_benchmark(sweep: tuple[dict, Path]) -> No
     configs = {r["config"] for r in doc["results"]}
     assert len(configs) == len(load_experiment(EXAMPLE).points) == 6
     assert all(r["status"] == "ok" for r in doc["results"])
+    # every row names its configuration's axes (issue 28: exports carry identity)
+    points = {(r["axes"]["opt"], r["axes"]["lto"]) for r in doc["results"]}
+    assert points == {(o, lto) for o in ("-O0", "-O2", "-Os") for lto in (False, True)}
+    assert all(r["axes"]["timing.time"] == "one-clock" for r in doc["results"])
 
 
 def test_probe_cost_is_calibrated_away_at_every_optimisation_level(sweep: tuple[dict, Path]) -> None:

@@ -6,6 +6,7 @@ import json
 
 from rtoslab.analysis.irq_windows import to_doc
 from rtoslab.records import TIME_BASE_NOTES
+from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.numbers import json_exact, json_float
 from rtoslab.report.rows import Row, run_rows
 from rtoslab.views import RunView
@@ -20,6 +21,9 @@ def _entry(row: Row) -> dict[str, object]:
         "kernel": row.config.kernel,
         "target": row.config.target,
         "config": row.config.hash,
+        # the configuration's axis values (target, kernel, opt, lto, cflags, defines.*,
+        # kernel_options.*, timing.*): what the row belongs to, without the store
+        "axes": axes_of(row.config),
         "status": row.status,
         "reason": row.reason,
         "metric": row.metric,
