@@ -36,6 +36,7 @@ from rtoslab.experiments.experiment import Experiment, check_timing, load_experi
 from rtoslab.pipeline import Progress, execute
 from rtoslab.project import use_project
 from rtoslab.records import BenchResult, RtoslabError, Sample
+from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.rows import run_rows
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store, default_db_path, open_store
@@ -250,8 +251,9 @@ class Results:
         return found
 
     def records(self, ref: int | str = "latest") -> list[dict[str, Any]]:
-        """One dict per benchmark, metric and unit (keys ``RECORD_COLUMNS``); a failed or
-        n/a benchmark is one dict with metric, unit and statistics None and its reason."""
+        """One dict per benchmark, metric and unit (keys ``RECORD_COLUMNS``, then ``axes``:
+        the configuration's axis values); a failed or n/a benchmark is one dict with
+        metric, unit and statistics None and its reason."""
         view = self.run(ref)
         out = []
         for row in run_rows(view):
@@ -267,6 +269,7 @@ class Results:
                 "mean": None if s is None else s.mean, "stdev": None if s is None else s.stdev,
                 "p90": None if s is None else s.p90, "p99": None if s is None else s.p99,
                 "max": None if s is None else s.max,
+                "axes": axes_of(row.config),
             })
         return out
 
@@ -284,7 +287,13 @@ class Results:
         pandas = _pandas()
         if samples:
             return pandas.DataFrame(self.sample_records(ref), columns=list(SAMPLE_RECORD_COLUMNS))
-        return pandas.DataFrame(self.records(ref), columns=list(RECORD_COLUMNS))
+        records = self.records(ref)
+        # the configuration's axes as columns of their own (``opt``, ``defines.LAB_ALLOC``,
+        # ``timing.time``, ...), after RECORD_COLUMNS, in the order they first appear
+        axis_names = list(dict.fromkeys(k for r in records for k in r["axes"]))
+        rows = [{**{k: v for k, v in r.items() if k != "axes"},
+                 **{f"axis:{k}": r["axes"].get(k) for k in axis_names}} for r in records]
+        return pandas.DataFrame(rows, columns=[*RECORD_COLUMNS, *(f"axis:{k}" for k in axis_names)])
 
     def to_parquet(self, ref: int | str, path: str | Path, *, samples: bool = False) -> Path:
         """Write ``to_dataframe`` to a Parquet file (needs ``rtoslab[pandas]``)."""

@@ -108,7 +108,7 @@ with rtoslab.open_results(sys.argv[1]) as res:
     frame = res.to_dataframe("latest")
     path = res.to_parquet("latest", sys.argv[2])
 print(json.dumps({"records": recs, "frame_rows": len(frame), "frame_medians": list(frame["median"]),
-                  "parquet": str(path)}))
+                  "frame_opt": list(frame["axis:opt"]), "parquet": str(path)}))
 """
 
 
@@ -131,6 +131,9 @@ def test_api_reads_the_same_numbers_the_cli_prints(tmp_path: Path) -> None:
             assert r[key] == pytest.approx(e[key], rel=0, abs=0), (r["metric"], key)
     assert out["frame_rows"] == len(records)
     assert out["frame_medians"] == [r["median"] for r in records]
+    # each row carries its configuration's axes, as the CLI's JSON does (issue 28)
+    assert [r["axes"] for r in records] == [e["axes"] for e in cli]
+    assert set(out["frame_opt"]) == {cli[0]["axes"]["opt"]}
     assert Path(out["parquet"]).stat().st_size > 0
 
 

@@ -3,7 +3,9 @@
 ``export_summaries_csv(view)``
     One row per run / configuration / benchmark / metric / unit (the rows of the
     reports: a failed or n/a benchmark is one row with empty metric, unit and
-    statistics, and its reason). Columns: ``SUMMARY_COLUMNS``.
+    statistics, and its reason). Columns: ``SUMMARY_COLUMNS``; ``axes`` is the
+    configuration's axis values (compact JSON), so a row says which allocator, N or
+    tick rate it belongs to.
 
 ``export_samples_csv(view, samples)``
     One row per raw sample: ``run_id, config, benchmark, metric, seq, insns, cycles``;
@@ -50,6 +52,7 @@ from collections.abc import Mapping
 from io import StringIO
 
 from rtoslab.records import Sample, Summary, extra_document
+from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.numbers import json_exact, json_float
 from rtoslab.report.rows import run_rows
 from rtoslab.views import ConfigView, MetricView, ResultView, RunView
@@ -61,7 +64,7 @@ EXPORT_SCHEMA = "rtoslab.export/1"
 
 SUMMARY_COLUMNS = (
     "run_id", "config", "target", "core", "kernel", "kernel_config_hash", "kernel_config",
-    "compiler", "compiler_version", "cflags", "ldflags", "model",
+    "compiler", "compiler_version", "cflags", "ldflags", "model", "axes",
     "benchmark", "status", "reason", "metric", "unit",
     "n", "min", "max", "mean", "median", "mode", "stdev", "p90", "p99",
 )
@@ -98,6 +101,8 @@ def _config_cells(config: ConfigView) -> list[str]:
         config.hash, config.target, config.core, config.kernel, config.kernel_config_hash,
         _compact(config.kernel_config), config.compiler, config.compiler_version,
         config.cflags, config.ldflags, _compact(config.model),
+        # the axis values a comparison names (compact JSON, like kernel_config and model)
+        _compact(axes_of(config)),
     ]
 
 
