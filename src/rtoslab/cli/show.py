@@ -19,7 +19,7 @@ from rtoslab.report.base import get_renderer, renderer_names
 from rtoslab.report.html import render_html
 from rtoslab.report.rows import config_title
 from rtoslab.trace.timeline import load_timelines, timeline_dir
-from rtoslab.views import RunView
+from rtoslab.views import ResultView, RunView
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,14 +70,21 @@ def cmd(args: argparse.Namespace) -> int:
     return 0
 
 
-def why_text(view: RunView, bench: str) -> str:
-    """One line per configuration of ``bench`` in the run: its status and, for a failed or
-    n/a result, the whole reason (tables cut long reasons to fit)."""
+def results_of(view: RunView, bench: str) -> list[ResultView]:
+    """The results of ``bench`` in the run, one per configuration; one line naming the
+    run's benchmarks when it has none."""
     results = [r for r in view.results if r.benchmark == bench]
     if not results:
         names = sorted({r.benchmark for r in view.results})
         raise RtoslabError(f"run {view.id} has no benchmark '{bench}': choose one of "
                            f"{', '.join(names) or 'none (the run is empty)'}")
+    return results
+
+
+def why_text(view: RunView, bench: str) -> str:
+    """One line per configuration of ``bench`` in the run: its status and, for a failed or
+    n/a result, the whole reason (tables cut long reasons to fit)."""
+    results = results_of(view, bench)
     lines = []
     for r in results:
         where = f"{config_title(r.config)} [{r.config.hash}]"
@@ -88,11 +95,7 @@ def why_text(view: RunView, bench: str) -> str:
 def console_text(view: RunView, bench: str) -> str:
     """The stored console of ``bench`` in the run: as the firmware printed it, one block
     per configuration (headed ``== BENCH on CONFIG (status) ==`` when there are several)."""
-    results = [r for r in view.results if r.benchmark == bench]
-    if not results:
-        names = sorted({r.benchmark for r in view.results})
-        raise RtoslabError(f"run {view.id} has no benchmark '{bench}': choose one of "
-                           f"{', '.join(names) or 'none (the run is empty)'}")
+    results = results_of(view, bench)
     blocks = []
     for r in results:
         text = r.console if r.console.endswith("\n") or not r.console else r.console + "\n"
