@@ -39,7 +39,11 @@ static void lab_harness_paint_main_stack(void)
 {
     uintptr_t lo, hi, sp;
     lab_target_main_stack(&lo, &hi);
+#if defined(__AVR__)
+    sp = (uintptr_t)__builtin_frame_address(0); /* within a few bytes of SP */
+#else
     __asm__ volatile("mov %0, sp" : "=r"(sp));
+#endif
     lab_stack_paint(lo, sp - LAB_STACK_PAINT_MARGIN);
 }
 

@@ -7,6 +7,7 @@
 //! Modules, each using only those listed after it (`tests/module_graph.rs` fails on a
 //! dependency cycle):
 //! * `runtime`    - the QEMU-facing glue: registration, instrumentation, callbacks
+//!   (`runtime/avr_guest.rs`: AVR guests)
 //!   (compiled out of unit tests: the QEMU plugin symbols only exist inside QEMU);
 //! * `timing`     - the Cortex-M cycle model: the rules engine over the core tables;
 //! * `instrument` - per translation block instrumentation plan (counting segments,
@@ -21,6 +22,7 @@
 //! * `thumb`      - Thumb/Thumb-2 classifier (length, loads/stores, control flow, class);
 //! * `trace`      - trace file v1 writer;
 //! * `events`     - exception event file writer (the timeline, off by default).
+//! * `avr`        - the AVR cycle model (`core=avre`): decode, static cycles, run-time extras.
 //! * `irqwin`     - masked-window tracking per interrupt priority level (`irq_windows=`).
 //! * `itcond`     - instructions skipped by their IT condition: the correction per outcome.
 //!
@@ -30,6 +32,7 @@
 
 #[cfg(test)]
 mod armv6m_image;
+pub mod avr;
 pub mod cost;
 pub mod decoded;
 pub mod events;

@@ -70,6 +70,7 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
     tools = tool_versions()
     target = config.target_info()
     timing = config.timing_settings()
+    compiler = "avr-gcc" if target.arch == "avr" else "arm-none-eabi-gcc"
     identity: dict[str, object] = {
         "image_key": config.image_key(),
         "measure_key": config.measure_key(),
@@ -79,11 +80,11 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
         "kernel": config.kernel,
         "kernel_config": config.resolved_kernel_options(),
         "kernel_config_hash": config.kernel_config_hash(),
-        "compiler": "arm-none-eabi-gcc",
-        "compiler_version": tools.get("arm-none-eabi-gcc", "").removeprefix("arm-none-eabi-gcc "),
+        "compiler": compiler,
+        "compiler_version": tools.get(compiler, "").removeprefix(f"{compiler} "),
         "cflags": " ".join(config.cflags),
         "defines": config.define_map(),
-        "ldflags": " ".join(link_flags()),
+        "ldflags": " ".join(link_flags(config.target_info().arch)),
         "timing": timing,
         "axes": config.axis_values(),
         "emulator": tools.get("qemu-system-arm", ""),

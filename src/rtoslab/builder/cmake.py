@@ -42,6 +42,8 @@ class ToolchainFlags:
     c: tuple[str, ...]
     warnings: tuple[str, ...]
     link: tuple[str, ...]
+    # The link of an AVR image (avr-libc's startup files and libraries stay in).
+    link_avr: tuple[str, ...] = ()
 
 
 @cache
@@ -54,9 +56,15 @@ def compile_flags() -> tuple[str, ...]:
     return toolchain_flags().compile
 
 
-def link_flags() -> tuple[str, ...]:
-    """Link options of every image (the result identity's "ldflags")."""
-    return toolchain_flags().link
+def link_flags(arch: str = "cortex-m") -> tuple[str, ...]:
+    """Link options of every image of an architecture (the result identity's "ldflags")."""
+    flags = toolchain_flags()
+    return flags.link_avr if arch == "avr" else flags.link
+
+
+# Per architecture (target.toml arch): the CMake toolchain file and the compiler driver.
+TOOLCHAINS = {"cortex-m": ("arm-none-eabi.cmake", "arm-none-eabi-gcc"),
+              "avr": ("avr-gcc.cmake", "avr-gcc")}
 
 
 def _cmake_list(items: tuple[str, ...] | list[str]) -> str:
@@ -109,6 +117,7 @@ def target_cmake_args(target: Target, gen_dir: Path, clock_hz: int | None = None
         "LAB_PROBE_REGION_BASE": f"{spec.probe.base:#x}",
         "LAB_PROBE_REGION_SIZE": f"{spec.probe.size:#x}",
         "LAB_TARGET_GEN_DIR": str(gen_dir),
+        **({"LAB_TARGET_EXIT_WINDOW": f"{spec.exit_window:#x}"} if spec.exit_window >= 0 else {}),
     }
 
 
@@ -178,7 +187,8 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
     configuration either way."""
     cmake = _tool("cmake")
     _tool("ninja")
-    _tool("arm-none-eabi-gcc")
+    toolchain_file, compiler = TOOLCHAINS[config.target_info().arch]
+    _tool(compiler)
     chash = config.image_key()
     build_dir = cache_root() / "build" / chash
     kconfig = build_dir / "kconfig"
@@ -196,8 +206,8 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
         "LAB_COMPILE_FLAGS": _cmake_list(flags.compile),
         "LAB_C_FLAGS": _cmake_list(flags.c),
         "LAB_WARNING_FLAGS": _cmake_list(flags.warnings),
-        "LAB_LINK_FLAGS": _cmake_list(flags.link),
-        "CMAKE_TOOLCHAIN_FILE": str(firmware_root() / "cmake" / "arm-none-eabi.cmake"),
+        "LAB_LINK_FLAGS": _cmake_list(link_flags(config.target_info().arch)),
+        "CMAKE_TOOLCHAIN_FILE": str(firmware_root() / "cmake" / toolchain_file),
         "CMAKE_BUILD_TYPE": "None",
     }
     for crate in config.kernel_info().deps:

@@ -1,0 +1,192 @@
+/*
+ * arduino-uno: lab/target.h on the ATmega328P as QEMU's arduino-uno machine models it
+ * (README.md: what QEMU implements and what it does not).
+ *
+ * Console: USART0, polled. Benchmark timer and kernel tick: timer 1, the only timer QEMU
+ * counts (timers 0 and 2 are unimplemented devices there), prescaler 1, so one timer
+ * count is one core cycle: the benchmark timer in CTC mode with TOP = ICR1 and the
+ * compare-match B interrupt, the tick in CTC mode with TOP = OCR1A and the compare-match
+ * A interrupt. One counter serves one of them at a time. Exit: a store into the exit
+ * window, which the rtoslab plugin turns into QEMU's exit status (no semihosting on AVR).
+ * The watchdog is an unimplemented device in QEMU (its registers accept writes and nothing
+ * resets): nothing here relies on it.
+ */
+#include <stdint.h>
+
+#include <avr/interrupt.h>
+#include <avr/io.h>
+
+#include "lab/exit.h"
+#include "lab/target.h"
+
+/* The main stack's bounds, from avr_sections.ld: the SRAM above .bss/.noinit. */
+extern char lab_stack_lo[];
+extern char lab_stack_hi[];
+
+/* Which use timer 1 serves now. */
+enum { LAB_T1_OFF, LAB_T1_TIMER, LAB_T1_TICK };
+static volatile uint8_t lab_t1_use;
+static lab_irq_handler_t lab_timer_handler;
+
+void lab_target_init(void)
+{
+    /* 8N1, transmitter on; the baud divisor (115200 at 16 MHz) is for a real board: QEMU
+     * sends each byte at once. */
+    UBRR0H = 0u;
+    UBRR0L = 8u;
+    UCSR0A = 0u;
+    UCSR0C = (uint8_t)((1u << UCSZ01) | (1u << UCSZ00));
+    UCSR0B = (uint8_t)(1u << TXEN0);
+    /* PB5 (the Uno's D13, its LED) as an output: the "pin" of lab_target_output_reg(). */
+    DDRB |= (uint8_t)(1u << DDB5);
+}
+
+void lab_target_console_write(const char *buf, uint32_t len)
+{
+    for (uint32_t i = 0; i < len; i++) {
+        while ((UCSR0A & (1u << UDRE0)) == 0u) {
+        }
+        UDR0 = (uint8_t)buf[i];
+    }
+}
+
+__attribute__((noreturn)) void lab_target_exit(int status)
+{
+    *(volatile uint8_t *)(uintptr_t)(LAB_TARGET_EXIT_WINDOW + (uint8_t)status) = 0u;
+    /* Without the plugin's exit window nothing ends the machine: stop here. */
+    cli();
+    for (;;) {
+        __asm__ volatile("sleep");
+    }
+}
+
+/* The vector table is avr-libc's, in flash: no line can be installed at run time, and no
+ * line is free for software to raise (the AVR has no software interrupt). */
+uint32_t lab_target_irq_count(void) { return 0u; }
+
+int(lab_target_irq_install)(uint32_t irq, lab_irq_handler_t handler, uint32_t priority)
+{
+    (void)irq;
+    (void)handler;
+    (void)priority;
+    return -1;
+}
+
+void lab_target_irq_trigger(uint32_t irq) { (void)irq; }
+
+void lab_target_irq_remove(uint32_t irq) { (void)irq; }
+
+uint32_t lab_target_irq_soft(uint32_t n) { return n; }
+
+void lab_target_main_stack(uintptr_t *lo, uintptr_t *hi)
+{
+    *lo = (uintptr_t)lab_stack_lo;
+    *hi = (uintptr_t)lab_stack_hi;
+}
+
+uint32_t lab_target_clock_hz(void) { return LAB_TARGET_CLOCK_HZ; }
+
+volatile lab_output_t *lab_target_output_reg(void) { return &PORTB; }
+
+/* Timer 1 counts core cycles (prescaler 1); a period is 1 .. 65536 counts. */
+static void lab_t1_stop(void)
+{
+    TIMSK1 = 0u;
+    TCCR1B = 0u;
+    TCCR1A = 0u;
+    TIFR1 = 0xFFu; /* clear pending flags (written ones clear them) */
+    lab_t1_use = LAB_T1_OFF;
+}
+
+int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t priority)
+{
+    (void)priority; /* AVR interrupts have fixed priorities */
+    if (period == 0u || period > 65536u || lab_t1_use == LAB_T1_TICK) {
+        return -1;
+    }
+    uint8_t sreg = SREG;
+    cli();
+    lab_t1_stop();
+    lab_timer_handler = handler;
+    TCNT1 = 0u;
+    ICR1 = (uint16_t)(period - 1u);
+    OCR1B = (uint16_t)(period - 1u);
+    TCCR1A = 0u;
+    /* WGM13:12 = 11 (CTC, TOP = ICR1), clock = core clock / 1 */
+    TCCR1B = (uint8_t)((1u << WGM13) | (1u << WGM12) | (1u << CS10));
+    TIMSK1 = (uint8_t)(1u << OCIE1B);
+    lab_t1_use = LAB_T1_TIMER;
+    SREG = sreg;
+    return 0;
+}
+
+void lab_target_timer_stop(void)
+{
+    uint8_t sreg = SREG;
+    cli();
+    if (lab_t1_use == LAB_T1_TIMER) {
+        lab_t1_stop();
+    }
+    SREG = sreg;
+}
+
+/* The benchmark timer's interrupt: the flag clears as the vector is taken. */
+ISR(TIMER1_COMPB_vect)
+{
+    lab_irq_handler_t h = lab_timer_handler;
+    if (h != 0) {
+        h();
+    }
+}
+
+/* The kernel tick: a port defines SysTick_Handler as a complete interrupt handler (it may
+ * save and switch a task context and ends with RETI); the vector jumps straight to it.
+ * The default does nothing. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmisspelled-isr" /* a handler by name, reached by a jump */
+void SysTick_Handler(void) __attribute__((weak, signal));
+void SysTick_Handler(void) {}
+#pragma GCC diagnostic pop
+
+ISR(TIMER1_COMPA_vect, ISR_NAKED) { __asm__ volatile("jmp SysTick_Handler"); }
+
+int lab_target_tick_start(uint32_t hz)
+{
+    if (hz == 0u || lab_t1_use == LAB_T1_TIMER) {
+        return -1;
+    }
+    uint32_t period = LAB_TARGET_CLOCK_HZ / hz;
+    if (period == 0u || period > 65536u) {
+        return -1;
+    }
+    lab_t1_stop();
+    TCNT1 = 0u;
+    OCR1A = (uint16_t)(period - 1u);
+    TCCR1A = 0u;
+    /* WGM12 = 1 (CTC, TOP = OCR1A), clock = core clock / 1 */
+    TCCR1B = (uint8_t)((1u << WGM12) | (1u << CS10));
+    TIMSK1 = (uint8_t)(1u << OCIE1A);
+    lab_t1_use = LAB_T1_TICK;
+    return 0;
+}
+
+/* One core. */
+uint32_t lab_target_core_id(void) { return 0u; }
+
+int lab_target_core_start(uint32_t core, void (*entry)(void *arg), void *arg, uint32_t *stack_top)
+{
+    (void)core;
+    (void)entry;
+    (void)arg;
+    (void)stack_top;
+    return -1;
+}
+
+int lab_target_doorbell_install(lab_irq_handler_t handler, uint32_t priority)
+{
+    (void)handler;
+    (void)priority;
+    return -1;
+}
+
+void lab_target_doorbell_ring(uint32_t core) { (void)core; }
