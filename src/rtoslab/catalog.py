@@ -748,9 +748,9 @@ def benchmarks() -> dict[str, Benchmark]:
         if d.timeout_s <= 0:
             raise RtoslabError(f"{toml}: key 'timeout_s' is {d.timeout_s:g}: give positive seconds")
         for i, case in enumerate(d.validation):
-            if case.cycles <= 0 or not 0 < case.tolerance < 1:
+            if case.cycles <= 0 or not 0 <= case.tolerance < 1:
                 raise RtoslabError(f"{toml}: key 'validation[{i}]': cycles must be positive and "
-                                   f"tolerance a fraction between 0 and 1 (got {case.cycles:g}, "
+                                   f"tolerance a fraction from 0 (exact) up to 1 (got {case.cycles:g}, "
                                    f"{case.tolerance:g})")
         if d.paced_when and (not _CAP_NAME_RE.fullmatch(d.paced_when) or d.paced_when not in known_caps):
             raise RtoslabError(f"{toml}: key 'paced_when' is {d.paced_when!r}: choose capabilities the "
