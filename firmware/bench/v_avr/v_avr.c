@@ -16,10 +16,10 @@ LAB_INTERVAL(mul_word, 6, 7, "MUL, CLR, ADIW, SBIW, MOVW");
 LAB_INTERVAL(calls, 8, 9, "CALL+RET, RCALL+RET, ICALL+RET (16-bit PC)");
 LAB_INTERVAL(jumps, 10, 11, "RJMP, JMP, IJMP");
 LAB_INTERVAL(branches, 12, 13, "SEZ, BREQ taken, CLZ, BREQ not taken");
-LAB_INTERVAL(skips, 14, 15, "CPSE/SBRS/SBRC/SBIS/SBIC skipping one word, two words, none; SBI, CBI");
+LAB_INTERVAL(skips, 14, 15, "CPSE/SBRS/SBRC/SBIC/SBIS skipping one word, two words, none; SBI, CBI");
 LAB_INTERVAL(lpm, 16, 17, "LPM Rd Z+, LPM Rd Z, LPM");
 LAB_INTERVAL(reti, 18, 19, "PUSH, PUSH, RETI");
-LAB_INTERVAL(io_data, 20, 21, "LDS, STS, LD, ST on an I/O register (PORTB) through the data space");
+LAB_INTERVAL(io_data, 20, 21, "LDS, STS, LD, ST on an I/O register (UBRR0L) through the data space");
 
 uint8_t lab_v_avr_run(void);
 

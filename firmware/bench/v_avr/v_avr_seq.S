@@ -91,28 +91,30 @@ lab_v_avr_run:
     breq 2f                     /* 1 (not taken) */
 2:  lab_probe 13
 
-    /* Skips: 1 without a skip, 2 over one word, 3 over two words.
-     * CPSE skip NOP 2, CPSE skip LDS 3, CPSE no skip 1 + NOP 1, SBRS skip NOP 2,
-     * SBRC no skip 1 + NOP 1, SBI 2, SBIS skip NOP 2, SBIC no skip 1 + NOP 1, CBI 2 = 19 */
+    /* Skips: 1 without a skip, 2 over one word, 3 over two words. Each skips (or not) an
+     * instruction whose cycles differ from its words (ADIW: one word, two cycles), so a
+     * wrong outcome shows. TIFR1 reads 0 (timer 1 stopped); GPIOR0 is written only.
+     * CPSE skip ADIW 2, CPSE skip LDS 3, CPSE no skip 1 + ADIW 2, SBRS skip ADIW 2,
+     * SBRC no skip 1 + ADIW 2, SBIC skip ADIW 2, SBIS no skip 1 + ADIW 2, SBI 2, CBI 2 = 22 */
     ldi r18, 1
     ldi r19, 2
     lab_probe 14
     cpse r18, r18               /* 2 (skips one word) */
-    nop
+    adiw r24, 0
     cpse r18, r18               /* 3 (skips two words) */
     lds r20, v_avr_buf
     cpse r18, r19               /* 1 (no skip) */
-    nop                         /* 1 */
+    adiw r24, 0                 /* 2 */
     sbrs r18, 0                 /* 2 (skips one word) */
-    nop
+    adiw r24, 0
     sbrc r18, 0                 /* 1 (no skip) */
-    nop                         /* 1 */
-    sbi _SFR_IO_ADDR(PORTB), 0  /* 2 */
-    sbis _SFR_IO_ADDR(PORTB), 0 /* 2 (skips one word) */
-    nop
-    sbic _SFR_IO_ADDR(PORTB), 0 /* 1 (no skip) */
-    nop                         /* 1 */
-    cbi _SFR_IO_ADDR(PORTB), 0  /* 2 */
+    adiw r24, 0                 /* 2 */
+    sbic _SFR_IO_ADDR(TIFR1), 0 /* 2 (skips one word) */
+    adiw r24, 0
+    sbis _SFR_IO_ADDR(TIFR1), 0 /* 1 (no skip) */
+    adiw r24, 0                 /* 2 */
+    sbi _SFR_IO_ADDR(GPIOR0), 0 /* 2 */
+    cbi _SFR_IO_ADDR(GPIOR0), 0 /* 2 */
     lab_probe 15
 
     /* Program memory: LPM Rd, Z+ 3, LPM Rd, Z 3, LPM 3 = 9 */
@@ -137,11 +139,11 @@ lab_v_avr_run:
 
     /* I/O registers through the data space (QEMU runs these accesses in its full-access
      * mode): LDS 2, STS 2, LD 2, ST 2 = 8 */
-    ldi r26, lo8(PORTB)
-    ldi r27, hi8(PORTB)
+    ldi r26, lo8(UBRR0L)
+    ldi r27, hi8(UBRR0L)
     lab_probe 20
-    lds r18, PORTB              /* 2 */
-    sts PORTB, r18              /* 2 */
+    lds r18, UBRR0L             /* 2 */
+    sts UBRR0L, r18             /* 2 */
     ld r19, X                   /* 2 */
     st X, r19                   /* 2 */
     lab_probe 21

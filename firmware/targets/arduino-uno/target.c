@@ -8,8 +8,8 @@
  * compare-match B interrupt, the tick in CTC mode with TOP = OCR1A and the compare-match
  * A interrupt. One counter serves one of them at a time. Exit: a store into the exit
  * window, which the rtoslab plugin turns into QEMU's exit status (no semihosting on AVR).
- * The watchdog is an unimplemented device in QEMU (its registers accept writes and nothing
- * resets): nothing here relies on it.
+ * The watchdog and the GPIO ports are unimplemented devices in QEMU (their registers
+ * accept writes, read 0 and nothing happens): nothing here relies on them.
  */
 #include <stdint.h>
 
@@ -37,8 +37,6 @@ void lab_target_init(void)
     UCSR0A = 0u;
     UCSR0C = (uint8_t)((1u << UCSZ01) | (1u << UCSZ00));
     UCSR0B = (uint8_t)(1u << TXEN0);
-    /* PB5 (the Uno's D13, its LED) as an output: the "pin" of lab_target_output_reg(). */
-    DDRB |= (uint8_t)(1u << DDB5);
 }
 
 void lab_target_console_write(const char *buf, uint32_t len)
@@ -86,7 +84,12 @@ void lab_target_main_stack(uintptr_t *lo, uintptr_t *hi)
 
 uint32_t lab_target_clock_hz(void) { return LAB_TARGET_CLOCK_HZ; }
 
-volatile lab_output_t *lab_target_output_reg(void) { return &PORTB; }
+/* The "pin": on the Uno it would be PORTB (PB5, the LED), but QEMU's AVR machine maps the
+ * GPIO ports as unimplemented devices (writes dropped, reads 0), so the register is
+ * USART0's baud-rate low byte, which QEMU keeps as written and does nothing with (it sends
+ * bytes at once whatever the rate; the STM32 targets use their USART3_BRR the same way).
+ * A store through the pointer is one ST, as it would be to PORTB (2 cycles either way). */
+volatile lab_output_t *lab_target_output_reg(void) { return &UBRR0L; }
 
 /* Timer 1 counts core cycles (prescaler 1); a period is 1 .. 65536 counts. */
 static void lab_t1_stop(void)

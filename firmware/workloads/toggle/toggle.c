@@ -61,7 +61,7 @@ static uint32_t toggle_done;                    /* tasks finished this round */
 static uint32_t toggle_rounds;                  /* rounds begun */
 
 /* Output writes number i .. end-1: write i's value is i & 1, so the output toggles. */
-static inline void toggle_span(volatile uint32_t *out, uint32_t i, uint32_t end)
+static inline void toggle_span(volatile lab_output_t *out, uint32_t i, uint32_t end)
 {
     for (; i < end; i++) {
         *out = i & 1u;
