@@ -328,6 +328,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                     results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b}")
                 elif bench.name in b.failed:
                     results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b.failed[bench.name]}")
+                elif bench.name in b.na:
+                    results[i] = BenchResult(bench.name, "n/a", b.na[bench.name])
                 else:
                     runs[pool.submit(run_benchmark_traced, config, bench, b, runner,
                                      irq_windows)] = i

@@ -4,9 +4,9 @@
  *
  * Console: USART0, polled. Benchmark timer and kernel tick: timer 1, the only timer QEMU
  * counts (timers 0 and 2 are unimplemented devices there), prescaler 1, so one timer
- * count is one core cycle: the benchmark timer in CTC mode with TOP = ICR1 and the
- * compare-match B interrupt, the tick in CTC mode with TOP = OCR1A and the compare-match
- * A interrupt. One counter serves one of them at a time. Exit: a store into the exit
+ * count is one core cycle, in CTC mode with TOP = OCR1A and the compare-match A
+ * interrupt (QEMU ignores writes to ICR1, so the ICR1-TOP mode runs to 0xFFFF there, and
+ * a compare-B interrupt at TOP made QEMU spin). One counter serves one of them at a time. Exit: a store into the exit
  * window, which the rtoslab plugin turns into QEMU's exit status (no semihosting on AVR).
  * The watchdog and the GPIO ports are unimplemented devices in QEMU (their registers
  * accept writes, read 0 and nothing happens): nothing here relies on them.
@@ -37,6 +37,11 @@ void lab_target_init(void)
     UCSR0A = 0u;
     UCSR0C = (uint8_t)((1u << UCSZ01) | (1u << UCSZ00));
     UCSR0B = (uint8_t)(1u << TXEN0);
+    /* A Cortex-M core leaves reset with interrupts enabled (PRIMASK 0) and every source
+     * off; an AVR with SREG's I bit clear (avr-libc's startup clears SREG). Set I so that
+     * the harness and the ports start from the same state on every target: no source is
+     * enabled yet, so nothing is taken until a benchmark or kernel enables one. */
+    sei();
 }
 
 void lab_target_console_write(const char *buf, uint32_t len)
@@ -112,12 +117,11 @@ int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t 
     lab_t1_stop();
     lab_timer_handler = handler;
     TCNT1 = 0u;
-    ICR1 = (uint16_t)(period - 1u);
-    OCR1B = (uint16_t)(period - 1u);
+    OCR1A = (uint16_t)(period - 1u);
     TCCR1A = 0u;
-    /* WGM13:12 = 11 (CTC, TOP = ICR1), clock = core clock / 1 */
-    TCCR1B = (uint8_t)((1u << WGM13) | (1u << WGM12) | (1u << CS10));
-    TIMSK1 = (uint8_t)(1u << OCIE1B);
+    /* WGM12 = 1 (CTC, TOP = OCR1A), clock = core clock / 1 */
+    TCCR1B = (uint8_t)((1u << WGM12) | (1u << CS10));
+    TIMSK1 = (uint8_t)(1u << OCIE1A);
     lab_t1_use = LAB_T1_TIMER;
     SREG = sreg;
     return 0;
@@ -133,22 +137,21 @@ void lab_target_timer_stop(void)
     SREG = sreg;
 }
 
-/* The benchmark timer's interrupt: the flag clears as the vector is taken. */
-ISR(TIMER1_COMPB_vect)
-{
-    lab_irq_handler_t h = lab_timer_handler;
-    if (h != 0) {
-        h();
-    }
-}
-
-/* The kernel tick: a port defines SysTick_Handler as a complete interrupt handler (it may
- * save and switch a task context and ends with RETI); the vector jumps straight to it.
- * The default does nothing. */
+/* Timer 1's compare-match A interrupt serves the kernel tick and the benchmark timer (one
+ * counter, one use at a time). A port that takes the tick defines SysTick_Handler as a
+ * complete interrupt handler (it may save and switch a task context and ends with RETI);
+ * the vector jumps straight to it. Without a port's, this default serves the benchmark
+ * timer: the flag clears as the vector is taken, then the benchmark's handler runs. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmisspelled-isr" /* a handler by name, reached by a jump */
 void SysTick_Handler(void) __attribute__((weak, signal));
-void SysTick_Handler(void) {}
+void SysTick_Handler(void)
+{
+    lab_irq_handler_t h = lab_timer_handler;
+    if (lab_t1_use == LAB_T1_TIMER && h != 0) {
+        h();
+    }
+}
 #pragma GCC diagnostic pop
 
 ISR(TIMER1_COMPA_vect, ISR_NAKED) { __asm__ volatile("jmp SysTick_Handler"); }

@@ -130,6 +130,9 @@ class BuildResult:
     # benchmark -> why its own sources did not build ("build failed: <first error> (full
     # log: ...)"); only with build(..., partial=True), and then it has no ELF in `elfs`
     failed: dict[str, str] = field(default_factory=dict)
+    # benchmark -> why it is n/a on the target after all: its image does not fit the
+    # target's RAM (the linker's overflow, with the byte counts; ``too_big``)
+    na: dict[str, str] = field(default_factory=dict)
 
 
 def _render_value(value: object) -> str:
@@ -251,6 +254,7 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
                               [b for b in wanted if b.name in rust_benches], build_dir / "rust",
                               log, config.define_map(), config.clock_hz())
     names = [n for n in names if n not in failed]
+    na: dict[str, str] = {}
     code, out = 0, ""
     if names:  # (none left: nothing to build; ninja without targets would build them all)
         code, out = _run_logged(["ninja", "-k", "0", "-C", str(build_dir), *names], log, what,
@@ -259,16 +263,24 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
         own = bench_failures(out, names)
         if own is None:  # something every image shares failed: the whole configuration
             raise RtoslabError(f"{what} failed: {first_error(out)[:300]} (full log: {log})")
-        failed |= {n: f"build failed: {err[:300]} (full log: {log})" for n, err in own.items()}
+        for n, err in own.items():
+            reason = too_big(err, config.target_info())
+            if reason is not None:
+                na[n] = reason
+            else:
+                failed[n] = f"build failed: {err[:300]} (full log: {log})"
     if failed and not partial:
         n = sorted(failed)[0]
         raise RtoslabError(f"{what} failed: {n}: {failed[n]}")
+    if na and not partial:
+        n = sorted(na)[0]
+        raise RtoslabError(f"{what}: {n} is n/a on {config.target}: {na[n]}")
     rebuilt = "no work to do" not in out
-    elfs = {n: build_dir / f"{n}.elf" for n in names if n not in failed}
+    elfs = {n: build_dir / f"{n}.elf" for n in names if n not in failed and n not in na}
     for n, p in elfs.items():
         if not p.is_file():
             raise RtoslabError(f"build of {n} produced no ELF at {p}: see {log}")
-    return BuildResult(chash, build_dir, elfs, rebuilt, failed)
+    return BuildResult(chash, build_dir, elfs, rebuilt, failed, na)
 
 
 _NINJA_FAILED = re.compile(r"^FAILED: (?:\[code=\d+\] )?(.*)$")
@@ -307,8 +319,27 @@ def bench_failures(output: str, names: list[str]) -> dict[str, str] | None:
                 owner = name
         if owner is None:
             return None
-        failed.setdefault(owner, first_error("\n".join(lines)))
+        over = next((m for m in map(_OVERFLOW.search, lines) if m), None)
+        failed.setdefault(owner, over.group(0) if over else first_error("\n".join(lines)))
     return failed
+
+
+# The linker's line for an image that does not fit a memory region (GNU ld).
+_OVERFLOW = re.compile(r"region `(\w+)' overflowed by (\d+) bytes")
+
+
+def too_big(error: str, target: Target) -> str | None:
+    """The n/a reason for a benchmark whose image does not fit the target's RAM (the
+    linker's overflow line in ``error``), with the byte counts; None for any other error."""
+    m = _OVERFLOW.search(error)
+    if m is None:
+        return None
+    region = next((r for r in target.memory if r.name == m.group(1) and r.kind == "sram"), None)
+    if region is None:
+        return None
+    over = int(m.group(2))
+    return (f"needs {region.size + over} bytes of RAM, {over} more than {target.name}'s "
+            f"{region.size} ({region.name}; its data, bss and stacks as built)")
 
 
 def bench_inputs(build_dir: Path, bench: str) -> list[Path]:
