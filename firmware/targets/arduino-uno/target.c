@@ -18,6 +18,7 @@
 
 #include "lab/exit.h"
 #include "lab/target.h"
+#include "lab_board.h"
 
 /* The main stack's bounds, from avr_sections.ld: the SRAM above .bss/.noinit. */
 extern char lab_stack_lo[];
@@ -32,8 +33,8 @@ void lab_target_init(void)
 {
     /* 8N1, transmitter on; the baud divisor (115200 at 16 MHz) is for a real board: QEMU
      * sends each byte at once. */
-    UBRR0H = 0u;
-    UBRR0L = 8u;
+    UBRR0H = (uint8_t)(LAB_BOARD_UBRR0 >> 8);
+    UBRR0L = (uint8_t)LAB_BOARD_UBRR0;
     UCSR0A = 0u;
     UCSR0C = (uint8_t)((1u << UCSZ01) | (1u << UCSZ00));
     UCSR0B = (uint8_t)(1u << TXEN0);
@@ -96,7 +97,7 @@ uint32_t lab_target_clock_hz(void) { return LAB_TARGET_CLOCK_HZ; }
  * A store through the pointer is one ST, as it would be to PORTB (2 cycles either way). */
 volatile lab_output_t *lab_target_output_reg(void) { return &UBRR0L; }
 
-/* Timer 1 counts core cycles (prescaler 1); a period is 1 .. 65536 counts. */
+/* Timer 1 counts core cycles (prescaler 1); a period is 1 .. LAB_BOARD_T1_MAX_PERIOD counts. */
 static void lab_t1_stop(void)
 {
     TIMSK1 = 0u;
@@ -109,7 +110,7 @@ static void lab_t1_stop(void)
 int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t priority)
 {
     (void)priority; /* AVR interrupts have fixed priorities */
-    if (period == 0u || period > 65536u || lab_t1_use == LAB_T1_TICK) {
+    if (period == 0u || period > LAB_BOARD_T1_MAX_PERIOD || lab_t1_use == LAB_T1_TICK) {
         return -1;
     }
     uint8_t sreg = SREG;
@@ -162,7 +163,7 @@ int lab_target_tick_start(uint32_t hz)
         return -1;
     }
     uint32_t period = LAB_TARGET_CLOCK_HZ / hz;
-    if (period == 0u || period > 65536u) {
+    if (period == 0u || period > LAB_BOARD_T1_MAX_PERIOD) {
         return -1;
     }
     lab_t1_stop();
