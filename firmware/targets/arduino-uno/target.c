@@ -43,6 +43,9 @@ void lab_target_init(void)
      * the harness and the ports start from the same state on every target: no source is
      * enabled yet, so nothing is taken until a benchmark or kernel enables one. */
     sei();
+    /* SLEEP enters Idle mode (SMCR.SE = 1, SM = 000): the idle loops of the kernels sleep
+     * until the next interrupt, as WFI does on a Cortex-M (+4 cycles of wake-up). */
+    SMCR = (uint8_t)(1u << SE);
 }
 
 void lab_target_console_write(const char *buf, uint32_t len)
