@@ -100,7 +100,27 @@ uint32_t lab_target_clock_hz(void) { return LAB_TARGET_CLOCK_HZ; }
  * A store through the pointer is one ST, as it would be to PORTB (2 cycles either way). */
 volatile lab_output_t *lab_target_output_reg(void) { return &UBRR0L; }
 
-/* Timer 1 counts core cycles (prescaler 1); a period is 1 .. LAB_BOARD_T1_MAX_PERIOD counts. */
+/* Timer 1 counts core cycles (prescaler 1); a period is 1 .. LAB_BOARD_T1_MAX_PERIOD counts.
+ * QEMU counts one timer tick every 1e9 / f ns truncated to whole ns (62 ns at 16 MHz,
+ * hw/timer/avr_timer16.c), so its counts run 0.8% fast against the core clock. The counts
+ * for a period are therefore the period's time in ns over QEMU's tick, so that the
+ * handler runs every `cycles` core cycles of the emulated machine (lab/target.h); on a
+ * real part, where a count is a cycle, this would give 0.8% long periods. */
+#define LAB_T1_PS_PER_CYCLE (1000000000000ull / LAB_TARGET_MACHINE_HZ)       /* 62500 */
+#define LAB_T1_TICK_PS ((1000000000ull / LAB_TARGET_MACHINE_HZ) * 1000ull)   /* 62000 */
+/* counts = cycles * PS_PER_CYCLE / TICK_PS = cycles + cycles / Q (Q = 124 at 16 MHz), in
+ * 16-bit arithmetic: the call's own cost is part of the first period (t_timer). */
+#define LAB_T1_Q (LAB_T1_PS_PER_CYCLE == LAB_T1_TICK_PS ? 0u : (uint16_t)(LAB_T1_TICK_PS / (LAB_T1_PS_PER_CYCLE - LAB_T1_TICK_PS)))
+static uint32_t lab_t1_counts(uint32_t cycles)
+{
+    if (cycles > 0xFFFFu) {
+        return 0u; /* beyond the 16-bit timer */
+    }
+    uint16_t c = (uint16_t)cycles;
+    uint16_t extra = LAB_T1_Q == 0u ? 0u : (uint16_t)((c + LAB_T1_Q / 2u) / LAB_T1_Q);
+    return (uint32_t)c + extra;
+}
+
 static void lab_t1_stop(void)
 {
     TIMSK1 = 0u;
@@ -113,7 +133,8 @@ static void lab_t1_stop(void)
 int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t priority)
 {
     (void)priority; /* AVR interrupts have fixed priorities */
-    if (period == 0u || period > LAB_BOARD_T1_MAX_PERIOD || lab_t1_use == LAB_T1_TICK) {
+    uint32_t counts = lab_t1_counts(period);
+    if (period == 0u || counts == 0u || counts > LAB_BOARD_T1_MAX_PERIOD || lab_t1_use == LAB_T1_TICK) {
         return -1;
     }
     uint8_t sreg = SREG;
@@ -121,7 +142,7 @@ int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t 
     lab_t1_stop();
     lab_timer_handler = handler;
     TCNT1 = 0u;
-    OCR1A = (uint16_t)(period - 1u);
+    OCR1A = (uint16_t)(counts - 1u);
     TCCR1A = 0u;
     /* WGM12 = 1 (CTC, TOP = OCR1A), clock = core clock / 1 */
     TCCR1B = (uint8_t)((1u << WGM12) | (1u << CS10));
@@ -166,12 +187,13 @@ int lab_target_tick_start(uint32_t hz)
         return -1;
     }
     uint32_t period = LAB_TARGET_CLOCK_HZ / hz;
-    if (period == 0u || period > LAB_BOARD_T1_MAX_PERIOD) {
+    uint32_t counts = lab_t1_counts(period);
+    if (period == 0u || counts == 0u || counts > LAB_BOARD_T1_MAX_PERIOD) {
         return -1;
     }
     lab_t1_stop();
     TCNT1 = 0u;
-    OCR1A = (uint16_t)(period - 1u);
+    OCR1A = (uint16_t)(counts - 1u);
     TCCR1A = 0u;
     /* WGM12 = 1 (CTC, TOP = OCR1A), clock = core clock / 1 */
     TCCR1B = (uint8_t)((1u << WGM12) | (1u << CS10));
