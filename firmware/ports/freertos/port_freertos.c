@@ -392,6 +392,13 @@ uint32_t lab_notify_wait(lab_tick_t timeout) { return (uint32_t)ulTaskNotifyTake
 
 /* ------------------------------------------------------------------ critical sections */
 
+#if defined(__AVR__)
+/* The AVR port's taskENTER_CRITICAL pushes SREG onto the stack inside the calling
+ * function (portmacro.h), so it cannot be wrapped in a function that returns: the
+ * critical sections of lab/port.h save SREG and clear I themselves, nestable
+ * (lab/port_critical_primask.h's AVR form), which is what the kernel's do. */
+#include "lab/port_critical_primask.h"
+#else
 void lab_critical_enter(void) { taskENTER_CRITICAL(); }
 
 void lab_critical_exit(void) { taskEXIT_CRITICAL(); }
@@ -399,6 +406,7 @@ void lab_critical_exit(void) { taskEXIT_CRITICAL(); }
 uint32_t lab_critical_enter_from_isr(void) { return (uint32_t)taskENTER_CRITICAL_FROM_ISR(); }
 
 void lab_critical_exit_from_isr(uint32_t saved) { taskEXIT_CRITICAL_FROM_ISR((UBaseType_t)saved); }
+#endif
 
 /* ------------------------------------------------------------------ interrupts */
 
