@@ -79,6 +79,10 @@ def test_a_ram_overflow_is_na_with_the_byte_counts() -> None:
                                  "(RAM; its data, bss and stacks as built)")
     assert too_big("region `FLASH' overflowed by 10 bytes", uno) is None  # flash: a failure
     assert too_big("error: 'x' undeclared", uno) is None
+    err = "alloc.h:53:16: error: size of array \u2018lab_alloc_region\u2019 is too large"
+    assert too_big(err, uno) == ("its array lab_alloc_region is larger than an object may be on "
+                                 "arduino-uno (16-bit addresses: at most 32 KiB; its SRAM is 2048 bytes)")
+    assert too_big(err, get_target("mps2-an385")) is None
 
 
 def test_the_avr_command_line_loads_the_elf_as_bios_and_exits_through_the_window(tmp_path: Path) -> None:

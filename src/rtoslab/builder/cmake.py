@@ -320,17 +320,26 @@ def bench_failures(output: str, names: list[str]) -> dict[str, str] | None:
         if owner is None:
             return None
         over = next((m for m in map(_OVERFLOW.search, lines) if m), None)
+        if over is None:
+            over = next((m for m in map(_ARRAY_TOO_LARGE.search, lines) if m), None)
         failed.setdefault(owner, over.group(0) if over else first_error("\n".join(lines)))
     return failed
 
 
-# The linker's line for an image that does not fit a memory region (GNU ld).
+# The linker's line for an image that does not fit a memory region (GNU ld), and GCC's
+# for a static array larger than the target's address space (an AVR's 16-bit pointers).
 _OVERFLOW = re.compile(r"region `(\w+)' overflowed by (\d+) bytes")
+_ARRAY_TOO_LARGE = re.compile(r"size of array [‘'`](\w+)[’'] is too large")
 
 
 def too_big(error: str, target: Target) -> str | None:
     """The n/a reason for a benchmark whose image does not fit the target's RAM (the
     linker's overflow line in ``error``), with the byte counts; None for any other error."""
+    big = _ARRAY_TOO_LARGE.search(error)
+    if big is not None and target.arch == "avr":
+        return (f"its array {big.group(1)} is larger than an object may be on {target.name} "
+                "(16-bit addresses: at most 32 KiB; its SRAM is "
+                f"{sum(r.size for r in target.memory if r.kind == 'sram')} bytes)")
     m = _OVERFLOW.search(error)
     if m is None:
         return None
