@@ -128,6 +128,8 @@ svg .ratiobar.above { fill: var(--above); }
 svg .ratiobar.below { fill: var(--below); }
 svg .ratiobar.equal { fill: #8b94a3; }
 """
+# The stylesheet, for other self-contained pages (the history site of `rtoslab publish`).
+CSS = _CSS
 
 
 def _e(value: object) -> str:
