@@ -282,16 +282,21 @@ def _source_kernels() -> list[str]:
     return [k.name for k in kernels().values() if k.source is not None and not k.is_template]
 
 
-def with_kernel_source(config: BuildConfig, folder: Path | str | None, *, given: bool) -> BuildConfig:
+def with_kernel_source(config: BuildConfig, folder: Path | str | None, *, given: bool,
+                       where: str = "--kernel-source") -> BuildConfig:
     """``config`` built from the kernel tree at ``folder`` when its kernel takes one. A
     folder ``given`` for this configuration (--kernel-source) on a kernel without the hook
-    is refused; one that applies to many (an experiment, rtoslab.toml) skips such kernels."""
+    is refused; one that applies to many (an experiment, rtoslab.toml) skips such kernels.
+    A refusal is one line starting with ``where``."""
     if folder is None or folder == "":
         return config
     if config.kernel_info().source is None and not given:
         return config
     new = replace(config, kernel_source=str(Path(folder).resolve()))
-    new.kernel_tree()  # checked now: one line before anything is built
+    try:
+        new.kernel_tree()  # checked now: one line before anything is built
+    except RtoslabError as e:
+        raise RtoslabError(f"{where}: {str(e).removeprefix('--kernel-source: ')}") from e
     return new
 
 

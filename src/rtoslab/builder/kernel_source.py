@@ -74,7 +74,7 @@ def _numbers(version: str) -> tuple[int, ...]:
 def check_tree(spec: KernelSourceSpec, path: Path, kernel: str) -> KernelTree:
     """The tree at ``path`` checked against the port's declaration: one line naming what is
     missing or which version it is, else its identity."""
-    where = f"--kernel-source {path}"
+    where = f"kernel tree {path}"
     if not path.is_dir():
         raise RtoslabError(f"{where}: not a folder: give the folder of a {spec.name} tree")
     missing = [f for f in spec.files if not (path / f).exists()]

@@ -2,7 +2,7 @@
 
     name = "opt-sweep"                       # required, [a-z0-9_-]+
     description = "..."
-    kernel_source = "../FreeRTOS-Kernel"     # optional: kernels that take a source tree
+    # kernel_source = "../FreeRTOS-Kernel"   # optional: kernels that take a source tree
                                              # (port.toml [kernel_source]) build from it
     suite = "kernel"                         # and/or
     benchmarks = ["k_yield", "k_sem"]
@@ -241,7 +241,7 @@ class Experiment:
             raise RtoslabError(f"{where}: no kernel of the experiment {self.name} "
                                f"({', '.join(sorted({p.config.kernel for p in self.points}))}) takes a "
                                "kernel source tree (port.toml [kernel_source])")
-        points = tuple(replace(p, config=with_kernel_source(p.config, folder, given=False))
+        points = tuple(replace(p, config=with_kernel_source(p.config, folder, given=False, where=where))
                        for p in self.points)
         return replace(self, points=points)
 
