@@ -39,15 +39,9 @@ from rtoslab.cli.run import (
     select_benchmarks,
 )
 from rtoslab.records import SUMMARY_UNITS, RtoslabError, Unit
-from rtoslab.report.ci import (
-    CiResult,
-    ci_result,
-    headline,
-    kernel_source_text,
-    render_junit,
-    render_markdown,
-)
+from rtoslab.report.ci import CiResult, ci_result, headline, render_junit, render_markdown
 from rtoslab.report.comparison import STATS, compare_runs
+from rtoslab.report.labels import kernel_source_text
 from rtoslab.store.db import Store, open_store
 from rtoslab.views import ResultView, RunView
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rtoslab.report.comparison import ComparisonTable, is_regression
-from rtoslab.report.labels import SEPARATOR, timing_footer
+from rtoslab.report.labels import SEPARATOR, kernel_source_text, timing_footer
 from rtoslab.report.numbers import fmt_num
 from rtoslab.views import ConfigView
 
@@ -96,15 +96,6 @@ def config_text(config: ConfigView) -> str:
     if isinstance(defines, Mapping):
         parts += [f"{k}={v}" for k, v in sorted(defines.items())]
     return SEPARATOR.join(parts) + "; " + timing_footer(config)
-
-
-def kernel_source_text(source: Mapping[str, object]) -> str:
-    """``V11.2.0 at 1a2b3c4d5e6f`` (``+dirty``), or ``V11.2.0, content 0123abcd4567``."""
-    version = str(source.get("version", "?"))
-    commit = source.get("commit")
-    if isinstance(commit, str) and commit:
-        return f"{version} at {commit[:12]}" + ("+dirty" if source.get("dirty") else "")
-    return f"{version}, content {str(source.get('content', '?'))[:12]}"
 
 
 def ci_result(table: ComparisonTable, fail_above: float, *, base: str, change: str,
