@@ -26,7 +26,6 @@ from rtoslab.cli.common import (
     add_db_option,
     add_kernel_source_option,
     add_path_options,
-    kernel_source_of,
     open_db,
 )
 from rtoslab.cli.compare_cmd import default_unit
@@ -84,22 +83,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd)
 
 
-def _plan(args: argparse.Namespace, source: Path | None, given: bool) -> tuple[Plan, str | None]:
-    """The plan of the change (``source``: its kernel tree) and its experiment file."""
+def _plan(args: argparse.Namespace) -> tuple[Plan, str | None]:
+    """The plan of the change (its kernel tree: --kernel-source, else the experiment's or
+    rtoslab.toml's) and its experiment file."""
     if args.experiment is not None:
         if args.suite or args.bench or args.option or args.timing or args.define:
             raise RtoslabError("an experiment file sets its own benchmarks and options: "
                                "drop --suite/--bench/--option/--timing/--define")
-        exp = experiment_from_args(args)
-        if source is not None and given:
-            exp = exp.with_kernel_source(source)
-        return exp.plan(), str(args.experiment)
+        return experiment_from_args(args).plan(), str(args.experiment)
     get_target(args.target)
     get_kernel(args.kernel)
-    config = config_from_args(args)
-    if source is not None:
-        config = with_kernel_source(config, source, given=given)
-    return [(config, select_benchmarks(args))], None
+    return [(config_from_args(args), select_benchmarks(args))], None
 
 
 def _baseline_plan(plan: Plan, folder: Path) -> Plan:
@@ -107,7 +101,8 @@ def _baseline_plan(plan: Plan, folder: Path) -> Plan:
     if not any(c.kernel_info().source is not None for c, _ in plan):
         raise RtoslabError("--baseline-source: no kernel of this job takes a kernel source tree "
                            "(port.toml [kernel_source]); compare with --baseline-db instead")
-    return [(with_kernel_source(replace(c, kernel_source=""), folder, given=False), b) for c, b in plan]
+    return [(with_kernel_source(replace(c, kernel_source=""), folder, given=False,
+                                where="--baseline-source"), b) for c, b in plan]
 
 
 def _side(view: RunView, db: Path) -> str:
@@ -156,8 +151,7 @@ def cmd(args: argparse.Namespace) -> int:
     if args.baseline_source is None and args.baseline_db is None and args.baseline_run is None:
         raise RtoslabError("no baseline: give --baseline-db DB (the base branch's results) or "
                            "--baseline-source DIR (the base branch's kernel tree)")
-    source, given = kernel_source_of(args)
-    plan, experiment = _plan(args, source, given)
+    plan, experiment = _plan(args)
     base_plan = _baseline_plan(plan, args.baseline_source) if args.baseline_source is not None else None
 
     store = open_db(args)

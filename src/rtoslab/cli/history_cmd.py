@@ -49,7 +49,7 @@ def cmd(args: argparse.Namespace) -> int:
         raise RtoslabError(f"--threshold {args.threshold:g}: give a percentage >= 0")
     store = open_db(args, read_only=True)
     series = history_series(load_runs(store), unit=Unit(args.unit), stat=args.stat)
-    config = dict(parse_option(c, "--option") for c in args.config)
+    config = dict(parse_option(c, "--config") for c in args.config)
     chosen = select_series(series, args.metric, args.bench, config)
     sys.stdout.write(render_history_text(chosen, args.threshold))
     return 0

@@ -93,7 +93,7 @@ def add_selection_options(p: argparse.ArgumentParser) -> None:
 
 
 _EXAMPLES = {"--option": "configTICK_RATE_HZ=1000", "--timing": "flash_ws=2",
-             "--define": "TOGGLE_TASKS=3"}
+             "--define": "TOGGLE_TASKS=3", "--config": "opt=-O2"}
 
 
 def parse_option(text: str, flag: str = "--option") -> tuple[str, object]:
