@@ -34,6 +34,8 @@ from rtoslab.cli.run import (
     announce_plan,
     config_from_args,
     experiment_from_args,
+    fill_selection_defaults,
+    refuse_selection_with_file,
     run_plan,
     select_benchmarks,
 )
@@ -87,10 +89,9 @@ def _plan(args: argparse.Namespace) -> tuple[Plan, str | None]:
     """The plan of the change (its kernel tree: --kernel-source, else the experiment's or
     rtoslab.toml's) and its experiment file."""
     if args.experiment is not None:
-        if args.suite or args.bench or args.option or args.timing or args.define:
-            raise RtoslabError("an experiment file sets its own benchmarks and options: "
-                               "drop --suite/--bench/--option/--timing/--define")
+        refuse_selection_with_file(args)
         return experiment_from_args(args).plan(), str(args.experiment)
+    fill_selection_defaults(args)
     get_target(args.target)
     get_kernel(args.kernel)
     return [(config_from_args(args), select_benchmarks(args))], None

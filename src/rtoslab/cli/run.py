@@ -41,6 +41,7 @@ from rtoslab.store.db import Store
 from rtoslab.trace.timeline import load_timelines, timeline_dir
 
 DEFAULT_SUITE = api.DEFAULT_SUITE
+DEFAULT_CFLAGS = "-O2"
 LARGE_PLAN_RUNS = 2000  # above this many benchmark runs, `run` asks for --yes first
 
 
@@ -77,10 +78,11 @@ def add_selection_options(p: argparse.ArgumentParser) -> None:
                    help=f"suite to run (repeatable: the union; default: {DEFAULT_SUITE})")
     p.add_argument("--bench", action="append", default=[], metavar="NAME",
                    help="run this benchmark (repeatable; with --suite: the suite and these)")
-    p.add_argument("--target", default=api.DEFAULT_TARGET, help=f"target (default: {api.DEFAULT_TARGET})")
-    p.add_argument("--kernel", default=api.DEFAULT_KERNEL,
-                   help=f"kernel port (default: {api.DEFAULT_KERNEL})")
-    p.add_argument("--cflags", default="-O2", help="compiler flags of the configuration (default: -O2)")
+    # (None when not given: an experiment file refuses them, as it sets its own)
+    p.add_argument("--target", default=None, help=f"target (default: {api.DEFAULT_TARGET})")
+    p.add_argument("--kernel", default=None, help=f"kernel port (default: {api.DEFAULT_KERNEL})")
+    p.add_argument("--cflags", default=None, help=f"compiler flags of the configuration (default: "
+                   f"{DEFAULT_CFLAGS})")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="kernel option override (repeatable)")
     p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
@@ -90,6 +92,27 @@ def add_selection_options(p: argparse.ArgumentParser) -> None:
                    metavar="KEY=VALUE",
                    help="timing-model setting (repeatable; `rtoslab list` shows them, "
                    "docs/timing-model.md); --model is the old spelling")
+
+
+def fill_selection_defaults(args: argparse.Namespace) -> None:
+    """Without an experiment file: the defaults of --target, --kernel, --cflags."""
+    args.target = args.target if args.target is not None else api.DEFAULT_TARGET
+    args.kernel = args.kernel if args.kernel is not None else api.DEFAULT_KERNEL
+    args.cflags = args.cflags if args.cflags is not None else DEFAULT_CFLAGS
+
+
+def refuse_selection_with_file(args: argparse.Namespace) -> None:
+    """An experiment file is the whole plan: a flag that would change it is refused, one
+    line (it used to be ignored while the stored command named it)."""
+    given = [flag for flag, value in (("--target", args.target), ("--kernel", args.kernel),
+                                      ("--cflags", args.cflags)) if value is not None]
+    if given:
+        raise RtoslabError(f"an experiment file sets its own targets, kernels and flags: {'/'.join(given)} "
+                           f"would not apply: edit the file's [matrix] (target, kernel, opt, lto, cflags) "
+                           f"or drop {'/'.join(given)}")
+    if args.suite or args.bench or args.option or args.timing or args.define:
+        raise RtoslabError("an experiment file sets its own benchmarks and options: edit the file "
+                           "or drop --suite/--bench/--option/--timing/--define")
 
 
 _EXAMPLES = {"--option": "configTICK_RATE_HZ=1000", "--timing": "flash_ws=2",
@@ -259,6 +282,7 @@ def _duration(seconds: float) -> str:
 def cmd(args: argparse.Namespace) -> int:
     if args.experiment is not None:
         return run_experiment(args)
+    fill_selection_defaults(args)
     get_target(args.target)
     get_kernel(args.kernel)
     benches = select_benchmarks(args)
@@ -320,9 +344,7 @@ def run_experiment(args: argparse.Namespace) -> int:
     if args.trace:
         raise RtoslabError("--trace is for a suite or --bench run: in an experiment file, add "
                            "the define LAB_TRACE = [0, 1] as an axis instead")
-    if args.suite or args.bench or args.option or args.timing or args.define:
-        raise RtoslabError("an experiment file sets its own benchmarks and options: "
-                           "drop --suite/--bench/--option/--timing/--define")
+    refuse_selection_with_file(args)
     exp = experiment_from_args(args)  # every check before anything is stored
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
