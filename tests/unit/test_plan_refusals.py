@@ -55,3 +55,81 @@ def test_flags_that_do_not_change_the_plan_are_kept_with_a_file(tmp_path: Path) 
                            "--report", str(tmp_path / "x.md"), "--irq-windows",
                            "--db", str(tmp_path / "r.sqlite")))
     assert "--irq-windows needs a timing model" in line, line
+
+
+# ------------------------------------------------ item 2: macros and files through cflags
+
+# A flag (as one --cflags word list) that sets macros or reads files the stored identity
+# cannot show (its `defines` would read {} while the compiler saw FOO), and ';', which
+# CMake splits a value on (so "-O2;-DFOO=1" reached the compiler as two flags).
+HIDDEN = ["-O2;-DFOO=1", "-O2 -Wp,-DFOO=1", "-O2 -Xpreprocessor -DFOO=1", "-O2 -include foo.h",
+          "-O2 -includefoo.h", "-O2 -imacros foo.h", "-O2 @flags.txt", "-O2 -specs=nano.specs",
+          "-O2 --specs=nano.specs", "-O2 -DFOO", "-O2 -UNDEBUG", "-O2 -Wa,--defsym,FOO=1",
+          "-O2 -Xassembler --defsym", "-O2 -I/tmp", "-O2 -isystem /tmp", "-O2 -iquote /tmp",
+          "-O2 -idirafter /tmp", "-O2 --sysroot=/tmp", "-O2 -B/tmp", "-O2 -fplugin=x.so",
+          "-O2 -fprofile-use=/tmp/p", "-O2 -Wl,-T,x.ld", "-O2 -Xlinker --defsym=FOO=1",
+          "-O2 -T x.ld", "-O2 -L/tmp", "-O2 -lm", "-O2 --include=foo.h", "-O2 --define-macro=FOO",
+          "-O2 -AFOO(1)", "-O2 -wrapper x"]
+
+
+@pytest.mark.parametrize("cflags", HIDDEN)
+def test_cflags_the_identity_cannot_show_are_refused(cflags: str) -> None:
+    from rtoslab import api
+    from rtoslab.records import RtoslabError
+
+    with pytest.raises(RtoslabError) as err:
+        api.configuration(cflags=cflags)
+    text = str(err.value)
+    assert text.startswith("--cflags has '") and "\n" not in text, text
+
+
+@pytest.mark.parametrize("cflags", HIDDEN)
+def test_experiment_cflags_the_identity_cannot_show_are_refused(tmp_path: Path, cflags: str) -> None:
+    from rtoslab.experiments.experiment import load_experiment
+    from rtoslab.records import RtoslabError
+
+    exp = tmp_path / "e.toml"
+    exp.write_text(f'name = "e"\nbenchmarks = ["call"]\n[matrix]\ncflags = ["", {cflags[4:]!r}]\n')
+    with pytest.raises(RtoslabError, match=r"key 'matrix.cflags' has '"):
+        load_experiment(exp)
+
+
+def test_plain_flags_still_pass() -> None:
+    from rtoslab import api
+
+    config = api.configuration(cflags="-O2 -flto -fno-inline -mno-unaligned-access -g -Wno-unused "
+                               "-fomit-frame-pointer -ffunction-sections -Wall -Werror -Wpedantic")
+    assert "-fno-inline" in config.cflags
+
+
+@pytest.mark.parametrize("cflags", ["-O2;-DFOO=1", "-O2 -Wp,-DFOO=1", "-O2 -include /dev/null"])
+def test_cli_refuses_hidden_macros_before_anything_is_stored(tmp_path: Path, cflags: str) -> None:
+    db = tmp_path / "r.sqlite"
+    line = refused(rtoslab("run", "--bench", "call", "--cflags", cflags, "--db", str(db)))
+    assert line.startswith("rtoslab: error: --cflags has '"), line
+    assert not db.exists()
+
+
+def test_a_semicolon_in_a_folder_that_reaches_cmake_is_refused(tmp_path: Path) -> None:
+    """A --bench-path with ';' failed as "has no .c or .S sources" (CMake split it)."""
+    folder = tmp_path / "my;benches" / "mine"
+    folder.mkdir(parents=True)
+    (folder / "bench.toml").write_text('suite = ["mine"]\ndescription = "x"\n')
+    (folder / "mine.c").write_text("int x;\n")
+    db = tmp_path / "r.sqlite"
+    line = refused(rtoslab("run", "--bench-path", str(folder.parent), "--bench", "mine", "--db", str(db)))
+    assert "';'" in line and "my;benches" in line, line
+    assert not db.exists()
+
+
+def test_a_semicolon_in_the_cache_folder_is_refused(tmp_path: Path) -> None:
+    import os
+
+    cache = tmp_path / "ca;che"
+    db = tmp_path / "r.sqlite"
+    proc = subprocess.run([sys.executable, "-m", "rtoslab.cli.main", "run", "--bench", "call", "--db",
+                           str(db)], cwd=REPO, capture_output=True, text=True, timeout=120, check=False,
+                          env={**os.environ, "RTOSLAB_CACHE": str(cache)})
+    line = refused(proc)
+    assert "RTOSLAB_CACHE" in line and "';'" in line, line
+    assert not db.exists()
