@@ -133,3 +133,92 @@ def test_a_semicolon_in_the_cache_folder_is_refused(tmp_path: Path) -> None:
     line = refused(proc)
     assert "RTOSLAB_CACHE" in line and "';'" in line, line
     assert not db.exists()
+
+
+# ------------------------------------------------ item 3: report tables checked before running
+
+SWEEP = '''name = "t"
+suite = "smoke"
+[matrix]
+opt = ["-O0", "-O2"]
+lto = [false, true]
+'''
+
+
+def table_error(tmp_path: Path, table: str, head: str = SWEEP) -> str:
+    from rtoslab.experiments.experiment import load_experiment
+    from rtoslab.records import RtoslabError
+
+    exp = tmp_path / "e.toml"
+    exp.write_text(head + "[[report.table]]\ntitle = \"T\"\n" + table)
+    with pytest.raises(RtoslabError) as err:
+        load_experiment(exp)
+    text = str(err.value)
+    assert text.startswith(f"{exp}: key 'report.table[0]") and "\n" not in text, text
+    return text
+
+
+def table_ok(tmp_path: Path, table: str, head: str = SWEEP) -> None:
+    from rtoslab.experiments.experiment import load_experiment
+
+    exp = tmp_path / "e.toml"
+    exp.write_text(head + "[[report.table]]\ntitle = \"T\"\n" + table)
+    load_experiment(exp)
+
+
+def test_a_varying_axis_left_unplaced_is_a_plan_error(tmp_path: Path) -> None:
+    """It ran all benchmarks, stored the run, then exited 2 with "place lto ..."."""
+    text = table_error(tmp_path, 'rows = ["benchmark"]\ncolumns = ["opt"]\n')
+    assert "leaves lto unplaced" in text and "place lto in rows or columns" in text, text
+    table_ok(tmp_path, 'rows = ["benchmark"]\ncolumns = ["opt", "lto"]\n')
+    table_ok(tmp_path, 'rows = ["benchmark"]\ncolumns = ["opt"]\nwhere = { lto = true }\n')
+
+
+def test_an_unknown_metric_is_a_plan_error(tmp_path: Path) -> None:
+    text = table_error(tmp_path, 'rows = ["benchmark"]\ncolumns = ["opt", "lto"]\n'
+                       'metrics = ["no_such_metric"]\n')
+    assert "'no_such_metric', a metric no benchmark of the table declares" in text, text
+    assert "empty_call" in text  # what there is
+    table_ok(tmp_path, 'rows = ["opt"]\ncolumns = ["lto"]\nmetrics = ["empty_call"]\n')
+
+
+def test_a_ratio_value_outside_the_matrix_is_a_plan_error(tmp_path: Path) -> None:
+    text = table_error(tmp_path, 'rows = ["benchmark"]\ncolumns = ["opt", "lto"]\n'
+                       'ratio = ["opt", "-O7", "-O2"]\n')
+    assert "opt = '-O7'" in text and "-O0, -O2" in text, text
+    table_ok(tmp_path, 'rows = ["benchmark"]\ncolumns = ["opt", "lto"]\nratio = ["opt", "-O0", "-O2"]\n')
+    table_ok(tmp_path, 'rows = ["benchmark"]\ncolumns = ["opt", "lto"]\nratio = ["lto", "true", "false"]\n')
+
+
+def test_a_where_value_outside_the_matrix_is_a_plan_error(tmp_path: Path) -> None:
+    text = table_error(tmp_path, 'rows = ["benchmark"]\ncolumns = ["opt"]\nwhere = { lto = "yes" }\n')
+    assert "where.lto" in text and "would be empty" in text, text
+    text = table_error(tmp_path, 'rows = ["opt"]\ncolumns = ["lto"]\nwhere = { benchmark = "k_yield" }\n')
+    assert "where.benchmark" in text, text
+
+
+def test_benchmarks_left_unplaced_collide_only_on_a_shared_metric(tmp_path: Path) -> None:
+    """Benchmarks with their own metric names may share a column unplaced (examples/cores.toml);
+    two that both declare a metric the table shows may not."""
+    head = 'name = "t"\nbenchmarks = ["k_yield", "k_sem"]\n[matrix]\nkernel = "freertos"\n'
+    table_ok(tmp_path, 'rows = ["metric"]\ncolumns = ["kernel"]\n', head)
+    head = 'name = "t"\nbenchmarks = ["toggle_rtos", "toggle_fsm"]\n[matrix]\nkernel = "freertos"\n'
+    text = table_error(tmp_path, 'rows = ["metric"]\ncolumns = ["kernel"]\n', head)
+    assert "leaves benchmark unplaced" in text, text
+    table_ok(tmp_path, 'rows = ["metric"]\ncolumns = ["benchmark"]\n', head)
+
+
+def test_every_example_experiment_passes_the_table_checks() -> None:
+    from rtoslab import api
+
+    for path in sorted((REPO / "examples").glob("*.toml")):
+        api.experiment(path)
+
+
+def test_the_cli_refuses_a_bad_table_before_a_database_exists(tmp_path: Path) -> None:
+    exp = tmp_path / "e.toml"
+    exp.write_text(SWEEP + '[[report.table]]\ntitle = "T"\nrows = ["benchmark"]\ncolumns = ["opt"]\n')
+    db = tmp_path / "r.sqlite"
+    line = refused(rtoslab("run", str(exp), "--db", str(db)))
+    assert "place lto in rows or columns" in line, line
+    assert not db.exists()
