@@ -30,13 +30,14 @@ from rtoslab.cli.common import (
     positive_int,
     terminal_width,
 )
-from rtoslab.cli.tables import markdown_report, print_run_text
+from rtoslab.cli.tables import markdown_report, print_run_text, report_spec_of
 from rtoslab.experiments.experiment import Experiment
 from rtoslab.pipeline import Progress
 from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
 from rtoslab.report.labels import axes_label, varying_keys
+from rtoslab.report.spec import ReportSpec
 from rtoslab.store.db import Store
 from rtoslab.trace.timeline import load_timelines, timeline_dir
 
@@ -200,7 +201,8 @@ class _ProgressLines:
 
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
              experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None,
-             irq_windows: bool = False) -> tuple[int, list[BenchResult], str]:
+             irq_windows: bool = False,
+             report_spec: ReportSpec | None = None) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record (``rtoslab.api.execute_plan``) with progress on
     stderr. Returns (run id, results, final status).
 
@@ -226,7 +228,8 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
     try:
         with bar:
             outcome = api.execute_plan(store, plan, command, experiment, jobs, progress,
-                                       on_start=started.append, irq_windows=irq_windows)
+                                       on_start=started.append, irq_windows=irq_windows,
+                                       report_spec=report_spec)
     except BaseException:
         if started:
             lines.line(f"run {started[0]} stopped: stored as incomplete, with every result finished "
@@ -353,15 +356,17 @@ def run_experiment(args: argparse.Namespace) -> int:
     announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
     run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
                                         jobs=args.jobs, names=dict(exp.names),
-                                        irq_windows=args.irq_windows)
-    print_run(store, run_id, args, exp)
+                                        irq_windows=args.irq_windows, report_spec=exp.report_spec())
+    print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
 
-def print_run(store: Store, run_id: int, args: argparse.Namespace, exp: Experiment | None = None) -> None:
-    """Write the run's Markdown and HTML reports, then print it (tables or JSON)."""
+def print_run(store: Store, run_id: int, args: argparse.Namespace) -> None:
+    """Write the run's Markdown and HTML reports, then print it (tables or JSON), with the
+    report spec stored with it (as `show` does)."""
     view = store.load_run(run_id)
-    baselines = [(b.name, dict(b.match)) for b in exp.baselines] if exp is not None else []
+    exp = report_spec_of(view)
+    baselines = exp.baseline_pairs() if exp is not None else []
     # The reports first: a reader of stdout that goes away early (| head) loses nothing.
     md = get_renderer("markdown")
     report: Path | None = args.report

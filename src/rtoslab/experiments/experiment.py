@@ -102,6 +102,7 @@ from rtoslab.catalog import (
 )
 from rtoslab.records import RtoslabError, Unit
 from rtoslab.report.pivot import PIVOT_STATS, SCALED_UNITS, PivotSpec, value_texts
+from rtoslab.report.spec import ReportSpec
 from rtoslab.schema import load_toml, parse
 from rtoslab.timing import check_overrides, check_resolved, plugin_args
 
@@ -260,6 +261,12 @@ class Experiment:
         points = tuple(replace(p, config=with_kernel_source(p.config, folder, given=False, where=where))
                        for p in self.points)
         return replace(self, points=points)
+
+    def report_spec(self) -> ReportSpec:
+        """What the reports need of the file, stored with the run (rtoslab.report.spec)."""
+        return ReportSpec(name=self.name, rows=self.rows,
+                          baselines=tuple((b.name, b.match) for b in self.baselines),
+                          tables=self.tables, names=self.names)
 
 
 # --------------------------------------------------------------------------- loading
