@@ -87,4 +87,4 @@ def test_masked_windows_on_two_cores(run_cli: RunCli, tmp_path: Path) -> None:
     handler = {c: sum(w["count"] for w in levels[8 * c]["windows"] if w["cause"] == "handler:22")
                for c in (0, 1)}
     assert handler == {0: 65, 1: 33}
-    assert "core 1 level 0" in proc.stderr or "core 1 level 0" in (tmp_path / "run-1.md").read_text()
+    assert "core 1 level 0" in proc.stderr or "core 1 level 0" in (tmp_path / "r.sqlite.run-1.md").read_text()

@@ -12,7 +12,7 @@ from rtoslab.records import RtoslabError, Unit
 from rtoslab.report.history import bench_file, bench_page, history_series, index_page, run_file
 from rtoslab.report.html import CSS, render_html
 from rtoslab.store.db import open_store
-from rtoslab.trace.timeline import load_timelines, timeline_dir
+from rtoslab.trace.timeline import load_run_timelines
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,7 +41,7 @@ def cmd(args: argparse.Namespace) -> int:
     for view in views:
         pages[run_file(view.id)] = render_html(
             view, store.load_run_samples(view),
-            timelines=load_timelines(timeline_dir(store.path, view.id)))
+            timelines=load_run_timelines(store.path, view))
     try:
         for name, text in pages.items():
             path = out / name

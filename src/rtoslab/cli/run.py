@@ -39,7 +39,7 @@ from rtoslab.report.html import render_html
 from rtoslab.report.labels import axes_label, varying_keys
 from rtoslab.report.spec import ReportSpec
 from rtoslab.store.db import Store
-from rtoslab.trace.timeline import load_timelines, timeline_dir
+from rtoslab.trace.timeline import load_run_timelines
 
 DEFAULT_SUITE = api.DEFAULT_SUITE
 DEFAULT_CFLAGS = "-O2"
@@ -63,7 +63,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"run a plan of more than {LARGE_PLAN_RUNS} benchmark runs without asking")
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path; the HTML report goes beside it with .html "
-                   "(default: run-ID.md beside the database)")
+                   "(default: DB.run-ID.md beside the database DB, e.g. results.sqlite.run-7.md)")
     add_kernel_source_option(p)
     add_path_options(p)
     add_layout_options(p)
@@ -361,6 +361,13 @@ def run_experiment(args: argparse.Namespace) -> int:
     return 0 if status == "complete" else 1
 
 
+def report_path(db: Path, run_id: int) -> Path:
+    """The Markdown report's default path: beside the database, named by the database's
+    file name and the run (``results.sqlite.run-7.md``; the HTML report: ``.html``), so
+    the reports of two databases in one folder never overwrite each other."""
+    return db.parent / f"{db.name}.run-{run_id}{get_renderer('markdown').file_suffix}"
+
+
 def print_run(store: Store, run_id: int, args: argparse.Namespace) -> None:
     """Write the run's Markdown and HTML reports, then print it (tables or JSON), with the
     report spec stored with it (as `show` does)."""
@@ -368,9 +375,8 @@ def print_run(store: Store, run_id: int, args: argparse.Namespace) -> None:
     exp = report_spec_of(view)
     baselines = exp.baseline_pairs() if exp is not None else []
     # The reports first: a reader of stdout that goes away early (| head) loses nothing.
-    md = get_renderer("markdown")
     report: Path | None = args.report
-    path = report if report is not None else store.path.parent / f"run-{run_id}{md.file_suffix}"
+    path = report if report is not None else report_path(store.path, run_id)
     html_path = path.with_suffix(".html")
     writing = path
     try:
@@ -380,7 +386,7 @@ def print_run(store: Store, run_id: int, args: argparse.Namespace) -> None:
         html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines,
                                          tables=exp.tables if exp is not None else (),
                                          rows=exp.rows if exp is not None else "benchmark",
-                                         timelines=load_timelines(timeline_dir(store.path, run_id))))
+                                         timelines=load_run_timelines(store.path, view)))
     except OSError as err:
         # (a failed write, e.g. a full disk, carries no file name: name the one being written)
         raise RtoslabError(f"run {run_id} is stored, but its report {err.filename or writing} could "

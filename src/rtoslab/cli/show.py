@@ -18,7 +18,7 @@ from rtoslab.records import RtoslabError
 from rtoslab.report.base import get_renderer, renderer_names
 from rtoslab.report.html import render_html
 from rtoslab.report.rows import config_title
-from rtoslab.trace.timeline import load_timelines, timeline_dir
+from rtoslab.trace.timeline import load_run_timelines
 from rtoslab.views import ResultView, RunView
 
 
@@ -61,7 +61,7 @@ def cmd(args: argparse.Namespace) -> int:
         out = render_html(view, store.load_run_samples(view), baselines=baselines,
                           tables=exp.tables if exp is not None else (),
                           rows=exp.rows if exp is not None else "benchmark",
-                          timelines=load_timelines(timeline_dir(store.path, run_id)))
+                          timelines=load_run_timelines(store.path, view))
     elif fmt == "markdown":
         out = markdown_report(view, exp)
     else:
