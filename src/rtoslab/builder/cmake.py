@@ -240,6 +240,10 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
     if not stamp.exists() or stamp.read_text() != want_stamp or not (build_dir / "build.ninja").exists():
         cmd = [cmake, "-G", "Ninja", "-S", str(firmware_root()), "-B", str(build_dir)]
         cmd += [f"-D{k}={v}" for k, v in args.items()]
+        # A configure that fails leaves CMake's cache with its arguments: the stamp of an
+        # earlier one must not say the directory is configured for those (every later run
+        # would then skip configuring and fail in Ninja's regeneration).
+        stamp.unlink(missing_ok=True)
         _run_logged(cmd, log, f"configure of {config.describe()} ({chash})")
         stamp.write_text(want_stamp)
         (build_dir / "rtoslab-config.json").write_text(
