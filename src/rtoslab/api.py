@@ -199,8 +199,8 @@ def resolve_run(store: Store, ref: int | str) -> int:
         return ref
     word = ref.strip()
     if word == "latest" or word.startswith("latest~"):
-        back_text = word.removeprefix("latest").removeprefix("~") or "0"
-        if not back_text.isdigit():
+        back_text = "0" if word == "latest" else word.removeprefix("latest~")
+        if not (back_text.isascii() and back_text.isdigit()):  # ("latest~" alone is no N)
             raise RtoslabError(f"bad run '{ref}': write latest or latest~N with N a whole number")
         back = int(back_text)
         runs = store.list_runs(limit=back + 1)

@@ -222,3 +222,56 @@ def test_the_cli_refuses_a_bad_table_before_a_database_exists(tmp_path: Path) ->
     line = refused(rtoslab("run", str(exp), "--db", str(db)))
     assert "place lto in rows or columns" in line, line
     assert not db.exists()
+
+
+# ------------------------------------------------ item 18: small inconsistencies
+
+
+def small_db(tmp_path: Path) -> Path:
+    from rtoslab.records import BenchResult
+    from rtoslab.store import open_store
+
+    db = tmp_path / "r.sqlite"
+    with open_store(db) as store:
+        config = store.upsert_config({
+            "identity_hash": "feed18", "target": "mps2-an385", "core": "cortex-m3", "kernel": "baremetal",
+            "kernel_config": {}, "kernel_config_hash": "kc", "compiler": "gcc", "compiler_version": "13",
+            "cflags": "-O2", "ldflags": "", "timing": {}})
+        for _ in range(2):
+            run_id = store.begin_run("rtoslab run", "r", "h", {})
+            store.add_bench_result(run_id, config, "s", BenchResult("call", "n/a", "why"))
+            store.finish_run(run_id, "complete")
+    return db
+
+
+def test_show_json_with_another_format_is_refused(tmp_path: Path) -> None:
+    """`show latest --json --format html` printed JSON, ignoring --format."""
+    db = small_db(tmp_path)
+    line = refused(rtoslab("show", "latest", "--json", "--format", "html", "--db", str(db)))
+    assert "--json" in line and "--format html" in line and "give one of them" in line, line
+    ok = rtoslab("show", "latest", "--json", "--format", "json", "--db", str(db))
+    assert ok.returncode == 0 and ok.stdout.startswith("{"), ok.stderr
+
+
+@pytest.mark.parametrize("ref", ["latest~", "latest~-1", "latest~x", "latest~ 1", "latest~١"])
+def test_latest_tilde_without_a_number_is_refused(tmp_path: Path, ref: str) -> None:
+    """`show 'latest~'` showed the latest run while `latest~-1` was refused."""
+    db = small_db(tmp_path)
+    line = refused(rtoslab("show", ref, "--db", str(db)))
+    assert "write latest or latest~N with N a whole number" in line, line
+    ok = rtoslab("show", "latest~1", "--db", str(db))
+    assert ok.returncode == 0 and "rtoslab run 1" in ok.stdout, ok.stderr
+
+
+@pytest.mark.parametrize("flag,first,second", [
+    ("--define", "TOGGLE_TASKS=1", "TOGGLE_TASKS=3"),
+    ("--option", "configTICK_RATE_HZ=100", "configTICK_RATE_HZ=1000"),
+    ("--timing", "flash_ws=1", "flash_ws=1")])
+def test_a_repeated_key_is_refused(tmp_path: Path, flag: str, first: str, second: str) -> None:
+    """`--define N=1 --define N=3` silently ran with N=3."""
+    db = tmp_path / "r.sqlite"
+    line = refused(rtoslab("run", "--kernel", "freertos", "--bench", "toggle_rtos", flag, first, flag, second,
+                           "--db", str(db)))
+    key = first.split("=")[0]
+    assert f"{flag} {key} is given twice ({first} and {second}): give it once" in line, line
+    assert not db.exists()

@@ -7,8 +7,9 @@ import contextlib
 import sys
 from pathlib import Path
 
+from rtoslab.cli.common import write_whole
 from rtoslab.cli.history_cmd import add_history_options, load_runs
-from rtoslab.records import RtoslabError, Unit
+from rtoslab.records import RtoslabError, Unit, WriteError
 from rtoslab.report.history import bench_file, bench_page, history_series, index_page, run_file
 from rtoslab.report.html import CSS, render_html
 from rtoslab.store.db import open_store
@@ -46,9 +47,10 @@ def cmd(args: argparse.Namespace) -> int:
         for name, text in pages.items():
             path = out / name
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise RtoslabError(f"cannot write the site into {out} ({err.strerror})") from err
+            write_whole(path, text)
+    except OSError as err:  # (exit 1: nothing was wrong with the input; no cut page is left)
+        raise WriteError(f"cannot write the site into {out} ({err.strerror or err}): free space "
+                         "there, or give another -o") from err
     with contextlib.suppress(OSError):
         print(f"site written to {out}: {len(pages)} pages (open {out / 'index.html'})", file=sys.stderr)
     return 0

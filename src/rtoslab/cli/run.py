@@ -29,11 +29,12 @@ from rtoslab.cli.common import (
     open_db,
     positive_int,
     terminal_width,
+    write_whole,
 )
 from rtoslab.cli.tables import markdown_report, print_run_text, report_spec_of
 from rtoslab.experiments.experiment import Experiment
 from rtoslab.pipeline import Progress
-from rtoslab.records import BenchResult, RtoslabError
+from rtoslab.records import BenchResult, RtoslabError, WriteError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
 from rtoslab.report.labels import axes_label, varying_keys
@@ -314,9 +315,9 @@ def config_from_args(args: argparse.Namespace) -> BuildConfig:
     (``rtoslab.api.configuration``)."""
     config = api.configuration(
         target=args.target, kernel=args.kernel, cflags=args.cflags,
-        options=dict(parse_option(o) for o in args.option),
-        defines=dict(parse_option(o, "--define") for o in args.define),
-        timing=dict(parse_option(o, "--timing") for o in args.timing))
+        options=parse_options(args.option, "--option"),
+        defines=parse_options(args.define, "--define"),
+        timing=parse_options(args.timing, "--timing"))
     folder, given = kernel_source_of(args)
     return with_kernel_source(config, folder, given=given)
 
@@ -334,6 +335,19 @@ def experiment_from_args(args: argparse.Namespace) -> Experiment:
             not any(p.config.kernel_info().source is not None for p in exp.points):
         return exp  # the file names its own tree, or none of its kernels takes one
     return exp.with_kernel_source(folder, "rtoslab.toml kernel_source")
+
+
+def parse_options(texts: list[str], flag: str) -> dict[str, object]:
+    """Every KEY=VALUE of a repeatable flag; a key given twice is one line (the last one
+    used to win silently)."""
+    out: dict[str, object] = {}
+    for text in texts:
+        key, value = parse_option(text, flag)
+        if key in out:
+            raise RtoslabError(f"{flag} {key} is given twice ({key}={out[key]} and {key}={value}): "
+                               "give it once")
+        out[key] = value
+    return out
 
 
 def traced_twin(config: BuildConfig) -> BuildConfig:
@@ -381,17 +395,18 @@ def print_run(store: Store, run_id: int, args: argparse.Namespace) -> None:
     writing = path
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(markdown_report(view, exp))
+        write_whole(path, markdown_report(view, exp))
         writing = html_path
-        html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines,
+        write_whole(html_path, render_html(view, store.load_run_samples(view), baselines=baselines,
                                          tables=exp.tables if exp is not None else (),
                                          rows=exp.rows if exp is not None else "benchmark",
                                          timelines=load_run_timelines(store.path, view)))
     except OSError as err:
         # (a failed write, e.g. a full disk, carries no file name: name the one being written)
-        raise RtoslabError(f"run {run_id} is stored, but its report {err.filename or writing} could "
-                           f"not be written ({err.strerror}): `rtoslab show {run_id} --format html` "
-                           "prints it again") from err
+        # (exit 1, as for the database: the input was fine; no cut or empty file is left)
+        raise WriteError(f"run {run_id} is stored, but its report {writing} could not be written "
+                         f"({err.strerror or err}): free space there (or pass --report elsewhere); "
+                         f"`rtoslab show {run_id} --format html` prints it again") from err
     with contextlib.suppress(OSError):
         print(f"run {run_id}: reports written to {path} and {html_path}", file=sys.stderr)
     if args.json:

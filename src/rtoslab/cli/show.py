@@ -39,6 +39,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd(args: argparse.Namespace) -> int:
+    if args.json and args.format not in (None, "json"):
+        raise RtoslabError(f"--json prints the JSON document and --format {args.format} another "
+                           f"format: give one of them")
     store = open_db(args, read_only=True)
     run_id = resolve_run(store, args.run_id)
     fmt = "json" if args.json else (args.format or "terminal")

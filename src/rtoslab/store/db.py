@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
-from rtoslab.records import BenchResult, RtoslabError, Sample
+from rtoslab.records import BenchResult, RtoslabError, Sample, WriteError
 from rtoslab.store import reads, writes
 from rtoslab.store.codec import Clock, iso_utc, utc_now
 from rtoslab.store.owner import current_owner, owner_is_gone
@@ -22,7 +22,7 @@ __all__ = ["Store", "StoreWriteError", "default_db_path", "open_store"]
 _BUSY_TIMEOUT_S = 30.0
 
 
-class StoreWriteError(RtoslabError):
+class StoreWriteError(WriteError):
     """The database could not be written (disk full, I/O error, read-only): what was
     stored before stays; the message says what to do."""
 
