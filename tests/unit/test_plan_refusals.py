@@ -69,7 +69,7 @@ HIDDEN = ["-O2;-DFOO=1", "-O2 -Wp,-DFOO=1", "-O2 -Xpreprocessor -DFOO=1", "-O2 -
           "-O2 -idirafter /tmp", "-O2 --sysroot=/tmp", "-O2 -B/tmp", "-O2 -fplugin=x.so",
           "-O2 -fprofile-use=/tmp/p", "-O2 -Wl,-T,x.ld", "-O2 -Xlinker --defsym=FOO=1",
           "-O2 -T x.ld", "-O2 -L/tmp", "-O2 -lm", "-O2 --include=foo.h", "-O2 --define-macro=FOO",
-          "-O2 -AFOO(1)", "-O2 -wrapper x"]
+          "-O2 -AFOO(1)", "-O2 -wrapper x", "-O2 -fsanitize-ignorelist=x.txt"]
 
 
 @pytest.mark.parametrize("cflags", HIDDEN)

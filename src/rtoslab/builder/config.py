@@ -97,6 +97,8 @@ _HIDDEN_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
      "system files are used, which the stored identity cannot record", "drop it"),
     (("-fprofile-use", "-fauto-profile", "-fprofile-sample-use"), "reads a profile file the stored "
      "identity cannot record", "drop it"),
+    (("-fsanitize-blacklist", "-fsanitize-ignorelist", "-fsanitize-coverage-allowlist",
+      "-fsanitize-coverage-denylist"), "reads a list file the stored identity cannot record", "drop it"),
 )
 
 
