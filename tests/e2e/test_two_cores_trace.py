@@ -67,7 +67,7 @@ def test_two_core_trace_is_per_core_and_repeats_exactly(run_cli: RunCli, tmp_pat
         assert ring.core == 0 and irq.core == 1
         assert ring.start_insns < irq.start_insns < ring.end_insns < irq.end_insns
     assert all(m.core == int(m.lane.split()[1]) for m in tl.marks)
-    html = (tmp_path / "run-2.html").read_text()
+    html = (tmp_path / "r.sqlite.run-2.html").read_text()
     assert irq_lanes[1] in html
 
 
