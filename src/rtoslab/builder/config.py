@@ -276,7 +276,8 @@ class BuildConfig:
                 ("the build cache (RTOSLAB_CACHE)", cache_root(), "set RTOSLAB_CACHE to a folder"),
                 ("the rtoslab checkout", repo_root(), "move the checkout to a folder"),
                 (f"target {self.target}'s folder", self.target_info().path, "move it to a folder"),
-                (f"kernel port {self.kernel}'s folder", self.kernel_info().path, "move it to a folder")):
+                (f"kernel port {self.kernel}'s folder", self.kernel_info().path, "move it to a folder"),
+                ("the kernel source tree", Path(self.kernel_source or "."), "move it to a folder")):
             if ";" in str(path):
                 raise RtoslabError(f"{what} {path} has ';' in its path, which CMake reads as a list "
                                    f"separator (the build would split it): {fix} without ';'")
