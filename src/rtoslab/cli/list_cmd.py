@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rtoslab.catalog import Target, benchmarks, kernels, na_reason, suites, targets, too_few_cores
-from rtoslab.cli.common import add_path_options
+from rtoslab.cli.common import StdoutConsole, add_path_options
 from rtoslab.records import RtoslabError
 from rtoslab.timing import Setting, description
 
@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd(args: argparse.Namespace) -> int:
-    con = Console()
+    con = StdoutConsole()
     t = Table(title="targets")
     for col in ("name", "core", "cores", "clock", "flash wait states", "QEMU machine", "description"):
         t.add_column(col)

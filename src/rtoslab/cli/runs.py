@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 from datetime import datetime
 
-from rich.console import Console
 from rich.table import Table
 
-from rtoslab.cli.common import add_db_option, open_db
+from rtoslab.cli.common import StdoutConsole, add_db_option, open_db
 from rtoslab.records import RtoslabError
 from rtoslab.views import RunInfo
 
@@ -60,5 +59,5 @@ def cmd(args: argparse.Namespace) -> int:
     for r in runs:
         t.add_row(str(r.id), r.started_at, r.status, str(r.n_ok), str(r.n_failed), str(r.n_na),
                   r.command)
-    Console().print(t)
+    StdoutConsole().print(t)
     return 0
