@@ -17,6 +17,12 @@ class RtoslabError(Exception):
     """An error the user can act on. ``str(err)`` is one line: what went wrong and what to do."""
 
 
+class HostError(RtoslabError):
+    """The machine failed, not the input and not a benchmark (a full disk, the database or
+    the build cache not writable): a run in progress stops and is stored ``incomplete``
+    with every result finished before; the CLI exits 1."""
+
+
 class Unit(StrEnum):
     """The unit of a measured value. A StrEnum: ``Unit.INSN == "insn"``, and it is stored,
     printed and exported as that text."""

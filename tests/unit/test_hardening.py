@@ -6,6 +6,8 @@ tests/e2e/test_hardening.py.)"""
 from __future__ import annotations
 
 import os
+import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -51,3 +53,118 @@ def test_a_closed_stdout_is_exit_141(tmp_path: Path, command: tuple[str, ...]) -
     proc = _closed_stdout(*args)
     assert proc.returncode == 141, proc.stderr
     assert b"Traceback" not in proc.stderr, proc.stderr
+
+
+# ------------------------------------------------------------ 8: the build cache
+
+
+def _runs_in(db: Path) -> list[tuple[int, str]]:
+    conn = sqlite3.connect(db)
+    try:
+        return [(int(r[0]), str(r[1])) for r in conn.execute("SELECT id, status FROM runs ORDER BY id")]
+    finally:
+        conn.close()
+
+
+def _env_run(env: dict[str, str], *args: str, prefix: tuple[str, ...] = ()
+             ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*prefix, sys.executable, "-m", "rtoslab.cli.main", *args], cwd=REPO,
+                          capture_output=True, text=True, timeout=120, check=False,
+                          env={**os.environ, **env})
+
+
+
+
+def test_a_cache_that_is_a_file_is_one_line_and_no_run(tmp_path: Path) -> None:
+    cache = tmp_path / "cachefile"
+    cache.write_text("not a folder\n")
+    db = tmp_path / "r.sqlite"
+    for where in (cache, cache / "below"):
+        proc = _env_run({"RTOSLAB_CACHE": str(where)}, "run", "--bench", "call", "--db", str(db))
+        line = one_line_error(proc)
+        assert line.startswith(f"rtoslab: error: RTOSLAB_CACHE={where} "), line
+        assert "point RTOSLAB_CACHE at a" in line
+    assert _runs_in(db) == []
+
+
+def read_only_mount(folder: Path) -> tuple[str, ...]:
+    """A command prefix that runs the rest with ``folder`` bind-mounted read-only on itself
+    in a private mount namespace (root and unshare, as the project's machines have)."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.fail("needs root and unshare (util-linux) to make a read-only mount: run as root")
+    script = (f"mount --bind {folder} {folder} && mount -o remount,bind,ro {folder} && "
+              'exec "$@"')
+    return ("unshare", "-m", "sh", "-c", script, "sh")
+
+
+def test_a_cache_on_a_read_only_mount_is_one_line_and_no_run(tmp_path: Path) -> None:
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    db = tmp_path / "r.sqlite"
+    proc = _env_run({"RTOSLAB_CACHE": str(ro / "cache")}, "run", "--bench", "call", "--db", str(db),
+                    prefix=read_only_mount(ro))
+    line = one_line_error(proc)
+    assert line == (f"rtoslab: error: RTOSLAB_CACHE={ro / 'cache'} cannot be written (Read-only file "
+                    "system): point RTOSLAB_CACHE at a writable folder")
+    assert _runs_in(db) == []
+
+
+# ------------------------------------------------------------ 9: new on a read-only mount
+
+
+def test_new_bench_on_a_read_only_mount_is_one_line(tmp_path: Path) -> None:
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    proc = _env_run({}, "new", "bench", "mine", "--dir", str(ro / "own"), prefix=read_only_mount(ro))
+    line = one_line_error(proc)
+    assert line == (f"rtoslab: error: cannot create the bench folder: {ro / 'own'}: Read-only file "
+                    "system: choose a writable folder with --dir")
+
+
+# ------------------------------------------------------------ 10: a dropped table
+
+
+@pytest.mark.parametrize("command", [("show", "1"), ("runs",), ("export", "1"),
+                                     ("run", "--bench", "call")])
+@pytest.mark.parametrize("damage", ["DROP TABLE summaries", "ALTER TABLE bench_runs DROP COLUMN console"])
+def test_a_database_missing_a_table_or_column_is_refused(tmp_path: Path, command: tuple[str, ...],
+                                                         damage: str) -> None:
+    db = tmp_path / "r.sqlite"
+    make_db(db)
+    conn = sqlite3.connect(db)
+    conn.execute(damage)
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    line = one_line_error(rtoslab(*command, "--db", str(db)))
+    what = ("table summaries is missing" if "summaries" in damage
+            else "table bench_runs lacks column(s) console")
+    assert line.startswith(f"rtoslab: error: database {db} is damaged ({what}): move it aside"), line
+    assert db.read_bytes() == before  # nothing written
+    assert _runs_in(db) == [(1, "complete")]
+
+
+# ------------------------------------------------------------ 11: missing tools
+
+
+def _bin_without_qemu(tmp_path: Path) -> Path:
+    """A PATH folder with the build tools but no qemu-system-arm."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    for tool in ("cmake", "ninja", "arm-none-eabi-gcc", "git"):
+        found = shutil.which(tool)
+        if found:
+            (folder / tool).symlink_to(found)
+    return folder
+
+
+@pytest.mark.parametrize("timing", [(), ("--timing", "time=instruction")])
+def test_a_missing_qemu_leaves_no_run(tmp_path: Path, timing: tuple[str, ...]) -> None:
+    """Neither the patched QEMU (RTOSLAB_QEMU_DIR elsewhere) nor qemu-system-arm on PATH: one
+    line with the fix, and no run record (was: an empty `incomplete` run)."""
+    db = tmp_path / "r.sqlite"
+    proc = _env_run({"PATH": str(_bin_without_qemu(tmp_path)), "RTOSLAB_QEMU_DIR": str(tmp_path / "none")},
+                    "run", "--bench", "call", *timing, "--db", str(db))
+    line = one_line_error(proc)
+    assert "qemu-system-arm" in line and "make setup" in line, line
+    assert _runs_in(db) == []

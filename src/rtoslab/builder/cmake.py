@@ -168,6 +168,12 @@ def _tool(name: str) -> str:
     return path
 
 
+def check_build_tools() -> None:
+    """One line with the fix when CMake, Ninja or the compiler is missing."""
+    for name in ("cmake", "ninja", "arm-none-eabi-gcc"):
+        _tool(name)
+
+
 def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -> BuildResult:
     """Configure (if needed) and build the wanted benchmarks. Blocks until done.
 

@@ -7,9 +7,9 @@ import argparse
 from rich.table import Table
 
 from rtoslab.builder.deps import dep_path
-from rtoslab.cli.common import StdoutConsole
 from rtoslab.builder.rust import doctor_rows as rust_doctor_rows
 from rtoslab.catalog import kernels
+from rtoslab.cli.common import StdoutConsole
 from rtoslab.records import RtoslabError
 from rtoslab.timing import description
 from rtoslab.tools import ONE_CLOCK_FIX, patched_qemu, qemu_problem, tool_status

@@ -275,6 +275,7 @@ def cmd(args: argparse.Namespace) -> int:
                 (replace(twin, axes=tuple({**config.axis_values(), "defines.LAB_TRACE": 1}.items())),
                  benches)]
     check_irq_windows(plan, args.irq_windows)
+    api.check_machine(plan)
     announce_plan(store, plan, args.jobs, args.yes, "run")
     run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs,
                                         irq_windows=args.irq_windows)
@@ -328,6 +329,7 @@ def run_experiment(args: argparse.Namespace) -> int:
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = exp.plan()
     check_irq_windows(plan, args.irq_windows)
+    api.check_machine(plan)
     announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
     run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
                                         jobs=args.jobs, names=dict(exp.names),
