@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from rtoslab.builder.cmake import first_error, memory_overflow
+from rtoslab.catalog import get_target
+
 from .test_cli_failures import REPO, make_db, one_line_error, rtoslab
 
 
@@ -168,3 +171,33 @@ def test_a_missing_qemu_leaves_no_run(tmp_path: Path, timing: tuple[str, ...]) -
     line = one_line_error(proc)
     assert "qemu-system-arm" in line and "make setup" in line, line
     assert _runs_in(db) == []
+
+
+# ------------------------------------------------------------ 14: link errors
+
+_LD = "/usr/lib/gcc/arm-none-eabi/12.2.1/../../../arm-none-eabi/bin/ld"
+
+
+def test_an_undefined_symbol_is_the_first_useful_line() -> None:
+    out = (f"FAILED: h_undef.elf\n: && /usr/bin/arm-none-eabi-gcc -Werror -o h_undef.elf && :\n"
+           f"{_LD}: CMakeFiles/h_undef.dir/h_undef.c.obj: in function `lab_bench_run':\n"
+           "/b/bench/h_undef/h_undef.c:8: undefined reference to `no_such_function'\n"
+           "collect2: error: ld returned 1 exit status\n")
+    assert first_error(out) == "undefined reference to 'no_such_function' (h_undef.c:8)"
+
+
+def test_a_ram_overflow_is_bytes_needed_and_had() -> None:
+    target = get_target("mps2-an385")
+    ram = next(r for r in target.memory if r.kind == "sram")
+    top = ram.base + ram.size
+    limit = top - 0x2000
+    out = (f"{_LD}:cortex_m_sections.ld:64 cannot move location counter backwards "
+           f"(from {ram.base + 0x40000d0:08x} to {limit:08x})\ncollect2: error: ld returned 1 exit status\n")
+    err = first_error(out)
+    assert err.startswith("cannot move location counter backwards"), err
+    assert memory_overflow(err, target) == (f"benchmark needs {0x40000d0 + 0x2000} bytes of RAM (region "
+                                            f"{ram.name}, main stack included), mps2-an385 has {ram.size}")
+    region = f"{_LD}: region `{ram.name}' overflowed by 100 bytes\n"
+    assert memory_overflow(first_error(region), target) == (
+        f"benchmark needs {ram.size + 100} bytes of RAM (region {ram.name}), mps2-an385 has {ram.size}")
+    assert memory_overflow("error: 'x' undeclared", target) is None
