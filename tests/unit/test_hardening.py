@@ -5,6 +5,8 @@ tests/e2e/test_hardening.py.)"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
 import sqlite3
@@ -16,8 +18,12 @@ import pytest
 
 from rtoslab.builder.cmake import first_error, memory_overflow
 from rtoslab.catalog import get_target
+from rtoslab.records import BenchResult
+from rtoslab.report import TerminalRenderer, get_renderer
+from rtoslab.report.text import markdown_safe, terminal_safe
+from rtoslab.store import open_store
 
-from .test_cli_failures import REPO, make_db, one_line_error, rtoslab
+from .test_cli_failures import IDENTITY, REPO, make_db, one_line_error, rtoslab
 
 
 def _closed_stdout(*args: str) -> subprocess.CompletedProcess[bytes]:
@@ -201,3 +207,56 @@ def test_a_ram_overflow_is_bytes_needed_and_had() -> None:
     assert memory_overflow(first_error(region), target) == (
         f"benchmark needs {ram.size + 100} bytes of RAM (region {ram.name}), mps2-an385 has {ram.size}")
     assert memory_overflow("error: 'x' undeclared", target) is None
+
+
+# ------------------------------------------------------------ 16, 17: untrusted text
+
+_HOSTILE = "<script>alert(5)</script> \x1b[2J\x1b]0;pwned\x07\x1b[31mred\x9b0m\u202eevil"
+
+
+def test_terminal_renderers_neutralise_control_characters_the_store_keeps_them(tmp_path: Path) -> None:
+    from rtoslab.cli.tables import print_run_text
+
+    from .test_report import store_run
+
+    view = store_run(tmp_path, BenchResult("h_escape", "failed", f"h_escape: {_HOSTILE}",
+                                           console=f"hi {_HOSTILE}\r\n"))
+    assert "\x1b[2J" in view.results[0].console and "\x1b" in (view.results[0].reason or "")  # raw
+    text = TerminalRenderer(width=200).render(view)
+    assert "\x1b" not in text and "\x07" not in text and "\x9b" not in text and "\u202e" not in text
+    assert "\\x1b[2J\\x1b]0;pwned\\x07" in text  # shown, not obeyed
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        print_run_text(view, None, width=200, per_config=True, wide=False)
+    assert "\x1b" not in buf.getvalue() and "\\x1b]0;pwned" in buf.getvalue()
+    assert terminal_safe("a\r\nb\rc\td") == "a\nb\\x0dc\td"
+
+
+def test_show_console_why_and_progress_print_no_escape(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    with open_store(db) as store:
+        config = store.upsert_config({**IDENTITY, "identity_hash": "feed26"})
+        run_id = store.begin_run("rtoslab run", "r", "h", {})
+        store.add_bench_result(run_id, config, "s", BenchResult("h_escape", "failed", _HOSTILE,
+                                                                console=f"hi {_HOSTILE}\n"))
+        store.finish_run(run_id, "failed")
+    for args in (("--console", "h_escape"), ("--why", "h_escape"), ()):
+        proc = rtoslab("show", "1", *args, "--db", str(db))
+        assert proc.returncode == 0, proc.stderr
+        assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout, (args, proc.stdout)
+        assert "\\x1b" in proc.stdout
+    runs = rtoslab("runs", "--db", str(db))
+    assert "\x1b" not in runs.stdout
+
+
+def test_markdown_reports_escape_html(tmp_path: Path) -> None:
+    from rtoslab.report.fit import fit_table
+
+    from .test_report import store_run
+
+    view = store_run(tmp_path, BenchResult("h_escape", "failed", f"h_escape: {_HOSTILE}"))
+    text = get_renderer("markdown").render(view)
+    assert "<script>" not in text and "\x1b" not in text
+    assert "**failed**: h_escape: &lt;script&gt;alert(5)&lt;/script&gt;" in text
+    assert markdown_safe("a & b | <i>") == "a &amp; b \\| &lt;i&gt;"
+    assert "\x1b" not in fit_table(["a"], [[_HOSTILE]], 1, title=_HOSTILE)

@@ -37,6 +37,7 @@ from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
 from rtoslab.report.labels import axes_label, varying_keys
+from rtoslab.report.text import terminal_safe
 from rtoslab.store.db import Store
 from rtoslab.trace.timeline import load_timelines, timeline_dir
 
@@ -152,6 +153,8 @@ class _ProgressLines:
     def line(self, text: str, markup: str | None = None) -> None:
         if not self.open:
             return
+        text = terminal_safe(text)  # a firmware's reason or a folder's name may hold escapes
+        markup = terminal_safe(markup) if markup is not None else None
         try:
             if self.err.is_terminal and markup is not None:
                 self.err.print(markup, soft_wrap=True)
@@ -240,7 +243,7 @@ def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]],
                    "in this database; builds not counted)"
     else:
         estimate = "no estimate: none of these benchmarks has run with this database"
-    text = f"{what}: {n_configs} configuration(s), {n_runs} benchmark runs; {estimate}"
+    text = terminal_safe(f"{what}: {n_configs} configuration(s), {n_runs} benchmark runs; {estimate}")
     with contextlib.suppress(OSError):
         _StderrConsole().print(text, markup=False, soft_wrap=True)
     if n_runs > LARGE_PLAN_RUNS and not yes:
