@@ -210,7 +210,8 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
     counters = {k: v for k, v in out.console_report.counters.items() if k not in EXTRA_KEYS}
     # Every outcome of this run carries its console, wall time, counters and footprint.
     failed = BenchResult(bench.name, "failed", None, console=out.console, wall_s=round(out.wall_s, 3),
-                         counters=counters, footprint=footprint, footprint_error=footprint_error)
+                         counters=counters, footprint=footprint, footprint_error=footprint_error,
+                         console_dropped=out.console_dropped)
     if reserved:
         return replace(failed, reason=f"{bench.name}: LAB-KV name(s) {', '.join(reserved)} are "
                        "reserved: rename the value in the benchmark"), None

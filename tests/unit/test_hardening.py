@@ -260,3 +260,24 @@ def test_markdown_reports_escape_html(tmp_path: Path) -> None:
     assert "**failed**: h_escape: &lt;script&gt;alert(5)&lt;/script&gt;" in text
     assert markdown_safe("a & b | <i>") == "a &amp; b \\| &lt;i&gt;"
     assert "\x1b" not in fit_table(["a"], [[_HOSTILE]], 1, title=_HOSTILE)
+
+
+# ------------------------------------------------------------ 15: a console without end
+
+
+def test_the_kept_console_is_capped_head_and_tail_in_bounded_memory() -> None:
+    from rtoslab.runners.qemu import CappedStream
+
+    s = CappedStream(100, 100)
+    for i in range(10_000):
+        s.feed(f"line {i:05d}\n".encode())
+        assert len(s.head) + len(s.tail) <= 100 + 2 * 100 + 11  # never the whole stream
+    s.feed(b"LAB-KV calls=3\nLAB-DONE\n")
+    text = s.text("console")
+    total = 10_000 * 11 + len("LAB-KV calls=3\nLAB-DONE\n")
+    assert text.startswith("line 00000\n") and text.endswith("LAB-KV calls=3\nLAB-DONE\n")
+    assert s.dropped == total - 200
+    assert f"[rtoslab: {s.dropped} bytes of console left out here" in text
+    small = CappedStream(100, 100)
+    small.feed(b"short\n")
+    assert small.text("console") == "short\n" and small.dropped == 0
