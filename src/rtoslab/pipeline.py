@@ -27,7 +27,7 @@ from rtoslab.catalog import Benchmark, Target, alloc_na_reason, define_na_reason
 from rtoslab.exitcodes import code_of
 from rtoslab.lab_headers import trace_tasks
 from rtoslab.paths import cache_root, check_cache, firmware_root
-from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, PairMeta, RtoslabError
+from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, HostError, PairMeta, RtoslabError
 from rtoslab.runners.base import Runner, RunRequest
 from rtoslab.runners.fault import symbolize
 from rtoslab.runners.qemu import exception_handlers
@@ -197,6 +197,8 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
     )
     try:
         out = runner.run(req)
+    except HostError:
+        raise  # a full disk: the run stops (incomplete), no benchmark is blamed
     except RtoslabError as e:
         msg = str(e) if str(e).startswith(bench.name) else f"{bench.name}: {e}"
         return BenchResult(bench.name, "failed", msg), None
@@ -328,6 +330,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                 h = builds[fut]
                 try:
                     built[h] = fut.result()
+                except HostError:
+                    raise  # a full disk: the run stops (incomplete), no benchmark is blamed
                 except RtoslabError as e:
                     built[h] = str(e)
                 report(Progress(to_build[h][0], "", "built"))

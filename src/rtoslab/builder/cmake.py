@@ -7,6 +7,7 @@ only what changed (nothing, for an unchanged configuration).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -28,8 +29,8 @@ from rtoslab.catalog import (
     target_lacks,
     too_few_cores,
 )
-from rtoslab.paths import cache_root, firmware_root
-from rtoslab.records import RtoslabError
+from rtoslab.paths import cache_root, firmware_root, is_no_space, low_on_space, no_space_error, says_no_space
+from rtoslab.records import HostError, RtoslabError
 from rtoslab.schema import parse_file
 
 _PLACEHOLDER = re.compile(r"@([A-Za-z_][A-Za-z0-9_]*)@")
@@ -175,6 +176,34 @@ def check_build_tools() -> None:
 
 
 def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -> BuildResult:
+    """``build_image`` with a full disk (or any file that cannot be written) in the build
+    cache as one line: a HostError naming the disk when it is full, which stops the run."""
+    where = cache_root() / "build" / config.image_key()
+    full = False
+    try:
+        result = build_image(config, wanted, partial)
+        full = any(says_no_space(why) for why in result.failed.values())
+    except OSError as err:
+        if not is_no_space(err):
+            raise RtoslabError(f"build of {config.describe()}: cannot write {err.filename or where} "
+                               f"({err.strerror})") from err
+        full = True
+    except HostError:
+        full = True
+    except RtoslabError as err:
+        # A tool that fails on a full disk says so, or says something else (a build.ninja
+        # cut short); either way, when the cache's disk is (nearly) full it is the disk.
+        if not (says_no_space(str(err)) or low_on_space(where)):
+            raise
+        full = True
+    if full:
+        with contextlib.suppress(OSError):  # configure again next time: its files may be cut short
+            (where / "rtoslab-configure.json").unlink(missing_ok=True)
+        raise no_space_error(cache_root(), "the build cache")
+    return result
+
+
+def build_image(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -> BuildResult:
     """Configure (if needed) and build the wanted benchmarks. Blocks until done.
 
     Ninja keeps going past a failed command (-k 0), so a benchmark whose own sources or
@@ -250,6 +279,8 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
         if code == 0:
             stamp.write_text(want_stamp)
             break
+        if says_no_space(out):
+            raise no_space_error(cache_root(), "the build cache")
         culprit = configure_culprit(out, [b for b in benches if b.name not in left_out])
         if culprit is None:
             raise RtoslabError(f"{what_cfg} failed: {first_error(out)[:300]} (full log: {log})")
@@ -281,6 +312,8 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
     if names:  # (none left: nothing to build; ninja without targets would build them all)
         code, out = _run_logged(["ninja", "-k", "0", "-C", str(build_dir), *names], log, what,
                                 check=False)
+    if code != 0 and says_no_space(out):
+        raise no_space_error(cache_root(), "the build cache")
     if code != 0:
         own = bench_failures(out, names)
         if own is None:  # something every image shares failed: the whole configuration

@@ -16,7 +16,7 @@ from typing import IO
 
 from rtoslab.console import ConsoleReport, parse_console
 from rtoslab.exitcodes import code_of, exit_codes
-from rtoslab.paths import plugin_path
+from rtoslab.paths import is_no_space, low_on_space, no_space_error, plugin_path, says_no_space
 from rtoslab.records import EndStatus, RtoslabError, Trace
 from rtoslab.runners.base import RunOutput, RunRequest
 from rtoslab.runners.fault import describe_fault
@@ -224,11 +224,17 @@ class QemuRunner:
         if "time_hz" in req.model:
             check_one_clock()
         plugin = plugin_path()
-        req.work_dir.mkdir(parents=True, exist_ok=True)
         trace_path = req.work_dir / f"{req.benchmark}.trace"
-        trace_path.unlink(missing_ok=True)
-        events_file(trace_path).unlink(missing_ok=True)
-        irq_windows_path(trace_path).unlink(missing_ok=True)
+        try:
+            req.work_dir.mkdir(parents=True, exist_ok=True)
+            trace_path.unlink(missing_ok=True)
+            events_file(trace_path).unlink(missing_ok=True)
+            irq_windows_path(trace_path).unlink(missing_ok=True)
+        except OSError as oserr:
+            if is_no_space(oserr):
+                raise no_space_error(req.work_dir, "the trace cache") from oserr
+            raise RtoslabError(f"{req.benchmark}: cannot prepare {oserr.filename or req.work_dir} "
+                               f"({oserr.strerror}): point RTOSLAB_CACHE at a writable folder") from oserr
         cmd = qemu_command(req, trace_path, plugin)
         start = time.monotonic()
         timed_out = False
@@ -275,6 +281,10 @@ class QemuRunner:
         failure = classify(req, exit_code, console_report, trace, timed_out)
         if failure is None and trace_error:
             failure = f"{req.benchmark}: {trace_error}"
+        cut_short = trace is None or trace.end is None
+        if failure and (says_no_space(stderr) or (cut_short and low_on_space(req.work_dir))):
+            # the plugin could not write its trace: the machine's fault, not the benchmark's
+            raise no_space_error(req.work_dir, "the trace cache")
         known = (code_of("OK"), code_of("CHECK_FAILED"), code_of("FAULT"), description().exit_insn_limit)
         if failure and exit_code not in known and stderr and not timed_out:
             failure += f" [qemu: {stderr.splitlines()[-1][:200]}]"
