@@ -138,3 +138,24 @@ def test_a_full_trace_cache_stops_the_run_incomplete_keeping_results(run_cli: Ru
     finally:
         conn.close()
     assert kept == [("call", "ok")]  # finished before the disk filled; perf_mix not blamed
+
+
+def test_a_bench_cmake_broken_after_a_build_fails_alone(run_cli: RunCli, tmp_path: Path) -> None:
+    """Built once, then its bench.cmake names a missing file (CMake re-runs itself inside
+    the next build: was "unknown target" for every benchmark), then stops CMake, then is
+    fixed."""
+    own = tmp_path / "own" / "h_edit"
+    own.mkdir(parents=True)
+    (own / "bench.toml").write_text((HOSTILE / "h_nosrc" / "bench.toml").read_text())
+    (own / "h_edit.c").write_text((HOSTILE / "h_nosrc" / "h_nosrc.c").read_text())
+    db = tmp_path / "r.sqlite"
+    steps = [("", "ok"), ("set(LAB_BENCH_SOURCES ${CMAKE_CURRENT_LIST_DIR}/missing.c)\n", "failed"),
+             ('message(FATAL_ERROR "h_edit stops CMake")\n', "failed"), ("", "ok")]
+    for text, want in steps:
+        (own / "bench.cmake").write_text(text)
+        proc = run_cli("run", "--bench-path", str(own.parent), "--bench", "call", "--bench", "h_edit",
+                       "--json", "--db", str(db))
+        doc = json.loads(proc.stdout)
+        got = {r["benchmark"]: (r["status"], r["reason"]) for r in doc["results"]}
+        assert got["call"][0] == "ok", (text, got)
+        assert got["h_edit"][0] == want, (text, got)

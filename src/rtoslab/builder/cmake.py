@@ -265,33 +265,46 @@ def build_image(config: BuildConfig, wanted: list[Benchmark], partial: bool = Fa
     # build. (A missing source file or no sources at all: CMakeLists.txt leaves the
     # benchmark out itself and says why in <bench>.broken.)
     left_out: dict[str, str] = {}
+    regenerated = False
     while True:
         args["LAB_BENCH_DIRS"] = ";".join(str(b.path) for b in sorted(benches, key=lambda b: b.name)
                                           if b.name not in left_out)
         want_stamp = json.dumps(args, sort_keys=True, indent=1)
-        if stamp.exists() and stamp.read_text() == want_stamp and (build_dir / "build.ninja").exists():
-            break
-        stamp.unlink(missing_ok=True)
-        cmd = [cmake, "-G", "Ninja", "-S", str(firmware_root()), "-B", str(build_dir)]
-        cmd += [f"-D{k}={v}" for k, v in args.items()]
         what_cfg = f"configure of {config.describe()} ({chash})"
-        code, out = _run_logged(cmd, log, what_cfg, check=False)
-        if code == 0:
+        if not (stamp.exists() and stamp.read_text() == want_stamp
+                and (build_dir / "build.ninja").exists()):
+            stamp.unlink(missing_ok=True)
+            cmd = [cmake, "-G", "Ninja", "-S", str(firmware_root()), "-B", str(build_dir)]
+            cmd += [f"-D{k}={v}" for k, v in args.items()]
+            code, out = _run_logged(cmd, log, what_cfg, check=False)
+            if code != 0:
+                if says_no_space(out):
+                    raise no_space_error(cache_root(), "the build cache")
+                culprit = configure_culprit(out, [b for b in benches if b.name not in left_out])
+                if culprit is None:
+                    raise RtoslabError(f"{what_cfg} failed: {first_error(out)[:300]} (full log: {log})")
+                left_out[culprit] = first_error(out)
+                continue
             stamp.write_text(want_stamp)
-            break
-        if says_no_space(out):
-            raise no_space_error(cache_root(), "the build cache")
-        culprit = configure_culprit(out, [b for b in benches if b.name not in left_out])
-        if culprit is None:
-            raise RtoslabError(f"{what_cfg} failed: {first_error(out)[:300]} (full log: {log})")
-        left_out[culprit] = first_error(out)
-        (build_dir / "rtoslab-config.json").write_text(
-            json.dumps({"hash": chash, "target": config.target, "kernel": config.kernel,
-                        "kernel_options": config.resolved_kernel_options(),
-                        "cflags": list(config.cflags), "defines": config.define_map(),
-                        "kernel_source": config.kernel_source,
-                        "timing": config.timing_settings()},
-                       indent=1, sort_keys=True, default=str))
+            (build_dir / "rtoslab-config.json").write_text(
+                json.dumps({"hash": chash, "target": config.target, "kernel": config.kernel,
+                            "kernel_options": config.resolved_kernel_options(),
+                            "cflags": list(config.cflags), "defines": config.define_map(),
+                            "kernel_source": config.kernel_source,
+                            "timing": config.timing_settings()},
+                           indent=1, sort_keys=True, default=str))
+        if not regenerated:
+            # CMake's own re-run when a bench.cmake (or a globbed folder) changed, now and
+            # not inside the build, so that a benchmark it leaves out is known first
+            regenerated = True
+            code, out = _run_logged(["ninja", "-C", str(build_dir), "build.ninja"], log, what_cfg,
+                                    check=False)
+            if code != 0:
+                if says_no_space(out):
+                    raise no_space_error(cache_root(), "the build cache")
+                stamp.unlink(missing_ok=True)  # configure afresh: the loop finds the culprit
+                continue
+        break
     names = sorted({b.name for b in wanted})
     for b in wanted:
         if b not in benches:
