@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from ..unit.test_hardening import _on_a_terminal
 from .conftest import REPO, RunCli
 
 pytestmark = pytest.mark.qemu
@@ -159,3 +160,13 @@ def test_a_bench_cmake_broken_after_a_build_fails_alone(run_cli: RunCli, tmp_pat
         got = {r["benchmark"]: (r["status"], r["reason"]) for r in doc["results"]}
         assert got["call"][0] == "ok", (text, got)
         assert got["h_edit"][0] == want, (text, got)
+
+
+def test_progress_on_a_terminal_shows_a_firmware_s_escapes(tmp_path: Path) -> None:
+    """On a terminal the progress line is rich markup (colours of rtoslab's own); the
+    firmware's escape sequences in its reason are shown, not obeyed."""
+    shown = _on_a_terminal("run", "--bench-path", str(HOSTILE), "--bench", "h_escape",
+                           "--db", str(tmp_path / "r.sqlite"))
+    assert b"FAILED" in shown and b"h_escape" in shown, shown[-2000:]
+    assert b"\\x1b[31mred\\x1b[0m" in shown  # the reason's escapes, as text
+    assert b"red\x1b[0m" not in shown and b"\x1b]0;pwned" not in shown and b"\x1b[2J" not in shown

@@ -281,3 +281,38 @@ def test_the_kept_console_is_capped_head_and_tail_in_bounded_memory() -> None:
     small = CappedStream(100, 100)
     small.feed(b"short\n")
     assert small.text("console") == "short\n" and small.dropped == 0
+
+
+def _on_a_terminal(*args: str) -> bytes:
+    """What rtoslab writes when its stdout and stderr are a terminal (a pseudo-terminal)."""
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: rtoslab on the terminal
+        os.chdir(REPO)
+        os.execv(sys.executable, [sys.executable, "-m", "rtoslab.cli.main", *args])
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the child has gone (EIO)
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.waitpid(pid, 0)
+    os.close(fd)
+    return out
+
+
+def test_export_on_a_terminal_shows_escapes_and_into_a_pipe_keeps_them(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    with open_store(db) as store:
+        config = store.upsert_config({**IDENTITY, "identity_hash": "feed27"})
+        run_id = store.begin_run("rtoslab run", "r", "h", {})
+        store.add_bench_result(run_id, config, "s", BenchResult("h_escape", "failed", _HOSTILE))
+        store.finish_run(run_id, "failed")
+    shown = _on_a_terminal("export", "1", "--what", "summaries-csv", "--db", str(db))
+    assert b"h_escape" in shown and b"\x1b" not in shown and b"\\x1b[2J" in shown
+    piped = rtoslab("export", "1", "--what", "summaries-csv", "--db", str(db))
+    assert "\x1b[2J" in piped.stdout  # the data as stored
