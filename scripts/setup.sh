@@ -10,9 +10,10 @@ SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 
 # 1. Debian packages (toolchain, build tools).
-# chromium: the HTML report is tested in a real headless browser.
+# chromium: the HTML report is tested in a real headless browser. git: a kernel tree given
+# with --kernel-source is identified by its commit (docs/ci.md; tests/e2e/test_ci.py).
 # gcc-avr, avr-libc: the Arduino Uno target (firmware/targets/arduino-uno).
-APT_PKGS=(gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc cmake ninja-build python3-venv chromium)
+APT_PKGS=(gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc cmake ninja-build python3-venv chromium git)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -22,12 +22,13 @@ def insert_run(
     tool_versions: Mapping[str, str],
     experiment: str | None,
     owner: Owner,
+    report_spec: str | None = None,
 ) -> int:
     cur = conn.execute(
         """
         INSERT INTO runs (started_at, status, rtoslab_revision, host, tool_versions, command,
-                          experiment, owner_host, owner_pid, owner_start)
-        VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)
+                          experiment, owner_host, owner_pid, owner_start, report_spec)
+        VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         (
             started_at,
@@ -39,6 +40,7 @@ def insert_run(
             owner.host,
             owner.pid,
             owner.start,
+            report_spec,
         ),
     )
     assert cur.lastrowid is not None
@@ -144,7 +146,7 @@ def insert_bench_result(
             None if calib is None else calib.insns,
             None if calib is None else calib.cycles,
             to_json(extra_document(result.wall_s, result.counters, result.footprint,
-                                   result.footprint_error)),
+                                   result.footprint_error, result.console_dropped)),
             created_at,
         ),
     )
