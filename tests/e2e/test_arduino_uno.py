@@ -71,3 +71,21 @@ def test_a_cortex_m_timing_setting_is_refused_on_the_uno(run_cli: RunCli, tmp_pa
     assert proc.returncode == 2
     assert "flash_ws=1: the avre model has no flash_ws setting" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_freertos_preempts_on_the_uno_tick(run_cli: RunCli, tmp_path: Path) -> None:
+    """The kernel's ATMega323 port adapted to the 328P (ports/freertos/avr_port.cmake): the
+    tick on timer 1 preempts (k_tick's tick-driven switch), and five equal-priority toggling
+    tasks with 128-byte stacks fit the 2 KiB and time-slice: their first-to-last spread is a
+    fraction of one task's 8000 writes (the super loop's would be four tasks' worth)."""
+    db = tmp_path / "r.sqlite"
+    doc = _run(run_cli, db, "--kernel", "freertos", "--bench", "k_tick", "--bench", "k_yield")
+    assert doc["_returncode"] == 0, doc["_stderr"]
+    cycles = _medians(doc, "cycle")
+    assert cycles[("k_tick", "tick_switch")] > 0 and cycles[("k_yield", "yield_switch")] > 0
+    doc = _run(run_cli, db, "--kernel", "freertos", "--bench", "toggle_rtos",
+               "--define", "TOGGLE_TASKS=5", "--define", "TOGGLE_STACK_WORDS=128")
+    assert doc["_returncode"] == 0, doc["_stderr"]
+    cycles = _medians(doc, "cycle")
+    one_task = cycles[("toggle_rtos", "total")] / 5
+    assert 0 < cycles[("toggle_rtos", "spread")] < one_task
