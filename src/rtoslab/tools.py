@@ -81,7 +81,7 @@ def qemu_problem(line: str) -> str | None:
     return None
 
 
-ONE_CLOCK_FIX = ("run `make setup` (it builds rtoslab's patched qemu-system-arm, ~6 min once), "
+ONE_CLOCK_FIX = ("run `make setup` (it builds rtoslab's patched qemu-system-arm and -avr once), "
                  "or measure on QEMU's instruction clock with --timing time=instruction")
 
 
