@@ -87,7 +87,7 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
         "ldflags": " ".join(link_flags(config.target_info().arch)),
         "timing": timing,
         "axes": config.axis_values(),
-        "emulator": tools.get("qemu-system-arm", ""),
+        "emulator": tools.get(f"qemu-system-{target.qemu_system}", ""),
         "plugin": tools.get("rtoslab-plugin", ""),
     }
     tree = config.kernel_tree()
