@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import shutil
 import signal
 import struct
 import subprocess
@@ -247,6 +248,9 @@ class QemuRunner:
             raise RtoslabError(f"{req.benchmark}: ELF {req.elf} does not exist: build it first")
         check_arm_elf(req.elf)
         self.preflight()
+        if req.target.qemu_system != "arm" and shutil.which(qemu_binary(req.target.qemu_system)) is None:
+            raise RtoslabError(f"qemu-system-{req.target.qemu_system} not found (target {req.target.name}): "
+                               "run `make setup` (it installs qemu-system-misc)")
         if "time_hz" in req.model:
             check_one_clock(req.target.qemu_system)
         plugin = plugin_path()
