@@ -81,8 +81,8 @@ def test_the_switch_kinds_and_the_stacks(freertos: tuple) -> None:
     med = {k: sorted(v)[len(v) // 2] for k, v in s.items()}
     assert all(len(v) == 1000 for v in s.values())
     # a thread preempting a coroutine is the same kernel switch as thread to thread (the
-    # coroutine is inside the executor thread)
-    assert med["coroutine_preempted_to_thread"] == med["thread_to_thread"]
+    # coroutine is inside the executor thread): equal but for the handler's branch to it
+    assert abs(med["coroutine_preempted_to_thread"] - med["thread_to_thread"]) <= 4
     # reaching a coroutine adds the executor's return from its wait and its dispatch
     assert med["thread_to_coroutine"] > med["thread_to_thread"]
     counters = results["k_coro_switch"].counters
