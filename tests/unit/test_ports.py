@@ -63,7 +63,7 @@ def test_capability_list_is_the_expected_one() -> None:
         "LAB_HAS_SCHEDULER", "LAB_HAS_TASK_CREATE_DELETE", "LAB_HAS_SUSPEND", "LAB_HAS_DELAY",
         "LAB_HAS_TICK", "LAB_HAS_TICK_HOOKS", "LAB_HAS_SEMAPHORE", "LAB_HAS_MUTEX",
         "LAB_HAS_MUTEX_PI", "LAB_HAS_QUEUE", "LAB_HAS_NOTIFY", "LAB_HAS_CRITICAL", "LAB_HAS_IRQ",
-        "LAB_HAS_SMP",
+        "LAB_HAS_SMP", "LAB_HAS_COOP",
     }
 
 
@@ -83,8 +83,9 @@ def test_every_port_states_every_capability_with_a_reason_for_each_0(port: str) 
 
 def test_capabilities_per_port() -> None:
     on = {name: {c for c, v in k.capabilities.items() if v} for name, k in kernels().items()}
-    assert on["freertos"] == capability_names() - {"LAB_HAS_SMP"}
+    assert on["freertos"] == capability_names() - {"LAB_HAS_SMP", "LAB_HAS_COOP"}
     assert on["baremetal"] == {"LAB_HAS_CRITICAL", "LAB_HAS_IRQ"}
+    assert on["coop"] == {"LAB_HAS_CRITICAL", "LAB_HAS_IRQ", "LAB_HAS_COOP"}
     assert on["template"] == set()
     assert kernels()["template"].is_template
 
@@ -100,7 +101,31 @@ def test_template_port_defines_every_port_h_function() -> None:
 def test_freertos_port_implements_every_function_it_claims() -> None:
     src = (firmware_root() / "ports" / "freertos" / "port_freertos.c").read_text()
     smp_only = {"lab_port_cores", "lab_task_create_on"}  # LAB_HAS_SMP 0 in this port
-    assert port_h_functions() - smp_only <= set(_DEF.findall(src))
+    assert port_h_functions() - smp_only - coop_functions() <= set(_DEF.findall(src))
+
+
+def coop_functions() -> set[str]:
+    """lab/port.h's run-to-completion task functions (LAB_HAS_COOP)."""
+    return {f for f in port_h_functions() if f.startswith("lab_coop_")}
+
+
+def test_coop_port_implements_its_groups_and_nothing_of_the_threaded_api() -> None:
+    """coop claims LAB_HAS_COOP, LAB_HAS_CRITICAL and LAB_HAS_IRQ: it defines every
+    function of those groups, and none of the groups it says it lacks (a benchmark that
+    needs one is n/a, never linked against a stub)."""
+    src = (firmware_root() / "ports" / "coop" / "port_coop.c").read_text()
+    src += (firmware_root() / "include" / "lab" / "port_critical_primask.h").read_text()
+    defined = set(_DEF.findall(src))
+    assert coop_functions() == {"lab_coop_task_create", "lab_coop_queue_create", "lab_coop_send",
+                                "lab_coop_receive", "lab_coop_activate", "lab_coop_start"}
+    claimed = coop_functions() | {
+        "lab_port_init", "lab_critical_enter", "lab_critical_exit", "lab_critical_enter_from_isr",
+        "lab_critical_exit_from_isr", "lab_port_irq_prio_kernel", "lab_port_irq_prio_unmanaged",
+        "lab_port_isr_enter", "lab_port_isr_exit",
+        "lab_trace_task_name"}  # the timeline hook's (LAB_TRACE builds only)
+    assert claimed <= defined, claimed - defined
+    assert defined & port_h_functions() == claimed, (defined & port_h_functions()) - claimed
+    assert kernels()["coop"].deps == () and kernels()["coop"].options == {}
 
 
 def test_kernel_suite_is_complete_and_requires_known_capabilities() -> None:
