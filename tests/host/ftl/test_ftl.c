@@ -21,6 +21,7 @@
 #include "map.h"
 #include "mount.h"
 #include "nand_sim.h"
+#include "spare.h"
 #include "util.h"
 #include "wear.h"
 
@@ -300,12 +301,12 @@ static void test_util_crc_and_prng(void)
     sp.lpn = 7u;
     sp.seq = 9u;
     sp.kind = FTL_SPARE_KIND_HOST;
-    ftl_util_spare_seal(&sp);
-    CHECK(ftl_util_spare_ok(&sp));
+    ftl_spare_seal(&sp);
+    CHECK(ftl_spare_ok(&sp));
     sp.seq = 10u;
-    CHECK(!ftl_util_spare_ok(&sp));
+    CHECK(!ftl_spare_ok(&sp));
     memset(&sp, 0xFF, sizeof sp);
-    CHECK(!ftl_util_spare_ok(&sp));
+    CHECK(!ftl_spare_ok(&sp));
 }
 
 static void test_nand_rules(void)
@@ -369,7 +370,7 @@ static void test_nand_power_cut_modes(void)
     sp.lpn = 1u;
     sp.seq = 2u;
     sp.kind = FTL_SPARE_KIND_HOST;
-    ftl_util_spare_seal(&sp);
+    ftl_spare_seal(&sp);
 
     /* BEFORE: the cut program does nothing, then the chip is off. */
     ftl_nand_factory_reset();
@@ -394,7 +395,7 @@ static void test_nand_power_cut_modes(void)
     CHECK(memcmp(back, data, PAGE / 2u) == 0);
     CHECK(ftl_util_is_erased(&back[PAGE / 2u], PAGE / 2u));
     CHECK_EQ(sb.lpn, 1u);
-    CHECK(!ftl_util_spare_ok(&sb));
+    CHECK(!ftl_spare_ok(&sb));
     CHECK_EQ(ftl_nand_program(0u, data, &sp), FTL_NAND_ERR_NOT_ERASED);
 
     /* AFTER: complete program, but reported as a power failure. */
@@ -404,7 +405,7 @@ static void test_nand_power_cut_modes(void)
     ftl_nand_power_restore();
     CHECK_EQ(ftl_nand_read(0u, back, &sb), FTL_NAND_OK);
     CHECK(memcmp(back, data, PAGE) == 0);
-    CHECK(ftl_util_spare_ok(&sb));
+    CHECK(ftl_spare_ok(&sb));
 
     /* TORN erase: first half erased, second half garbage and locked. */
     ftl_nand_factory_reset();
@@ -419,7 +420,7 @@ static void test_nand_power_cut_modes(void)
     CHECK(ftl_util_is_erased(back, PAGE));
     CHECK_EQ(ftl_nand_read(FTL_PPN_MAKE(2u, PPB - 1u), back, &sb), FTL_NAND_OK);
     CHECK(!ftl_util_is_erased(back, PAGE));
-    CHECK(!ftl_util_spare_ok(&sb));
+    CHECK(!ftl_spare_ok(&sb));
     CHECK_EQ(ftl_nand_program(FTL_PPN_MAKE(2u, 0u), data, &sp), FTL_NAND_ERR_NOT_ERASED);
     CHECK_EQ(ftl_nand_erase(2u), FTL_NAND_OK);
     CHECK_EQ(ftl_nand_program(FTL_PPN_MAKE(2u, 0u), data, &sp), FTL_NAND_OK);
@@ -893,13 +894,13 @@ static void test_wear_counters_and_trigger(void)
     for (uint32_t b = 4u; b < FTL_NAND_BLOCKS; b++) {
         ftl_wear_set(b, 100u);
     }
-    CHECK_EQ(ftl_wear_pick_cold(), FTL_BLOCK_NONE);
+    CHECK_EQ(ftl_gc_pick_cold(), FTL_BLOCK_NONE);
     ftl_wear_set(2u, 100u - FTL_WL_THRESHOLD - 1u);
-    CHECK_EQ(ftl_wear_pick_cold(), 2u);
-    CHECK_EQ(ftl_wear_triggers(), 1u);
+    CHECK_EQ(ftl_gc_pick_cold(), 2u);
+    CHECK_EQ(ftl_gc_wear_triggers(), 1u);
     ftl_wear_on_erase(2u);
     CHECK_EQ(ftl_wear_count(2u), 100u - FTL_WL_THRESHOLD);
-    CHECK_EQ(ftl_wear_pick_cold(), FTL_BLOCK_NONE);
+    CHECK_EQ(ftl_gc_pick_cold(), FTL_BLOCK_NONE);
 
     /* Allocator: host takes the least worn free block, GC the most. */
     uint32_t ppn;

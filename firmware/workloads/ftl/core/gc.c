@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "map.h"
+#include "spare.h"
 #include "util.h"
 #include "wear.h"
 
@@ -32,6 +33,9 @@ static struct {
     ftl_gc_counters_t counters;
 } s_gc;
 
+/* Times ftl_gc_pick_cold() returned a block. */
+static uint32_t s_wear_triggers;
+
 /* Relocation buffer: one page. */
 static uint8_t s_buf[FTL_NAND_PAGE_SIZE];
 
@@ -48,6 +52,7 @@ void ftl_gc_init(void)
     s_gc.opening = FTL_BLOCK_NONE;
     s_gc.error = FTL_OK;
     s_gc.counters = (ftl_gc_counters_t){0};
+    s_wear_triggers = 0u;
 }
 
 void ftl_gc_set_policy(ftl_gc_policy_t policy)
@@ -145,6 +150,33 @@ static uint32_t pick_empty(void)
         }
     }
     return FTL_BLOCK_NONE;
+}
+
+uint32_t ftl_gc_pick_cold(void)
+{
+    uint32_t max = 0u;
+    uint32_t cold = FTL_BLOCK_NONE;
+    uint32_t cold_count = UINT32_MAX;
+    for (uint32_t b = 0; b < FTL_NAND_BLOCKS; b++) {
+        uint32_t ec = ftl_wear_count(b);
+        if (ec > max) {
+            max = ec;
+        }
+        if (ftl_alloc_state(b) == FTL_BLOCK_CLOSED && ec < cold_count) {
+            cold_count = ec;
+            cold = b;
+        }
+    }
+    if (cold == FTL_BLOCK_NONE || max - cold_count <= FTL_WL_THRESHOLD) {
+        return FTL_BLOCK_NONE;
+    }
+    s_wear_triggers++;
+    return cold;
+}
+
+uint32_t ftl_gc_wear_triggers(void)
+{
+    return s_wear_triggers;
 }
 
 uint32_t ftl_gc_pick_victim(ftl_gc_policy_t policy, uint32_t now_seq)
@@ -288,7 +320,7 @@ ftl_gc_result_t ftl_gc_step(ftl_nand_req_t *req)
         req->spare = s_gc.spare; /* same lpn, seq and data CRC */
         req->spare.kind = FTL_SPARE_KIND_RELOC;
         req->spare.erase_count = ftl_wear_count(FTL_PPN_BLOCK(dst));
-        ftl_util_spare_seal(&req->spare);
+        ftl_spare_seal(&req->spare);
         s_gc.phase = GC_PH_PROGRAMMING;
         return FTL_GC_NAND;
     }
@@ -306,8 +338,8 @@ ftl_gc_result_t ftl_gc_step(ftl_nand_req_t *req)
  * it reads as never written instead of returning garbage. */
 static ftl_gc_result_t complete_read(const ftl_nand_req_t *req)
 {
-    bool intact = ftl_util_spare_ok(&req->spare) && req->spare.lpn == s_gc.lpn &&
-                  ftl_util_page_crc_ok(&req->spare, s_buf);
+    bool intact = ftl_spare_ok(&req->spare) && req->spare.lpn == s_gc.lpn &&
+                  ftl_spare_page_crc_ok(&req->spare, s_buf);
     if (!intact) {
         if (ftl_map_lookup(s_gc.lpn) == s_gc.src_ppn) {
             ftl_map_trim(s_gc.lpn);
