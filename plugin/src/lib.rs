@@ -19,8 +19,10 @@
 //! * `fpu`        - which floating-point operation a coprocessor-space encoding is;
 //! * `decoded`    - a decoded instruction with its encoding, and its operands;
 //! * `thumb`      - Thumb/Thumb-2 classifier (length, loads/stores, control flow, class);
-//! * `trace`      - trace file v1 writer;
-//! * `events`     - exception event file writer (the timeline, off by default).
+//! * `trace`      - trace file v2 writer (layout: formats/trace.toml);
+//! * `events`     - exception event file writer (the timeline, off by default; layout:
+//!   formats/events.toml);
+//! * `format_decl` - tests only: reads a format declaration's examples and constants;
 //! * `irqwin`     - masked-window tracking per interrupt priority level (`irq_windows=`).
 //! * `itcond`     - instructions skipped by their IT condition: the correction per outcome.
 //!
@@ -34,6 +36,8 @@ pub mod cost;
 pub mod decoded;
 pub mod events;
 pub mod flow;
+#[cfg(test)]
+mod format_decl;
 pub mod fpctx;
 pub mod fpu;
 pub mod instrument;

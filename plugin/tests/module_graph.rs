@@ -167,9 +167,12 @@ fn plugin_modules_depend_one_way() {
     let src = Path::new(ROOT).join("src");
     assert_acyclic(&src);
     // and the layering the crate documents holds: the leaves use nothing above them
+    // (their tests may read a format's declaration through `format_decl`, a test-only leaf)
     let g = graph_of(&src);
+    assert!(g["format_decl"].is_empty());
     for leaf in ["thumb", "trace"] {
-        assert!(g[leaf].is_empty(), "{leaf} uses {:?}", g[leaf]);
+        let above: Vec<_> = g[leaf].iter().filter(|m| *m != "format_decl").collect();
+        assert!(above.is_empty(), "{leaf} uses {above:?}");
     }
     assert_eq!(g["decoded"], BTreeSet::from(["thumb".to_string()]));
     assert!(g.contains_key("instrument") && !g.contains_key("plan"));
