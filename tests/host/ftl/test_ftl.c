@@ -21,7 +21,7 @@
 #include "map.h"
 #include "mount.h"
 #include "nand_sim.h"
-#include "spare.h"
+#include "rand.h"
 #include "util.h"
 #include "wear.h"
 
@@ -292,21 +292,21 @@ static void test_util_crc_and_prng(void)
     uint32_t part = ftl_util_crc32(0u, "1234", 4u);
     CHECK_EQ(ftl_util_crc32(part, "56789", 5u), 0xCBF43926u);
     uint32_t s = 1u;
-    CHECK_EQ(ftl_util_xorshift32(&s), 270369u);
+    CHECK_EQ(ftl_rand_xorshift32(&s), 270369u);
     CHECK_EQ(s, 270369u);
-    CHECK_EQ(ftl_util_range(0xFFFFFFFFu, 10u), 9u);
-    CHECK_EQ(ftl_util_range(0u, 10u), 0u);
+    CHECK_EQ(ftl_rand_range(0xFFFFFFFFu, 10u), 9u);
+    CHECK_EQ(ftl_rand_range(0u, 10u), 0u);
 
     ftl_nand_spare_t sp = {0};
     sp.lpn = 7u;
     sp.seq = 9u;
     sp.kind = FTL_SPARE_KIND_HOST;
-    ftl_spare_seal(&sp);
-    CHECK(ftl_spare_ok(&sp));
+    ftl_util_spare_seal(&sp);
+    CHECK(ftl_util_spare_ok(&sp));
     sp.seq = 10u;
-    CHECK(!ftl_spare_ok(&sp));
+    CHECK(!ftl_util_spare_ok(&sp));
     memset(&sp, 0xFF, sizeof sp);
-    CHECK(!ftl_spare_ok(&sp));
+    CHECK(!ftl_util_spare_ok(&sp));
 }
 
 static void test_nand_rules(void)
@@ -370,7 +370,7 @@ static void test_nand_power_cut_modes(void)
     sp.lpn = 1u;
     sp.seq = 2u;
     sp.kind = FTL_SPARE_KIND_HOST;
-    ftl_spare_seal(&sp);
+    ftl_util_spare_seal(&sp);
 
     /* BEFORE: the cut program does nothing, then the chip is off. */
     ftl_nand_factory_reset();
@@ -395,7 +395,7 @@ static void test_nand_power_cut_modes(void)
     CHECK(memcmp(back, data, PAGE / 2u) == 0);
     CHECK(ftl_util_is_erased(&back[PAGE / 2u], PAGE / 2u));
     CHECK_EQ(sb.lpn, 1u);
-    CHECK(!ftl_spare_ok(&sb));
+    CHECK(!ftl_util_spare_ok(&sb));
     CHECK_EQ(ftl_nand_program(0u, data, &sp), FTL_NAND_ERR_NOT_ERASED);
 
     /* AFTER: complete program, but reported as a power failure. */
@@ -405,7 +405,7 @@ static void test_nand_power_cut_modes(void)
     ftl_nand_power_restore();
     CHECK_EQ(ftl_nand_read(0u, back, &sb), FTL_NAND_OK);
     CHECK(memcmp(back, data, PAGE) == 0);
-    CHECK(ftl_spare_ok(&sb));
+    CHECK(ftl_util_spare_ok(&sb));
 
     /* TORN erase: first half erased, second half garbage and locked. */
     ftl_nand_factory_reset();
@@ -420,7 +420,7 @@ static void test_nand_power_cut_modes(void)
     CHECK(ftl_util_is_erased(back, PAGE));
     CHECK_EQ(ftl_nand_read(FTL_PPN_MAKE(2u, PPB - 1u), back, &sb), FTL_NAND_OK);
     CHECK(!ftl_util_is_erased(back, PAGE));
-    CHECK(!ftl_spare_ok(&sb));
+    CHECK(!ftl_util_spare_ok(&sb));
     CHECK_EQ(ftl_nand_program(FTL_PPN_MAKE(2u, 0u), data, &sp), FTL_NAND_ERR_NOT_ERASED);
     CHECK_EQ(ftl_nand_erase(2u), FTL_NAND_OK);
     CHECK_EQ(ftl_nand_program(FTL_PPN_MAKE(2u, 0u), data, &sp), FTL_NAND_OK);

@@ -18,7 +18,6 @@
 
 #include "alloc.h"
 #include "map.h"
-#include "spare.h"
 #include "util.h"
 #include "wear.h"
 
@@ -264,7 +263,7 @@ static host_result_t write_next_page(void)
     req->spare.data_crc = ftl_util_crc32(0u, data, FTL_NAND_PAGE_SIZE);
     req->spare.erase_count = ftl_wear_count(FTL_PPN_BLOCK(ppn));
     req->spare.kind = FTL_SPARE_KIND_HOST;
-    ftl_spare_seal(&req->spare);
+    ftl_util_spare_seal(&req->spare);
     s_eng.cur_ppn = ppn;
     s_eng.cur_erase = FTL_BLOCK_NONE;
     return HOST_NAND;
@@ -468,8 +467,8 @@ static void complete_host(const ftl_nand_req_t *req)
         after_host_page_write();
     } else {
         /* READ: the page must be intact and belong to this logical page. */
-        bool intact = ftl_spare_ok(&req->spare) && req->spare.lpn == lpn &&
-                      ftl_spare_page_crc_ok(&req->spare, req->data);
+        bool intact = ftl_util_spare_ok(&req->spare) && req->spare.lpn == lpn &&
+                      ftl_util_page_crc_ok(&req->spare, req->data);
         if (!intact) {
             s_eng.n.read_errors++;
             if (s_eng.cur_status == FTL_OK) {

@@ -5,7 +5,6 @@
 
 #include "alloc.h"
 #include "map.h"
-#include "spare.h"
 #include "util.h"
 #include "wear.h"
 
@@ -320,7 +319,7 @@ ftl_gc_result_t ftl_gc_step(ftl_nand_req_t *req)
         req->spare = s_gc.spare; /* same lpn, seq and data CRC */
         req->spare.kind = FTL_SPARE_KIND_RELOC;
         req->spare.erase_count = ftl_wear_count(FTL_PPN_BLOCK(dst));
-        ftl_spare_seal(&req->spare);
+        ftl_util_spare_seal(&req->spare);
         s_gc.phase = GC_PH_PROGRAMMING;
         return FTL_GC_NAND;
     }
@@ -338,8 +337,8 @@ ftl_gc_result_t ftl_gc_step(ftl_nand_req_t *req)
  * it reads as never written instead of returning garbage. */
 static ftl_gc_result_t complete_read(const ftl_nand_req_t *req)
 {
-    bool intact = ftl_spare_ok(&req->spare) && req->spare.lpn == s_gc.lpn &&
-                  ftl_spare_page_crc_ok(&req->spare, s_buf);
+    bool intact = ftl_util_spare_ok(&req->spare) && req->spare.lpn == s_gc.lpn &&
+                  ftl_util_page_crc_ok(&req->spare, s_buf);
     if (!intact) {
         if (ftl_map_lookup(s_gc.lpn) == s_gc.src_ppn) {
             ftl_map_trim(s_gc.lpn);

@@ -8,7 +8,6 @@
 #include "alloc.h"
 #include "map.h"
 #include "nand_sim.h"
-#include "spare.h"
 #include "util.h"
 #include "wear.h"
 
@@ -71,7 +70,7 @@ ftl_status_t ftl_mount_format(ftl_mount_report_t *report)
         if (ftl_nand_read(ppn, NULL, &spare) != FTL_NAND_OK) {
             return FTL_ERR_IO;
         }
-        if (ftl_spare_ok(&spare)) {
+        if (ftl_util_spare_ok(&spare)) {
             wear_learn(FTL_PPN_BLOCK(ppn), spare.erase_count);
         }
     }
@@ -147,12 +146,12 @@ static ftl_status_t rebuild_block(uint32_t block, ftl_mount_report_t *rep, block
             scan->prefix = false; /* an erased page before this one */
         }
         scan->used = page + 1u;
-        if (!ftl_spare_ok(&spare)) {
+        if (!ftl_util_spare_ok(&spare)) {
             rep->pages_garbage++;
             continue;
         }
         wear_learn(block, spare.erase_count);
-        if (spare.lpn >= FTL_LOGICAL_PAGES || !ftl_spare_page_crc_ok(&spare, s_page)) {
+        if (spare.lpn >= FTL_LOGICAL_PAGES || !ftl_util_page_crc_ok(&spare, s_page)) {
             rep->pages_garbage++;
             continue;
         }

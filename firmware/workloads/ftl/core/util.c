@@ -1,5 +1,5 @@
 /*
- * util.c - CRC-32, xorshift32, byte-order and erased-state helpers (see util.h).
+ * util.c - CRC-32, byte order, erased check and spare-record helpers (see util.h).
  */
 #include "util.h"
 
@@ -20,21 +20,6 @@ uint32_t ftl_util_crc32(uint32_t crc, const void *buf, size_t len)
         crc = (crc >> 4) ^ k_crc_nibble[crc & 0x0Fu];
     }
     return ~crc;
-}
-
-uint32_t ftl_util_xorshift32(uint32_t *state)
-{
-    uint32_t x = *state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *state = x;
-    return x;
-}
-
-uint32_t ftl_util_range(uint32_t random, uint32_t n)
-{
-    return (uint32_t)(((uint64_t)random * (uint64_t)n) >> 32);
 }
 
 uint32_t ftl_util_load_le32(const uint8_t *p)
@@ -60,4 +45,42 @@ bool ftl_util_is_erased(const void *buf, size_t len)
         }
     }
     return true;
+}
+
+/* CRC over every field of the spare record except `check` itself, folded
+ * to 16 bits. Fields are fed as little-endian bytes so the value does not
+ * depend on the host's struct layout. */
+static uint16_t spare_checksum(const ftl_nand_spare_t *spare)
+{
+    uint8_t raw[18];
+    ftl_util_store_le32(&raw[0], spare->lpn);
+    ftl_util_store_le32(&raw[4], spare->seq);
+    ftl_util_store_le32(&raw[8], spare->data_crc);
+    ftl_util_store_le32(&raw[12], spare->erase_count);
+    raw[16] = spare->magic;
+    raw[17] = spare->kind;
+    uint32_t crc = ftl_util_crc32(0u, raw, sizeof raw);
+    return (uint16_t)(crc ^ (crc >> 16));
+}
+
+void ftl_util_spare_seal(ftl_nand_spare_t *spare)
+{
+    spare->magic = FTL_SPARE_MAGIC;
+    spare->check = spare_checksum(spare);
+}
+
+bool ftl_util_spare_ok(const ftl_nand_spare_t *spare)
+{
+    if (spare->magic != FTL_SPARE_MAGIC) {
+        return false;
+    }
+    if (spare->kind != FTL_SPARE_KIND_HOST && spare->kind != FTL_SPARE_KIND_RELOC) {
+        return false;
+    }
+    return spare->check == spare_checksum(spare);
+}
+
+bool ftl_util_page_crc_ok(const ftl_nand_spare_t *spare, const uint8_t *data)
+{
+    return ftl_util_crc32(0u, data, FTL_NAND_PAGE_SIZE) == spare->data_crc;
 }

@@ -1,8 +1,7 @@
 /*
- * util.h - small helpers shared by the FTL core and the NAND simulator:
- * CRC-32, the xorshift32 PRNG, little-endian byte order, the erased state.
- * A leaf: it includes no other module of the core (the spare record's
- * sealing and checks, which use these, are in spare.h).
+ * util.h - small helpers shared by the FTL core: CRC-32, little-endian
+ * byte order, the erased check, and sealing/checking of the spare-area
+ * record (the PRNG, which the NAND simulator uses too, is rand.h).
  *
  * All functions are pure (no static state) and run in time linear in the
  * length of their input.
@@ -11,19 +10,12 @@
 #define FTL_UTIL_H
 
 #include "ftl_types.h"
+#include "nand_sim.h"
 
 /* CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), continued from
  * `crc` (pass 0 to start). ftl_util_crc32(0, "123456789", 9) == 0xCBF43926.
  * Uses a 16-entry table: two table look-ups per byte, 64 bytes of rodata. */
 uint32_t ftl_util_crc32(uint32_t crc, const void *buf, size_t len);
-
-/* One step of Marsaglia's xorshift32 (shifts 13, 17, 5). *state must be
- * non-zero; it stays non-zero. Returns the new state. */
-uint32_t ftl_util_xorshift32(uint32_t *state);
-
-/* Maps a 32-bit random value onto 0 .. n-1 without a division
- * (multiply-shift; bias below 2^-32 * n). n must be >= 1. */
-uint32_t ftl_util_range(uint32_t random, uint32_t n);
 
 /* Little-endian 32-bit load/store on byte buffers (alignment-free). */
 uint32_t ftl_util_load_le32(const uint8_t *p);
@@ -31,5 +23,21 @@ void ftl_util_store_le32(uint8_t *p, uint32_t v);
 
 /* True if all `len` bytes equal 0xFF (the erased state of NAND). */
 bool ftl_util_is_erased(const void *buf, size_t len);
+
+/* Spare-record layout values written by the FTL. */
+#define FTL_SPARE_MAGIC 0xA5u
+#define FTL_SPARE_KIND_HOST 0x01u  /* page written for a host WRITE */
+#define FTL_SPARE_KIND_RELOC 0x02u /* page copied by GC / wear levelling */
+
+/* Fills magic and the check field of a spare record whose lpn, seq,
+ * data_crc, erase_count and kind are already set. */
+void ftl_util_spare_seal(ftl_nand_spare_t *spare);
+
+/* True if the spare record carries the FTL magic and its check field
+ * matches its contents (i.e. it was completely programmed). */
+bool ftl_util_spare_ok(const ftl_nand_spare_t *spare);
+
+/* True if `data` (one page) matches the spare's data CRC. */
+bool ftl_util_page_crc_ok(const ftl_nand_spare_t *spare, const uint8_t *data);
 
 #endif /* FTL_UTIL_H */
