@@ -150,8 +150,7 @@ impl<W: Write> TraceWriter<W> {
         }
         self.finished = true;
         self.status |= extra_status;
-        let m_insns = cores.iter().fold(0u64, |a, c| a.wrapping_add(c.0));
-        let m_cycles = cores.iter().fold(0u64, |a, c| a.wrapping_add(c.1));
+        let (m_insns, m_cycles) = crate::clock::total(cores);
         for (core, &(insns, cycles)) in cores.iter().enumerate() {
             let at = Stamp {
                 core: core as u16,
