@@ -894,13 +894,13 @@ static void test_wear_counters_and_trigger(void)
     for (uint32_t b = 4u; b < FTL_NAND_BLOCKS; b++) {
         ftl_wear_set(b, 100u);
     }
-    CHECK_EQ(ftl_gc_pick_cold(), FTL_BLOCK_NONE);
+    CHECK_EQ(ftl_alloc_pick_cold(), FTL_BLOCK_NONE);
     ftl_wear_set(2u, 100u - FTL_WL_THRESHOLD - 1u);
-    CHECK_EQ(ftl_gc_pick_cold(), 2u);
-    CHECK_EQ(ftl_gc_wear_triggers(), 1u);
+    CHECK_EQ(ftl_alloc_pick_cold(), 2u);
+    CHECK_EQ(ftl_alloc_wear_triggers(), 1u);
     ftl_wear_on_erase(2u);
     CHECK_EQ(ftl_wear_count(2u), 100u - FTL_WL_THRESHOLD);
-    CHECK_EQ(ftl_gc_pick_cold(), FTL_BLOCK_NONE);
+    CHECK_EQ(ftl_alloc_pick_cold(), FTL_BLOCK_NONE);
 
     /* Allocator: host takes the least worn free block, GC the most. */
     uint32_t ppn;

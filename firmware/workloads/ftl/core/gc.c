@@ -32,9 +32,6 @@ static struct {
     ftl_gc_counters_t counters;
 } s_gc;
 
-/* Times ftl_gc_pick_cold() returned a block. */
-static uint32_t s_wear_triggers;
-
 /* Relocation buffer: one page. */
 static uint8_t s_buf[FTL_NAND_PAGE_SIZE];
 
@@ -51,7 +48,6 @@ void ftl_gc_init(void)
     s_gc.opening = FTL_BLOCK_NONE;
     s_gc.error = FTL_OK;
     s_gc.counters = (ftl_gc_counters_t){0};
-    s_wear_triggers = 0u;
 }
 
 void ftl_gc_set_policy(ftl_gc_policy_t policy)
@@ -149,33 +145,6 @@ static uint32_t pick_empty(void)
         }
     }
     return FTL_BLOCK_NONE;
-}
-
-uint32_t ftl_gc_pick_cold(void)
-{
-    uint32_t max = 0u;
-    uint32_t cold = FTL_BLOCK_NONE;
-    uint32_t cold_count = UINT32_MAX;
-    for (uint32_t b = 0; b < FTL_NAND_BLOCKS; b++) {
-        uint32_t ec = ftl_wear_count(b);
-        if (ec > max) {
-            max = ec;
-        }
-        if (ftl_alloc_state(b) == FTL_BLOCK_CLOSED && ec < cold_count) {
-            cold_count = ec;
-            cold = b;
-        }
-    }
-    if (cold == FTL_BLOCK_NONE || max - cold_count <= FTL_WL_THRESHOLD) {
-        return FTL_BLOCK_NONE;
-    }
-    s_wear_triggers++;
-    return cold;
-}
-
-uint32_t ftl_gc_wear_triggers(void)
-{
-    return s_wear_triggers;
 }
 
 uint32_t ftl_gc_pick_victim(ftl_gc_policy_t policy, uint32_t now_seq)

@@ -7,7 +7,7 @@
  * and remapped; then the victim is erased and returns to the free pool.
  * Two kinds of job share this machinery:
  *   RECLAIM  victim chosen by the victim policy, to gain free blocks
- *   WEAR     victim chosen by ftl_gc_pick_cold(), to move cold data
+ *   WEAR     victim chosen by ftl_alloc_pick_cold(), to move cold data
  *
  * The job never blocks and never calls the NAND itself. It is driven in
  * split phase by the engine (ftl.c):
@@ -81,15 +81,6 @@ ftl_gc_policy_t ftl_gc_policy(void);
  * FTL_BLOCK_NONE. `now_seq` is the next sequence number (for ages).
  * Pure: changes nothing. O(blocks). */
 uint32_t ftl_gc_pick_victim(ftl_gc_policy_t policy, uint32_t now_seq);
-
-/* Static wear levelling: the CLOSED block with the smallest erase count
- * (lowest index on ties), if the largest erase count exceeds its count by
- * more than FTL_WL_THRESHOLD; FTL_BLOCK_NONE otherwise. Counts one trigger
- * when it returns a block. O(blocks). */
-uint32_t ftl_gc_pick_cold(void);
-
-/* Times ftl_gc_pick_cold() returned a block since ftl_gc_init(). */
-uint32_t ftl_gc_wear_triggers(void);
 
 /* Starts a job on `block` (must be CLOSED). FTL_ERR_BUSY if a job is
  * active, FTL_ERR_STATE if the block is not CLOSED. */

@@ -9,9 +9,10 @@
  *
  * Dynamic wear levelling is done by the allocator (host writes go to the
  * least-worn free block, GC copies to the most-worn one). Static wear
- * levelling is triggered by GC (ftl_gc_pick_cold in gc.h), which reads
- * these counts with the block states: this module is a leaf, it owns the
- * counts and knows nothing of block states.
+ * levelling's pick is the allocator's too (ftl_alloc_pick_cold in alloc.h:
+ * the closed block with the fewest erases, when the spread exceeds
+ * FTL_WL_THRESHOLD), which reads these counts with the block states it
+ * owns. This module is a leaf: it owns the counts, knows no block state.
  *
  * RAM: 4 bytes per block. ftl_wear_min/max scan all blocks (O(blocks));
  * the others are O(1).
