@@ -462,6 +462,8 @@ class Kernel:
     # The kernel's sources may come from the user's tree (port.toml [kernel_source]:
     # `--kernel-source DIR`; rtoslab.builder.kernel_source). None: the port has no hook.
     source: KernelSourceSpec | None = None
+    # The folder of the port this one builds on (port.toml base); None: none.
+    base_path: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -533,6 +535,10 @@ class PortFile:
     values: dict[str, tuple[str | int | bool, ...]] = field(default_factory=dict)
     # The hook for building the kernel from the user's own tree (--kernel-source).
     kernel_source: KernelSourceSpec | None = None
+    # Another port this one builds on (its name): that port's folder comes after this
+    # one's on the include path and is LAB_PORT_BASE_DIR in port.cmake, so the port uses
+    # its files without reaching into it by a relative path (freertos-smp: freertos).
+    base: str = ""
 
 
 @dataclass(frozen=True)
@@ -605,6 +611,7 @@ _CAP_NAME_RE = re.compile(r"LAB_(ALLOC_)?HAS_[A-Z0-9_]+")
 @cache
 def kernels() -> dict[str, Kernel]:
     found: dict[str, Kernel] = {}
+    bases: dict[str, tuple[str, Path]] = {}  # port -> (its base, its port.toml)
     for toml in _discover("port", "port.toml"):
         d = parse_file(PortFile, toml)
         name = toml.parent.name
@@ -663,6 +670,18 @@ def kernels() -> dict[str, Kernel]:
             values=dict(d.values),
             source=d.kernel_source,
         )
+        bases[name] = (d.base, toml)
+    for name, (base, toml) in bases.items():
+        if not base:
+            continue
+        if base == name or base not in found:
+            others = _choices(n for n in found if n != name)
+            raise RtoslabError(f"{toml}: key 'base' is {base!r}, which is not another kernel port: "
+                               f"name one of {others}")
+        if bases[base][0]:
+            raise RtoslabError(f"{toml}: key 'base' is {base!r}, which has a base of its own "
+                               f"({bases[base][0]!r}): a port builds on one port that has none")
+        found[name] = dataclasses.replace(found[name], base_path=found[base].path)
     return found
 
 

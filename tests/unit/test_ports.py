@@ -78,7 +78,27 @@ def test_every_port_states_every_capability_with_a_reason_for_each_0(port: str) 
     for cap, has in k.capabilities.items():
         if not has:
             assert k.unsupported_reasons.get(cap), f"{port}: {cap} = 0 without a reason"
-    assert (k.path / "lab_port_types.h").is_file()
+    # its object types: its own, or those of the port it builds on (port.toml base)
+    assert any((d / "lab_port_types.h").is_file() for d in (k.path, k.base_path) if d is not None)
+
+
+@pytest.mark.parametrize("port", PORTS)
+def test_a_port_reaches_into_no_other_folder(port: str) -> None:
+    """A port uses another port's files only through a declared base (LAB_PORT_BASE_DIR),
+    never by a relative path or by naming another folder under ports/ (issue 25, item 4)."""
+    k = kernels()[port]
+    for f in sorted(k.path.rglob("*")):
+        if f.suffix not in (".c", ".h", ".S", ".cmake", ".in"):
+            continue
+        text = f.read_text()
+        assert not re.search(r'#\s*include\s*"\.\./', text), f"{f}: includes through ../"
+        others = text.replace("firmware/ports/" + port, "")
+        assert "/ports/" not in others, f"{f}: names another port's folder"
+
+
+def test_freertos_smp_builds_on_freertos() -> None:
+    k = kernels()["freertos-smp"]
+    assert k.base_path == kernels()["freertos"].path
 
 
 def test_capabilities_per_port() -> None:
