@@ -26,11 +26,13 @@ def _config(target: str = "mps2-an521", **options: object) -> BuildConfig:
 
 def test_the_port_is_one_folder_of_our_own_files() -> None:
     names = {p.name for p in PORT.iterdir() if p.is_file()}
-    assert {"port.toml", "port.cmake", "FreeRTOSConfig.h.in", "lab_port_caps.h", "lab_port_types.h",
+    assert {"port.toml", "port.cmake", "FreeRTOSConfig.h.in", "lab_port_caps.h",
             "portmacro.h", "port_smp.c", "port_smp_asm.S", "README.md"} <= names
-    # The lab/port.h layer is the single-core port's file, compiled again, not a copy.
-    assert "ports/freertos/port_freertos.c" in (PORT / "port.cmake").read_text()
-    assert not list(PORT.glob("port_freertos*.c"))
+    # The lab/port.h layer and the object types are the single-core port's files, which
+    # this port declares it builds on (port.toml base), compiled again, not copies.
+    assert get_kernel("freertos-smp").base_path == get_kernel("freertos").path
+    assert "${LAB_PORT_BASE_DIR}/port_freertos.c" in (PORT / "port.cmake").read_text()
+    assert not list(PORT.glob("port_freertos*.c")) and not (PORT / "lab_port_types.h").exists()
     # No FreeRTOS portable file is used: the kernel's portable/GCC folders stay out.
     assert "portable/GCC" not in (PORT / "port.cmake").read_text()
 
