@@ -62,9 +62,12 @@ def test_portmacro_defines_every_macro_the_smp_kernel_requires() -> None:
 
 def test_the_config_template_renders_with_the_defaults_and_each_option_is_used() -> None:
     kernel = get_kernel("freertos-smp")
-    text = (PORT / "FreeRTOSConfig.h.in").read_text()
-    out = render_template(text, _config().resolved_kernel_options(), "FreeRTOSConfig.h.in")
-    assert "@" not in out
+    own = (PORT / "FreeRTOSConfig.h.in").read_text()
+    out = render_template(own, _config().resolved_kernel_options(), "FreeRTOSConfig.h.in")
+    assert "@" not in out and '#include "FreeRTOSConfig_shared.h"' in out
+    # the shared settings come from the port it builds on, rendered with this port's options
+    assert kernel.base_path is not None
+    text = own + (kernel.base_path / "FreeRTOSConfig_shared.h.in").read_text()
     assert "#define configNUMBER_OF_CORES 2" in out
     assert "#define configUSE_CORE_AFFINITY 1" in out
     assert "#define labSMP_START_CORES 2" in out

@@ -151,11 +151,14 @@ def test_only_irq_latency_runs_on_baremetal() -> None:
 
 def test_freertos_options_and_template_placeholders_match() -> None:
     k = kernels()["freertos"]
-    text = (k.path / "FreeRTOSConfig.h.in").read_text()
+    text = "".join((k.path / f"{t}.in").read_text() for t in k.config_templates)
     placeholders = set(re.findall(r"@([A-Za-z_][A-Za-z0-9_]*)@", text))
     assert placeholders == set(k.options)
     assert k.deps == ("freertos-next",)
-    assert k.config_templates == ("FreeRTOSConfig.h",)
+    # the port's own settings, and those it shares with freertos-smp (which builds on it)
+    assert k.config_templates == ("FreeRTOSConfig.h", "FreeRTOSConfig_shared.h")
+    assert kernels()["freertos-smp"].config_templates == k.config_templates
+    assert not (kernels()["freertos-smp"].path / "FreeRTOSConfig_shared.h.in").exists()
     defaults = k.options
     assert defaults["configUSE_PREEMPTION"] == 1
     assert defaults["configTICK_RATE_HZ"] == 1000

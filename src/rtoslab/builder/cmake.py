@@ -155,6 +155,8 @@ def write_kernel_config(config: BuildConfig, out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     for name in kernel.config_templates:
         src = kernel.path / f"{name}.in"
+        if not src.is_file() and kernel.base_path is not None:  # shared with its base port
+            src = kernel.base_path / f"{name}.in"
         _write_if_changed(out_dir / name, render_template(src.read_text(), options, str(src)))
 
 
