@@ -20,15 +20,16 @@
 
 #define LAB_CALIBRATION_ROUNDS 16
 
-LAB_CALIBRATION(calibration, 0, 1, "harness: an empty probe pair; its cost is subtracted from all samples");
+LAB_CALIBRATION(calibration, LAB_PROBE_CALIBRATION_START, LAB_PROBE_CALIBRATION_END,
+                "harness: an empty probe pair; its cost is subtracted from all samples");
 
 /* Kept out of line and never inlined so the calibration pair is the same code at every
  * optimisation level. */
 __attribute__((noinline)) static void lab_harness_calibrate(void)
 {
     for (int i = 0; i < LAB_CALIBRATION_ROUNDS; i++) {
-        LAB_PROBE(0);
-        LAB_PROBE(1);
+        LAB_PROBE(LAB_PROBE_CALIBRATION_START);
+        LAB_PROBE(LAB_PROBE_CALIBRATION_END);
     }
 }
 

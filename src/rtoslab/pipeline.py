@@ -127,6 +127,8 @@ def source_hash(config: BuildConfig, bench: Benchmark) -> str:
     firmware/rust/Cargo.lock; flags are in the configuration.)"""
     kernel = config.kernel_info()
     base = _source_hash(bench.path, config.target_info().path, kernel.path)
+    if kernel.base_path is not None:  # the port it builds on (port.toml base) is compiled in too
+        base = sha256_text(base + tree_hash([kernel.base_path]))
     if kernel.rust_crate:  # a Rust model: the firmware/rust workspace is compiled in too
         base = sha256_text(base + tree_hash([firmware_root() / "rust"]))
     extra = external_inputs(config, bench)

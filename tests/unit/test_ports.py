@@ -78,7 +78,27 @@ def test_every_port_states_every_capability_with_a_reason_for_each_0(port: str) 
     for cap, has in k.capabilities.items():
         if not has:
             assert k.unsupported_reasons.get(cap), f"{port}: {cap} = 0 without a reason"
-    assert (k.path / "lab_port_types.h").is_file()
+    # its object types: its own, or those of the port it builds on (port.toml base)
+    assert any((d / "lab_port_types.h").is_file() for d in (k.path, k.base_path) if d is not None)
+
+
+@pytest.mark.parametrize("port", PORTS)
+def test_a_port_reaches_into_no_other_folder(port: str) -> None:
+    """A port uses another port's files only through a declared base (LAB_PORT_BASE_DIR),
+    never by a relative path or by naming another folder under ports/ (issue 25, item 4)."""
+    k = kernels()[port]
+    for f in sorted(k.path.rglob("*")):
+        if f.suffix not in (".c", ".h", ".S", ".cmake", ".in"):
+            continue
+        text = f.read_text()
+        assert not re.search(r'#\s*include\s*"\.\./', text), f"{f}: includes through ../"
+        others = text.replace("firmware/ports/" + port, "")
+        assert "/ports/" not in others, f"{f}: names another port's folder"
+
+
+def test_freertos_smp_builds_on_freertos() -> None:
+    k = kernels()["freertos-smp"]
+    assert k.base_path == kernels()["freertos"].path
 
 
 def test_capabilities_per_port() -> None:
@@ -156,11 +176,14 @@ def test_only_irq_latency_runs_on_baremetal() -> None:
 
 def test_freertos_options_and_template_placeholders_match() -> None:
     k = kernels()["freertos"]
-    text = (k.path / "FreeRTOSConfig.h.in").read_text()
+    text = "".join((k.path / f"{t}.in").read_text() for t in k.config_templates)
     placeholders = set(re.findall(r"@([A-Za-z_][A-Za-z0-9_]*)@", text))
     assert placeholders == set(k.options)
     assert k.deps == ("freertos-next",)
-    assert k.config_templates == ("FreeRTOSConfig.h",)
+    # the port's own settings, and those it shares with freertos-smp (which builds on it)
+    assert k.config_templates == ("FreeRTOSConfig.h", "FreeRTOSConfig_shared.h")
+    assert kernels()["freertos-smp"].config_templates == k.config_templates
+    assert not (kernels()["freertos-smp"].path / "FreeRTOSConfig_shared.h.in").exists()
     defaults = k.options
     assert defaults["configUSE_PREEMPTION"] == 1
     assert defaults["configTICK_RATE_HZ"] == 1000

@@ -49,6 +49,15 @@
  * LAB_PROBE_VAR_IMPL undefined; then only builds that use it fail. */
 #define LAB_PROBE_VAR(id) LAB_PROBE_VAR_IMPL(id)
 
+/* Reserved probe ids: the harness's calibration pair (the host finds the pair by its
+ * .lab_meta flag and refuses these ids for any other metric; rtoslab.trace.meta reads
+ * them from here). Benchmarks use ids from LAB_PROBE_FIRST_BENCH_ID. */
+#define LAB_PROBE_CALIBRATION_START 0
+#define LAB_PROBE_CALIBRATION_END 1
+#define LAB_PROBE_FIRST_BENCH_ID 2
+
+/* The .lab_meta record: its one declaration is formats/lab_meta.toml (docs/formats.md
+ * section 3); tests/unit/test_format_contracts.py checks these agree with it. */
 #define LAB_META_MAGIC 0x5042414Cu /* "LABP" */
 #define LAB_META_VERSION 1u
 #define LAB_META_KIND_INTERVAL 0u
@@ -58,7 +67,7 @@
 #define LAB_META_FLAG_NO_CALIBRATION 2u
 #define LAB_META_FLAG_VIRTUAL 4u
 
-/* One metadata record; layout fixed by docs/formats.md section 3 (160 bytes). */
+/* One metadata record (160 bytes; formats/lab_meta.toml). */
 struct lab_meta_rec {
     uint32_t magic;
     uint16_t version;

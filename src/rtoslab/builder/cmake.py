@@ -155,6 +155,8 @@ def write_kernel_config(config: BuildConfig, out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     for name in kernel.config_templates:
         src = kernel.path / f"{name}.in"
+        if not src.is_file() and kernel.base_path is not None:  # shared with its base port
+            src = kernel.base_path / f"{name}.in"
         _write_if_changed(out_dir / name, render_template(src.read_text(), options, str(src)))
 
 
@@ -253,6 +255,10 @@ def build_image(config: BuildConfig, wanted: list[Benchmark], partial: bool = Fa
                         ("LAB_PORT_DIR", config.kernel_info().path)):
         if not folder.resolve().is_relative_to(firmware_root().resolve()):
             args[var] = str(folder.resolve())
+    # The port this one builds on (port.toml base): its folder, wherever it is.
+    base = config.kernel_info().base_path
+    if base is not None:
+        args["LAB_PORT_BASE_DIR"] = str(base.resolve())
     if "LAB_ALLOC" in config.define_map():
         # the allocation lab's allocator folders (firmware/allocators/*/alloc.cmake) take
         # their third-party sources from the crates of deps/Cargo.toml (docs/allocation.md)
