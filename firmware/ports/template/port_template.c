@@ -316,7 +316,7 @@ int lab_task_create_on(lab_task_t *task, const char *name, lab_task_fn entry, vo
 }
 
 /* Run-to-completion tasks (LAB_HAS_COOP): a kernel whose tasks are functions its loop
- * calls, without stacks of their own (firmware/ports/coop is one). Register `fn` at a
+ * calls, without stacks of their own (the coop port is one). Register `fn` at a
  * priority no other task has, activated. */
 int lab_coop_task_create(lab_task_t *task, const char *name, lab_task_fn fn, void *arg,
                          unsigned priority)
