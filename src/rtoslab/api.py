@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -38,6 +38,8 @@ from rtoslab.project import use_project
 from rtoslab.records import BenchResult, RtoslabError, Sample
 from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.rows import run_rows
+from rtoslab.runners.base import Runner
+from rtoslab.runners.gdb import GdbRunner
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store, default_db_path, open_store
 from rtoslab.timing import check_resolved, plugin_args
@@ -89,8 +91,9 @@ def select(benchmarks: Sequence[str] = (), suite: str | None = None) -> list[Ben
 def configuration(target: str = DEFAULT_TARGET, kernel: str = DEFAULT_KERNEL,
                   cflags: str | Sequence[str] = "-O2", options: Mapping[str, object] | None = None,
                   defines: Mapping[str, object] | None = None,
-                  timing: Mapping[str, object] | None = None) -> BuildConfig:
-    """One checked configuration (its axes: what is given). Raises one line for an unknown
+                  timing: Mapping[str, object] | None = None, probe: str = "") -> BuildConfig:
+    """One checked configuration (its axes: what is given). ``probe``: the probe mode
+    ("" = the target's; "region" or "buffer", lab/probe.h). Raises one line for an unknown
     target or kernel, a bad option, define, compiler flag or timing setting."""
     get_target(target)
     get_kernel(kernel)
@@ -102,11 +105,22 @@ def configuration(target: str = DEFAULT_TARGET, kernel: str = DEFAULT_KERNEL,
     config = BuildConfig(target=target, kernel=kernel,
                          kernel_options=tuple(sorted((options or {}).items())),
                          cflags=flags, defines=tuple(sorted((defines or {}).items())),
-                         timing=tuple(sorted((timing or {}).items())))
+                         timing=tuple(sorted((timing or {}).items())), probe=probe)
+    if probe:
+        config = replace(config, axes=tuple({**config.axis_values(), "probe": probe}.items()))
     config.validate()
     if plugin_args(dict(config.timing)):
         check_resolved(config.timing_settings())  # the plugin's cross-setting rules
     return config
+
+
+def gdb_runner(server: str, reset: str | None = None) -> GdbRunner:
+    """A runner for buffer-mode images through the GDB server at ``server`` (HOST:PORT):
+    checked for reachability, and asked whether it is QEMU's gdbstub (then results say
+    ``measured_on = "emulator:qemu X"``, else ``hardware:<target>``; docs/boards.md)."""
+    runner = GdbRunner(server, reset)
+    runner.preflight()
+    return runner
 
 
 def experiment(path: str | Path) -> Experiment:
@@ -118,19 +132,22 @@ def experiment(path: str | Path) -> Experiment:
 
 def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None = None, jobs: int = 1,
                  on_progress: Callable[[Progress], None] | None = None,
-                 on_start: Callable[[int], None] | None = None, irq_windows: bool = False) -> RunOutcome:
+                 on_start: Callable[[int], None] | None = None, irq_windows: bool = False,
+                 runner: Runner | None = None) -> RunOutcome:
     """Execute a plan inside a new run record of ``store`` (``on_start`` gets its id);
-    ``irq_windows``: also track masked interrupt windows (docs/irq-windows.md).
+    ``irq_windows``: also track masked interrupt windows (docs/irq-windows.md);
+    ``runner``: who runs the images (default: QEMU with the plugin; ``gdb_runner``: a GDB
+    server, docs/boards.md).
 
     Any exception (Ctrl-C, a failed write) marks the run incomplete, keeping every result
     stored before it, and is raised again."""
-    if any(config.timing_settings().get("time") == "one-clock" for config, _ in plan):
+    if runner is None and any(config.timing_settings().get("time") == "one-clock" for config, _ in plan):
         check_one_clock()  # one line with the fix, before a run record exists
     run_id = store.begin_run(command, rtoslab_revision(), host_name(), tool_versions(), experiment)
     if on_start is not None:
         on_start(run_id)
     try:
-        results = execute(store, run_id, plan, QemuRunner(), on_progress, jobs=jobs,
+        results = execute(store, run_id, plan, runner or QemuRunner(), on_progress, jobs=jobs,
                           irq_windows=irq_windows)
     except BaseException:
         with contextlib.suppress(RtoslabError):  # else it reads as incomplete once we are gone

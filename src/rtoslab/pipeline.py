@@ -54,7 +54,7 @@ class Progress:
     result: BenchResult | None = None
 
 
-def config_identity(config: BuildConfig) -> dict[str, object]:
+def config_identity(config: BuildConfig, measured_on: str = "model") -> dict[str, object]:
     """Everything that identifies a configuration's results (stored with each of them).
 
     Three keys (docs/formats.md, "Identity"): ``image_key`` (the build cache: the image
@@ -66,6 +66,11 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
     named them, for comparison tables. ``flash_ws_from`` says where the effective flash_ws
     came from (``BuildConfig.flash_ws_from``) when it was given or set by the target's
     clock rule, so a report can say which applied without reading target.toml.
+    ``measured_on``: ``model`` (the QEMU plugin), ``hardware:<target>`` or
+    ``emulator:<version>`` (the GDB runner; docs/boards.md); ``probe``: the probe mode of a
+    buffer-mode image. Both are stored only when not the defaults (a missing
+    ``measured_on`` reads as "model", a missing ``probe`` as region), so the identities of
+    every modelled run stay what they were.
     """
     tools = tool_versions()
     target = config.target_info()
@@ -94,6 +99,10 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
     flash_ws_from = config.flash_ws_from()
     if flash_ws_from is not None:  # given, or the target's clock rule (absent: its [timing] default)
         identity["flash_ws_from"] = flash_ws_from
+    if config.probe_mode() != "region":
+        identity["probe"] = config.probe_mode()
+    if measured_on != "model":
+        identity["measured_on"] = measured_on
     identity["identity_hash"] = sha256_text(canonical_json(identity))[:12]
     return identity
 
@@ -271,7 +280,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
     runner.preflight()
     items: list[tuple[BuildConfig, Benchmark, int]] = []
     for config, benches in plan:
-        config_id = store.upsert_config(config_identity(config))
+        config_id = store.upsert_config(config_identity(config, runner.measured_on(config.target)))
         items.extend((config, b, config_id) for b in benches)
     results: list[BenchResult | None] = [None] * len(items)
     timelines: dict[int, Timeline] = {}

@@ -41,10 +41,16 @@ class RunOutput:
     console_report: ConsoleReport = field(default_factory=ConsoleReport)  # its protocol lines, parsed
     events_path: Path | None = None  # the exception event file, when the request asked for it
     irq_windows: str | None = None  # the plugin's masked-window report (docs/formats.md §9)
+    probe_clock: str = ""  # buffer mode: the clock the probes read ("dwt", "systick"; docs/boards.md)
 
 
 class Runner(Protocol):
     name: str
+
+    def measured_on(self, target: str) -> str:
+        """What the results were measured on, as the identity stores it: ``model`` (the
+        QEMU plugin), ``hardware:<target>`` or ``emulator:<version>`` (a GDB server)."""
+        ...
 
     def preflight(self) -> None:
         """Raise RtoslabError (with the fix) if the runner cannot run anything here."""
