@@ -123,12 +123,45 @@ void lab_probe_buf_init(void)
     lab_probe_buf.magic = LAB_PROBE_BUF_MAGIC;
 }
 
+/* A probe found the buffer full (lab_probe_buffer_impl.h). The GDB runner has a
+ * breakpoint in it (lab_probe_buf_drain): it copies the entries out, sets `next` back to the first entry and
+ * continues (the clocks stand still while the core is halted), so a run records any number
+ * of hits; each drain adds this call's cycles to the interval after the hit that found
+ * the buffer full, and the runner reports how many drains a run had (docs/boards.md).
+ * Without a runner nothing drains: the hit is counted in `overflow`. */
+__attribute__((noinline, used)) void lab_probe_buf_drain(void);
+__attribute__((noinline, used)) void lab_probe_buf_drain(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline, used)) uint32_t lab_probe_buf_full(void)
+{
+    /* The runner's breakpoint is lab_probe_buf_drain. On the SysTick clock, SysTick is
+     * stopped around it: an emulator whose virtual clock jumps to its next timer deadline
+     * while the debugger holds the core (QEMU's icount does) would otherwise move the
+     * counter by that jump; a chip's SysTick already stands still while halted. */
+    uint32_t csr = LAB_CM_REG(0xE000E010u);
+    if (lab_probe_buf.clock == LAB_PROBE_CLOCK_SYSTICK) {
+        LAB_CM_REG(0xE000E010u) = csr & ~1u;
+    }
+    lab_probe_buf_drain();
+    if (lab_probe_buf.clock == LAB_PROBE_CLOCK_SYSTICK) {
+        LAB_CM_REG(0xE000E010u) = csr;
+    }
+    if (lab_probe_buf.next < lab_probe_buf.end) {
+        return 1u;
+    }
+    lab_probe_buf.overflow++;
+    return 0u;
+}
+
 /* Append one entry (a run-time id, or a marker), interrupts masked around it. */
 static void lab_probe_buf_put(uint32_t id, uint32_t value)
 {
     uint32_t primask;
     __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask)::"memory");
-    if (lab_probe_buf.next < lab_probe_buf.end) {
+    if (lab_probe_buf.next < lab_probe_buf.end || lab_probe_buf_full() != 0u) {
         lab_probe_buf.next[0] = id;
         lab_probe_buf.next[1] = value;
         lab_probe_buf.next += 2;

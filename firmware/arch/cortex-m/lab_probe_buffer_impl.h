@@ -7,7 +7,9 @@
  *
  * Sequence (both forms): push {r0-r4}; r4 = PRIMASK; cpsid i; r3 = &lab_probe_buf;
  * r2 = *ts_addr (the timestamp); r0 = next, r1 = end; if next < end: store (id, r2) at
- * next, next += 8; else overflow += 1; PRIMASK = r4; pop {r0-r4}. No register or flag is
+ * next, next += 8; else call lab_probe_buf_full(), where the GDB runner's breakpoint
+ * drains the buffer (then the entry is stored, with the timestamp read before the drain)
+ * or, with no runner, the hit is counted in `overflow`; PRIMASK = r4; pop {r0-r4}. No register or flag is
  * left changed except the condition flags ("cc"), so the compiler's code around a probe
  * is what it is without one; its cost is the same at every site.
  *
@@ -38,6 +40,7 @@
     ldr r3, .Llab_pb_buf\@
     ldr r2, [r3, #20]
     ldr r2, [r2]
+.Llab_pb_retry\@:
     ldr r0, [r3, #8]
     ldr r1, [r3, #12]
     cmp r0, r1
@@ -52,9 +55,17 @@
 .Llab_pb_id\@:
     .word (\id)
 .Llab_pb_full\@:
-    ldr r0, [r3, #16]
-    adds r0, #1
-    str r0, [r3, #16]
+    push {r2, r3}
+    mov r1, lr
+    mov r2, r12
+    push {r1, r2}
+    bl lab_probe_buf_full
+    pop {r1, r2}
+    mov lr, r1
+    mov r12, r2
+    pop {r2, r3}
+    cmp r0, #0
+    bne .Llab_pb_retry\@
 .Llab_pb_done\@:
     msr primask, r4
     pop {r0-r4}
@@ -68,6 +79,7 @@
     movt r3, #:upper16:lab_probe_buf
     ldr r2, [r3, #20]
     ldr r2, [r2]
+.Llab_pb_retry\@:
     ldrd r0, r1, [r3, #8]
     cmp r0, r1
     bhs .Llab_pb_full\@
@@ -76,9 +88,11 @@
     str r0, [r3, #8]
     b .Llab_pb_done\@
 .Llab_pb_full\@:
-    ldr r0, [r3, #16]
-    adds r0, #1
-    str r0, [r3, #16]
+    push {r2, r3, r12, lr}
+    bl lab_probe_buf_full
+    pop {r2, r3, r12, lr}
+    cmp r0, #0
+    bne .Llab_pb_retry\@
 .Llab_pb_done\@:
     msr primask, r4
     pop {r0-r4}
@@ -104,7 +118,8 @@
                          "cpsid i\n\t"                                                  \
                          "ldr r3, .Llab_pb_buf%=\n\t"                                   \
                          "ldr r2, [r3, #20]\n\t"                                        \
-                         "ldr r2, [r2]\n\t"                                             \
+                         "ldr r2, [r2]\n"                                               \
+                         ".Llab_pb_retry%=:\n\t"                                        \
                          "ldr r0, [r3, #8]\n\t"                                         \
                          "ldr r1, [r3, #12]\n\t"                                        \
                          "cmp r0, r1\n\t"                                               \
@@ -119,9 +134,17 @@
                          ".Llab_pb_id%=:\n\t"                                           \
                          ".word (" LAB_PROBE_XSTR_(id) ")\n"                            \
                          ".Llab_pb_full%=:\n\t"                                         \
-                         "ldr r0, [r3, #16]\n\t"                                        \
-                         "adds r0, #1\n\t"                                              \
-                         "str r0, [r3, #16]\n"                                          \
+                         "push {r2, r3}\n\t"                                            \
+                         "mov r1, lr\n\t"                                               \
+                         "mov r2, r12\n\t"                                              \
+                         "push {r1, r2}\n\t"                                            \
+                         "bl lab_probe_buf_full\n\t"                                    \
+                         "pop {r1, r2}\n\t"                                             \
+                         "mov lr, r1\n\t"                                               \
+                         "mov r12, r2\n\t"                                              \
+                         "pop {r2, r3}\n\t"                                             \
+                         "cmp r0, #0\n\t"                                               \
+                         "bne .Llab_pb_retry%=\n"                                       \
                          ".Llab_pb_done%=:\n\t"                                         \
                          "msr primask, r4\n\t"                                          \
                          "pop {r0-r4}" ::                                               \
@@ -137,7 +160,8 @@
                          "movw r3, #:lower16:lab_probe_buf\n\t"                         \
                          "movt r3, #:upper16:lab_probe_buf\n\t"                         \
                          "ldr r2, [r3, #20]\n\t"                                        \
-                         "ldr r2, [r2]\n\t"                                             \
+                         "ldr r2, [r2]\n"                                               \
+                         ".Llab_pb_retry%=:\n\t"                                        \
                          "ldrd r0, r1, [r3, #8]\n\t"                                    \
                          "cmp r0, r1\n\t"                                               \
                          "bhs .Llab_pb_full%=\n\t"                                      \
@@ -146,15 +170,21 @@
                          "str r0, [r3, #8]\n\t"                                         \
                          "b .Llab_pb_done%=\n"                                          \
                          ".Llab_pb_full%=:\n\t"                                         \
-                         "ldr r0, [r3, #16]\n\t"                                        \
-                         "adds r0, #1\n\t"                                              \
-                         "str r0, [r3, #16]\n"                                          \
+                         "push {r2, r3, r12, lr}\n\t"                                   \
+                         "bl lab_probe_buf_full\n\t"                                    \
+                         "pop {r2, r3, r12, lr}\n\t"                                    \
+                         "cmp r0, #0\n\t"                                               \
+                         "bne .Llab_pb_retry%=\n"                                       \
                          ".Llab_pb_done%=:\n\t"                                         \
                          "msr primask, r4\n\t"                                          \
                          "pop {r0-r4}" ::                                               \
                              : "cc", "memory");                                         \
     } while (0)
 #endif
+
+/* The full buffer (lab_cortex_m_target.h): 1 when a drain made room, 0 when the hit was
+ * counted as an overflow. */
+uint32_t lab_probe_buf_full(void);
 
 /* Selects and starts the probe clock, initialises the header (lab_cortex_m_target.h). */
 void lab_probe_buf_init(void);

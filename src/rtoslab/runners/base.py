@@ -42,6 +42,7 @@ class RunOutput:
     events_path: Path | None = None  # the exception event file, when the request asked for it
     irq_windows: str | None = None  # the plugin's masked-window report (docs/formats.md §9)
     probe_clock: str = ""  # buffer mode: the clock the probes read ("dwt", "systick"; docs/boards.md)
+    drains: int = 0  # buffer mode: times the runner emptied the full probe buffer
 
 
 class Runner(Protocol):

@@ -52,6 +52,8 @@ CPUID_ADDR = 0xE000ED00
 _PARTNO = {0xC20: "cortex-m0", 0xC60: "cortex-m0plus", 0xC23: "cortex-m3", 0xC24: "cortex-m4",
            0xC27: "cortex-m7", 0xD21: "cortex-m33", 0xD20: "cortex-m23"}
 _CONNECT_S = 10.0
+_SYMBOLS = ("lab_probe_buf", "lab_console_ram", "lab_exit_status", "lab_board_halt",
+            "lab_probe_buf_drain")
 
 
 def parse_server(text: str) -> tuple[str, int]:
@@ -76,10 +78,10 @@ class Symbols:
             for section in ELFFile(stream).iter_sections():
                 if isinstance(section, SymbolTableSection):
                     for sym in section.iter_symbols():
-                        if sym.name in ("lab_probe_buf", "lab_console_ram", "lab_exit_status",
-                                        "lab_board_halt"):
-                            out[sym.name] = (sym["st_value"] & ~1 if sym.name == "lab_board_halt"
-                                             else sym["st_value"], sym["st_size"])
+                        if sym.name in _SYMBOLS:
+                            code = sym["st_info"]["type"] == "STT_FUNC"
+                            out[sym.name] = (sym["st_value"] & ~1 if code else sym["st_value"],
+                                             sym["st_size"])
         return cls(out)
 
     def addr(self, name: str) -> int:
@@ -106,10 +108,8 @@ class GdbSession:
         return list(self._gdb.get_gdb_response(timeout_sec=timeout_s, raise_error_on_timeout=False))
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self._gdb.exit()
-        except Exception:
-            pass
 
     def command(self, cmd: str, timeout_s: float = _CONNECT_S) -> tuple[str, list[dict[str, Any]]]:
         """Send one MI command; (result class, every record) once its result record arrives.
@@ -242,8 +242,7 @@ class GdbRunner:
             raise RtoslabError(f"{name}: ELF {req.elf} does not exist: build it first")
         check_arm_elf(req.elf)
         syms = Symbols.of(req.elf)
-        missing = [s for s in ("lab_probe_buf", "lab_console_ram", "lab_exit_status", "lab_board_halt")
-                   if s not in syms.table]
+        missing = [s for s in _SYMBOLS if s not in syms.table]
         if missing:
             raise RtoslabError(f"{name}: {req.elf.name} is not a buffer-mode image (no {missing[0]}): "
                                "build it with --probe buffer (or for a board target) to run it "
@@ -285,22 +284,36 @@ class GdbRunner:
         s.command(f"-data-evaluate-expression \"$sp = {sp0:#x}\"")
         s.command(f"-data-evaluate-expression \"$pc = {pc0 & ~1:#x}\"")
         s.command(f"-break-insert -h *{syms.addr('lab_board_halt'):#x}")
-        s.command("-exec-continue")
+        full = syms.addr("lab_probe_buf_drain")
+        s.command(f"-break-insert -h *{full:#x}")
+        bbase = syms.addr("lab_probe_buf")
+        first = bbase + BUF_HEADER
         timeout = hang_timeout(req)
-        stop = s.wait_stop(timeout)
+        deadline = time.monotonic() + timeout
+        drained: list[bytes] = []  # entries copied out at each drain, in order
         hung_at: int | None = None
-        if stop is None:
-            s.command("-exec-interrupt")
-            s.wait_stop(10.0)
-            hung_at = int(s.console_text("output/x $pc").split("=")[-1].strip() or "0", 0)
+        while True:
+            s.command("-exec-continue")
+            stop = s.wait_stop(max(0.0, deadline - time.monotonic()))
+            if stop is None:
+                s.command("-exec-interrupt")
+                s.wait_stop(10.0)
+                hung_at = int(s.console_text("output/x $pc").split("=")[-1].strip() or "0", 0)
+                break
+            if stop.get("reason") == "breakpoint-hit" and _frame_addr(stop) == full:
+                # The buffer is full: copy the entries out and make room (docs/boards.md).
+                head = BufferHeader.parse(s.read_memory(bbase, BUF_HEADER))
+                drained.append(s.read_memory(first, 8 * head.entries(bbase)))
+                s.command(f"-data-write-memory-bytes {bbase + 8:#x} {struct.pack('<I', first).hex()}")
+                continue
+            break
         wall = time.monotonic() - start
         status = struct.unpack("<i", s.read_memory(syms.addr("lab_exit_status"), 4))[0]
         cbase, csize = syms.addr("lab_console_ram"), syms.size("lab_console_ram")
         console, lost = decode_console(s.read_memory(cbase, max(csize, CONSOLE_HEADER)))
-        bbase = syms.addr("lab_probe_buf")
         header = BufferHeader.parse(s.read_memory(bbase, BUF_HEADER))
         n = min(header.entries(bbase), header.capacity)
-        entries = s.read_memory(bbase + BUF_HEADER, 8 * n) if n else b""
+        entries = b"".join(drained) + (s.read_memory(first, 8 * n) if n else b"")
         s.command("-target-disconnect")
         report = parse_console(console)
         if hung_at is not None:
@@ -331,12 +344,19 @@ class GdbRunner:
                 failure = f"{name}: {e}"
         return RunOutput(benchmark=name, ok=failure is None, failure=failure, exit_code=status,
                          console=console, trace=trace, wall_s=wall, console_report=report,
-                         probe_clock=CLOCK_NAMES.get(header.clock, ""))
+                         probe_clock=CLOCK_NAMES.get(header.clock, ""), drains=len(drained))
 
     def _failed(self, req: RunRequest, status: int | None, console: str, wall: float,
                 why: str) -> RunOutput:
         return RunOutput(benchmark=req.benchmark, ok=False, failure=why, exit_code=status,
                          console=console, trace=None, wall_s=wall, console_report=parse_console(console))
+
+
+def _frame_addr(stop: dict[str, Any]) -> int | None:
+    try:
+        return int(str((stop.get("frame") or {}).get("addr")), 0)
+    except ValueError:
+        return None
 
 
 def hang_timeout(req: RunRequest) -> float:

@@ -231,3 +231,4 @@ class QemuRunner:
             windows = irq_windows_path(trace_path).read_text()
         return RunOutput(req.benchmark, failure is None, failure, exit_code, console, trace, wall,
                          console_report, events if events.is_file() else None, irq_windows=windows)
+
