@@ -23,7 +23,6 @@ from rtoslab.records import (
     Unit,
 )
 
-
 # Cycles a board's sample may fall below the calibrated probe cost (docs/boards.md, "Probe
 # cost"): measured on QEMU's one clock, an empty pair after other code read 1 cycle less
 # than the calibration pair (the probe's first loads pipeline with what precedes them).

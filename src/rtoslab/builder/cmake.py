@@ -88,8 +88,8 @@ def target_cmake_args(target: Target, gen_dir: Path, clock_hz: int | None = None
     """CMake variables carrying the target's facts from target.toml (written once, there).
 
     ``clock_hz``: the core clock the image is built for (the configuration's timing
-    setting; None: the target's). ``probe_mode``: "region" or "buffer" (None: the target's). Writes the generated linker include memory.ld into
-    `gen_dir`."""
+    setting; None: the target's). ``probe_mode``: "region" or "buffer" (None: the
+    target's). Writes the generated linker include memory.ld into `gen_dir`."""
     _write_if_changed(gen_dir / "memory.ld", memory_ld(target))
     spec = target.spec
     return {
