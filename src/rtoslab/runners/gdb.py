@@ -220,6 +220,7 @@ class GdbRunner:
             session.close()
 
     def _connect(self, session: GdbSession, name: str) -> None:
+        session.command("-gdb-set mi-async on")  # so -exec-interrupt works while the core runs
         session.command("-gdb-set confirm off")
         session.command("-gdb-set pagination off")
         session.command("-gdb-set remotetimeout 10")
