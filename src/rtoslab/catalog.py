@@ -295,6 +295,11 @@ class Target:
         return self.spec.clock_hz
 
     @property
+    def is_board(self) -> bool:
+        """A real board ([board] in target.toml): run through a GDB server, not under QEMU."""
+        return self.spec.board is not None
+
+    @property
     def probe_base(self) -> int:
         return self.spec.probe.base
 
