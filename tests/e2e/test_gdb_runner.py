@@ -93,17 +93,19 @@ def _run(run_cli: RunCli, db: Path, *args: str) -> subprocess.CompletedProcess[s
     return run_cli("run", "--db", str(db), "--json", "-j", "1", *args, timeout=900)
 
 
-# (benchmark, metric) -> cycles the buffer probe may read above or below the plugin: the
-# buffer probe's clock read overlaps the code before it by a cycle or two (docs/boards.md,
-# "Probe cost"), and the kernel's own timing around the probes is the same code.
+# Cycles a median of the buffer probe may differ from the plugin's: the buffer probe's
+# clock read overlaps the code before it by a cycle or two (docs/boards.md, "Probe cost").
+# The kernel benchmarks chosen have a fixed sample count: those whose count depends on
+# how many ticks fall inside the run (k_yield, k_tick, k_delay) differ by design, as the
+# buffer probe's 16 instructions make each round longer than the region probe's 3.
 TOLERANCE = 3
 
 
 @pytest.mark.parametrize("target,kernel,suite,benches", [
     ("mps2-an385", "baremetal", "smoke", ()),
-    ("mps2-an385", "freertos", None, ("k_yield", "k_sem", "k_queue", "k_irq_latency", "k_tick")),
+    ("mps2-an385", "freertos", None, ("k_sem", "k_queue", "k_irq_latency", "k_mutex", "k_task_create")),
     ("microbit", "baremetal", "smoke", ()),
-    ("microbit", "freertos", None, ("k_yield", "k_mutex", "k_isr_to_task")),
+    ("microbit", "freertos", None, ("k_sem", "k_mutex", "k_isr_to_task")),
 ])
 def test_the_gdb_path_measures_what_the_plugin_path_does(
         run_cli: RunCli, tmp_path: Path, request: pytest.FixtureRequest, target: str, kernel: str,
@@ -118,9 +120,9 @@ def test_the_gdb_path_measures_what_the_plugin_path_does(
     assert gdb.returncode == 0, gdb.stderr[-3000:]
     want, got = _metrics(json.loads(plugin.stdout)), _metrics(json.loads(gdb.stdout))
     assert want and set(got) == set(want)
-    for key, (n, median) in want.items():
-        assert got[key][0] == n, (key, got[key], n)
-        assert abs(got[key][1] - median) <= TOLERANCE, (key, got[key][1], median)
+    off = {key: (got[key], want[key]) for key in want
+           if got[key][0] != want[key][0] or abs(got[key][1] - want[key][1]) > TOLERANCE}
+    assert not off, off
     doc = json.loads(gdb.stdout)
     identity = _identity(db, doc["results"][0]["config"])
     assert identity["probe"] == "buffer"
