@@ -148,6 +148,9 @@ class BoardFacts:
 
     part: str  # the chip, e.g. "STM32F103C8"
     gdb_server: str = "localhost:3333"  # HOST:PORT of its GDB server (OpenOCD's default)
+    # The emulator target whose QEMU machine runs the model side of `rtoslab validate
+    # --board` (same core family), with this board's core, clock and flash settings.
+    model_target: str = ""
 
 
 @dataclass(frozen=True)

@@ -150,3 +150,18 @@ def test_failures_are_one_line_each(run_cli: RunCli, tmp_path: Path, an385: Stub
                       "--gdb-server", f"127.0.0.1:{_free_port()}")
     assert refused.returncode == 2
     assert refused.stderr.strip().count("\n") == 0 and "refused the connection" in refused.stderr
+
+
+def test_validate_board_prints_board_model_and_error(run_cli: RunCli, tmp_path: Path,
+                                                     an385: Stub) -> None:
+    """QEMU's gdbstub stands in for the board: the board side reads the SysTick clock on
+    the one clock, the model side is the plugin; the table has both and the error."""
+    proc = run_cli("validate", "--db", str(tmp_path / "r.sqlite"), "--board", "mps2-an385",
+                   "--gdb-server", an385.server, "--bench", "loop", "--bench", "straight")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "(emulator:qemu 10." in proc.stdout  # never claims a chip
+    rows = {line.split()[1]: line.split()[2:] for line in proc.stdout.splitlines()
+            if line.startswith(("loop ", "straight "))}
+    board, model, error = rows["block_100"]
+    assert float(model) == 100.0 and abs(float(board) - 100.0) <= TOLERANCE and error.endswith("%")
+    assert abs(float(rows["sum_loop_100"][0]) - float(rows["sum_loop_100"][1])) <= TOLERANCE
