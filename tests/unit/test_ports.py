@@ -165,7 +165,11 @@ def test_a_port_uses_no_target_header(port: str) -> None:
     kernel = kernels()[port]
     smp = kernel.capabilities.get("LAB_HAS_SMP", False)
     for f, inc in includes(kernel.path).items():
-        assert smp or "lab/target.h" not in inc, f
+        text = f.read_text()
+        # A single-core port may call lab_target_tick_start in buffer mode only (a board's
+        # SysTick probe clock must learn the tick's reload; docs/boards.md).
+        tick_only = set(re.findall(r"\b(lab_target_[a-z_]+)\s*\(", text)) <= {"lab_target_tick_start"}
+        assert smp or "lab/target.h" not in inc or ("LAB_PROBE_MODE_BUFFER" in text and tick_only), f
         assert not any(i.startswith("mps2") or i in TARGET_PRIVATE for i in inc), f
         if smp:
             called = set(re.findall(r"\b(lab_target_[a-z_]+)\s*\(", f.read_text()))
