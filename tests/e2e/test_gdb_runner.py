@@ -97,7 +97,7 @@ def _run(run_cli: RunCli, db: Path, *args: str) -> subprocess.CompletedProcess[s
 # clock read overlaps the code before it by a cycle or two (docs/boards.md, "Probe cost").
 # The kernel benchmarks chosen have a fixed sample count: those whose count depends on
 # how many ticks fall inside the run (k_yield, k_tick, k_delay) differ by design, as the
-# buffer probe's 16 instructions make each round longer than the region probe's 3.
+# buffer probe's 20 instructions make each round longer than the region probe's 3.
 TOLERANCE = 3
 
 

@@ -37,24 +37,35 @@ def _header(clock: int, n: int, reload: int = 0xFFFFFF, base: int = 0x2000_0000)
     return pb.BufferHeader(pb.BUF_MAGIC, clock, base + pb.BUF_HEADER + 8 * n, 0, 0, 0, 64, reload)
 
 
-def _entries(*pairs: tuple[int, int]) -> bytes:
-    return b"".join(struct.pack("<2I", i, v) for i, v in pairs)
+def _entries(*hits: tuple[int, int, int]) -> bytes:
+    """(id, wraps, value) each."""
+    return b"".join(struct.pack("<2I", i | (w << 16), v) for i, w, v in hits)
 
 
 def test_dwt_counts_up_and_wraps_at_2_32() -> None:
-    data = _entries((0, 0xFFFF_FFF0), (1, 0x10), (2, 0x30))
+    data = _entries((0, 0, 0xFFFF_FFF0), (1, 0, 0x10), (2, 0, 0x30))
     trace = pb.decode_buffer(_header(pb.CLOCK_DWT, 3), data, 0, 0x4000)
     assert [(h.probe_id, h.cycles) for h in trace.hits] == [(0, 0), (1, 0x20), (2, 0x40)]
     assert not trace.has_insns and trace.has_cycles
 
 
-def test_systick_counts_down_and_follows_the_reload_markers() -> None:
-    # 100 cycles on the 24-bit reload, a wrap; then the kernel's reload of 999 (period 1000).
-    data = _entries((0, 50), (1, 0xFFFFFF - 49), (pb.MARK_BEFORE, 0xFFFFFF - 59),
-                    (pb.MARK_RELOAD, 999), (2, 989), (3, 10), (4, 980))
+def test_systick_counts_down_and_its_wraps_are_counted() -> None:
+    # 100 cycles across a wrap of the 24-bit reload; then the kernel's reload of 999
+    # (period 1000); then 50 periods between two hits (a task asleep for 50 ticks).
+    top = 0xFFFFFF
+    data = _entries((0, 0, 50), (1, 1, top - 49), (pb.MARK_BEFORE, 1, top - 59),
+                    (pb.MARK_RELOAD, 1, 999), (2, 1, 989), (3, 1, 10), (4, 52, 980))
     trace = pb.decode_buffer(_header(pb.CLOCK_SYSTICK, 7), data, 0, 0x4000)
     assert [(h.probe_id, h.cycles) for h in trace.hits] == [(0, 0), (1, 100), (2, 120), (3, 1099),
-                                                            (4, 1129)]
+                                                            (4, 1129 + 50 * 1000)]
+
+
+def test_a_pending_wrap_not_yet_counted_is_one_wrap() -> None:
+    # Hit 1 ran with the wrap pending (count still 0, value already reloaded); hit 2 ran
+    # with it still pending; hit 3 after the exception counted it.
+    data = _entries((0, 0, 30), (1, 0, 990), (2, 0, 980), (3, 1, 970))
+    trace = pb.decode_buffer(_header(pb.CLOCK_SYSTICK, 4, reload=999), data, 0, 0x4000)
+    assert [h.cycles for h in trace.hits] == [0, 40, 50, 60]
 
 
 def test_an_uninitialised_buffer_is_one_line() -> None:

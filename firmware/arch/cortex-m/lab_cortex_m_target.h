@@ -61,6 +61,10 @@ struct lab_probe_buffer {
     volatile uint32_t *ts_addr;
     uint32_t capacity;
     uint32_t reload;
+    volatile uint32_t *wraps_addr;
+    volatile uint32_t wraps;
+    volatile uint32_t tick_on;
+    uint32_t zero;
     uint32_t entries[2u * LAB_PROBE_BUFFER_ENTRIES];
 };
 _Static_assert(__builtin_offsetof(struct lab_probe_buffer, entries) == LAB_PROBE_BUF_OFF_ENTRIES,
@@ -70,6 +74,12 @@ _Static_assert(__builtin_offsetof(struct lab_probe_buffer, ts_addr) == LAB_PROBE
 _Static_assert(__builtin_offsetof(struct lab_probe_buffer, overflow) == LAB_PROBE_BUF_OFF_OVERFLOW,
                "probe buffer header layout (lab/probe.h)");
 _Static_assert(__builtin_offsetof(struct lab_probe_buffer, next) == LAB_PROBE_BUF_OFF_NEXT,
+               "probe buffer header layout (lab/probe.h)");
+_Static_assert(__builtin_offsetof(struct lab_probe_buffer, wraps_addr) == LAB_PROBE_BUF_OFF_WRAPS_ADDR,
+               "probe buffer header layout (lab/probe.h)");
+_Static_assert(__builtin_offsetof(struct lab_probe_buffer, wraps) == LAB_PROBE_BUF_OFF_WRAPS,
+               "probe buffer header layout (lab/probe.h)");
+_Static_assert(__builtin_offsetof(struct lab_probe_buffer, zero) == LAB_PROBE_BUF_OFF_ZERO,
                "probe buffer header layout (lab/probe.h)");
 __attribute__((used, aligned(8))) struct lab_probe_buffer lab_probe_buf;
 
@@ -85,6 +95,18 @@ __attribute__((used, aligned(8))) struct lab_probe_buffer lab_probe_buf;
 #define LAB_CM_DWT_LAR_ LAB_CM_REG(0xE0001FB0u)
 #define LAB_CM_DEMCR_ LAB_CM_REG(0xE000EDFCu)
 
+/* The SysTick exception while the probes read SysTick: count the wrap, then run the
+ * kernel's tick handler once a kernel tick runs (lab_target_tick_start). Installed in the
+ * RAM vector table by lab_probe_buf_init. */
+void SysTick_Handler(void);
+static void lab_probe_systick_isr(void)
+{
+    lab_probe_buf.wraps++;
+    if (lab_probe_buf.tick_on != 0u) {
+        SysTick_Handler();
+    }
+}
+
 void lab_probe_buf_init(void)
 {
     lab_console_ram.size = LAB_CONSOLE_RAM_BYTES;
@@ -93,6 +115,7 @@ void lab_probe_buf_init(void)
     lab_probe_buf.end = &lab_probe_buf.entries[2u * LAB_PROBE_BUFFER_ENTRIES];
     lab_probe_buf.capacity = LAB_PROBE_BUFFER_ENTRIES;
     lab_probe_buf.overflow = 0u;
+    lab_probe_buf.wraps_addr = &lab_probe_buf.zero;
 #if !LAB_CM_ARMV6M
     /* DWT CYCCNT, if the core has it and it counts (QEMU's reads 0: then SysTick). */
     LAB_CM_DEMCR_ |= 1u << 24;
@@ -111,12 +134,16 @@ void lab_probe_buf_init(void)
         }
     }
 #endif
-    /* SysTick, free-running over its 24-bit range on the processor clock, no interrupt
-     * (lab_target_tick_start reprograms it for a kernel tick and records that). */
+    /* SysTick, free-running over its 24-bit range on the processor clock; its exception
+     * counts the wraps (lab_target_tick_start reprograms it for a kernel tick and records
+     * that). The exception is taken whenever interrupts are enabled; a wrap while they are
+     * masked is counted when they are enabled again (the host accounts for one pending). */
+    lab_ram_vectors[15] = lab_probe_systick_isr;
+    lab_probe_buf.wraps_addr = &lab_probe_buf.wraps;
     LAB_CM_SYST_CSR_ = 0u;
     LAB_CM_SYST_RVR_ = 0xFFFFFFu;
     LAB_CM_REG(LAB_CM_SYST_CVR_ADDR_) = 0u;
-    LAB_CM_SYST_CSR_ = 0x5u; /* ENABLE, CLKSOURCE = processor clock */
+    LAB_CM_SYST_CSR_ = 0x7u; /* ENABLE, TICKINT, CLKSOURCE = processor clock */
     lab_probe_buf.reload = 0xFFFFFFu;
     lab_probe_buf.ts_addr = (volatile uint32_t *)(uintptr_t)LAB_CM_SYST_CVR_ADDR_;
     lab_probe_buf.clock = LAB_PROBE_CLOCK_SYSTICK;
@@ -174,7 +201,8 @@ static void lab_probe_buf_put(uint32_t id, uint32_t value)
 void lab_probe_buf_record(uint32_t id)
 {
     if (lab_probe_buf.ts_addr != 0) {
-        lab_probe_buf_put(id, *lab_probe_buf.ts_addr);
+        uint32_t ts = *lab_probe_buf.ts_addr;
+        lab_probe_buf_put((id & 0xFFFFu) | (*lab_probe_buf.wraps_addr << 16), ts);
     }
 }
 
@@ -183,8 +211,10 @@ void lab_probe_buf_record(uint32_t id)
 static void lab_probe_buf_systick_reload(uint32_t reload)
 {
     if (lab_probe_buf.clock == LAB_PROBE_CLOCK_SYSTICK) {
-        lab_probe_buf_put(LAB_PROBE_MARK_BEFORE, LAB_CM_REG(LAB_CM_SYST_CVR_ADDR_));
-        lab_probe_buf_put(LAB_PROBE_MARK_RELOAD, reload);
+        uint32_t cvr = LAB_CM_REG(LAB_CM_SYST_CVR_ADDR_);
+        lab_probe_buf_put(LAB_PROBE_MARK_BEFORE | (lab_probe_buf.wraps << 16), cvr);
+        lab_probe_buf_put(LAB_PROBE_MARK_RELOAD | (lab_probe_buf.wraps << 16), reload);
+        lab_probe_buf.tick_on = 1u;
     }
 }
 

@@ -5,13 +5,19 @@
  * chosen by lab_probe_buf_init() through LAB_PROBE_INIT()). The buffer itself, its init
  * and the run-time-id form live in lab_cortex_m_target.h (one definition per image).
  *
- * Sequence (both forms): push {r0-r4}; r4 = PRIMASK; cpsid i; r3 = &lab_probe_buf;
- * r2 = *ts_addr (the timestamp); r0 = next, r1 = end; if next < end: store (id, r2) at
- * next, next += 8; else call lab_probe_buf_full(), where the GDB runner's breakpoint
+ * Sequence (both forms): push {r0-r5}; r4 = PRIMASK; cpsid i; r3 = &lab_probe_buf;
+ * r2 = *ts_addr (the timestamp); r1 = *wraps_addr << 16 | id (the SysTick wrap count, or
+ * 0 on DWT); r0 = next, r5 = end; if next < end: store (r1, r2) at next, next += 8; else call lab_probe_buf_full(), where the GDB runner's breakpoint
  * drains the buffer (then the entry is stored, with the timestamp read before the drain)
- * or, with no runner, the hit is counted in `overflow`; PRIMASK = r4; pop {r0-r4}. No register or flag is
+ * or, with no runner, the hit is counted in `overflow`; PRIMASK = r4; pop {r0-r5}. No register or flag is
  * left changed except the condition flags ("cc"), so the compiler's code around a probe
  * is what it is without one; its cost is the same at every site.
+ *
+ * ARMv6-M, C form: GCC may emit inline assembly in divided or unified syntax (it depends on
+ * the version), and the two spell the flag-setting shift and OR differently, so those two
+ * are written as their encodings: .inst.n 0x0409 is LSLS r1, r1, #16 and .inst.n 0x4301 is
+ * ORRS r1, r0 (ARMv6-M ARM A6.7.35, A6.7.48). Every other instruction is spelt the same
+ * in both.
  *
  * The id range is the region mode's (the ids of a build do not change with the mode).
  */
@@ -34,18 +40,22 @@
 /* clang-format off */
 #if LAB_PROBE_ARMV6M_
     .macro lab_probe id
-    push {r0-r4}
+    push {r0-r5}
     mrs r4, primask
     cpsid i
     ldr r3, .Llab_pb_buf\@
     ldr r2, [r3, #20]
     ldr r2, [r2]
+    ldr r1, [r3, #32]
+    ldr r1, [r1]
+    lsls r1, r1, #16
+    ldr r0, .Llab_pb_id\@
+    orrs r1, r0
 .Llab_pb_retry\@:
     ldr r0, [r3, #8]
-    ldr r1, [r3, #12]
-    cmp r0, r1
+    ldr r5, [r3, #12]
+    cmp r0, r5
     bhs .Llab_pb_full\@
-    ldr r1, .Llab_pb_id\@
     stmia r0!, {r1, r2}
     str r0, [r3, #8]
     b .Llab_pb_done\@
@@ -55,7 +65,7 @@
 .Llab_pb_id\@:
     .word (\id)
 .Llab_pb_full\@:
-    push {r2, r3}
+    push {r1, r2, r3}
     mov r1, lr
     mov r2, r12
     push {r1, r2}
@@ -63,39 +73,43 @@
     pop {r1, r2}
     mov lr, r1
     mov r12, r2
-    pop {r2, r3}
+    pop {r1, r2, r3}
     cmp r0, #0
     bne .Llab_pb_retry\@
 .Llab_pb_done\@:
     msr primask, r4
-    pop {r0-r4}
+    pop {r0-r5}
     .endm
 #else
     .macro lab_probe id
-    push {r0-r4}
+    push {r0-r5}
     mrs r4, primask
     cpsid i
     movw r3, #:lower16:lab_probe_buf
     movt r3, #:upper16:lab_probe_buf
     ldr r2, [r3, #20]
     ldr r2, [r2]
+    ldr r1, [r3, #32]
+    ldr r1, [r1]
+    lsls r1, r1, #16
+    movw r0, #(\id)
+    orrs r1, r0
 .Llab_pb_retry\@:
-    ldrd r0, r1, [r3, #8]
-    cmp r0, r1
+    ldrd r0, r5, [r3, #8]
+    cmp r0, r5
     bhs .Llab_pb_full\@
-    movw r1, #(\id)
     stmia r0!, {r1, r2}
     str r0, [r3, #8]
     b .Llab_pb_done\@
 .Llab_pb_full\@:
-    push {r2, r3, r12, lr}
+    push {r1, r2, r3, r12, lr}
     bl lab_probe_buf_full
-    pop {r2, r3, r12, lr}
+    pop {r1, r2, r3, r12, lr}
     cmp r0, #0
     bne .Llab_pb_retry\@
 .Llab_pb_done\@:
     msr primask, r4
-    pop {r0-r4}
+    pop {r0-r5}
     .endm
 #endif
 /* clang-format on */
@@ -113,18 +127,22 @@
 #define LAB_PROBE_IMPL(id)                                                              \
     do {                                                                                \
         LAB_PROBE_CHECK_(id);                                                           \
-        __asm__ volatile("push {r0-r4}\n\t"                                             \
+        __asm__ volatile("push {r0-r5}\n\t"                                             \
                          "mrs r4, primask\n\t"                                          \
                          "cpsid i\n\t"                                                  \
                          "ldr r3, .Llab_pb_buf%=\n\t"                                   \
                          "ldr r2, [r3, #20]\n\t"                                        \
-                         "ldr r2, [r2]\n"                                               \
+                         "ldr r2, [r2]\n\t"                                             \
+                         "ldr r1, [r3, #32]\n\t"                                        \
+                         "ldr r1, [r1]\n\t"                                             \
+                         ".inst.n 0x0409\n\t"                                                \
+                         "ldr r0, .Llab_pb_id%=\n\t"                                    \
+                         ".inst.n 0x4301\n"                                                        \
                          ".Llab_pb_retry%=:\n\t"                                        \
                          "ldr r0, [r3, #8]\n\t"                                         \
-                         "ldr r1, [r3, #12]\n\t"                                        \
-                         "cmp r0, r1\n\t"                                               \
+                         "ldr r5, [r3, #12]\n\t"                                        \
+                         "cmp r0, r5\n\t"                                               \
                          "bhs .Llab_pb_full%=\n\t"                                      \
-                         "ldr r1, .Llab_pb_id%=\n\t"                                    \
                          "stmia r0!, {r1, r2}\n\t"                                      \
                          "str r0, [r3, #8]\n\t"                                         \
                          "b .Llab_pb_done%=\n\t"                                        \
@@ -134,7 +152,7 @@
                          ".Llab_pb_id%=:\n\t"                                           \
                          ".word (" LAB_PROBE_XSTR_(id) ")\n"                            \
                          ".Llab_pb_full%=:\n\t"                                         \
-                         "push {r2, r3}\n\t"                                            \
+                         "push {r1, r2, r3}\n\t"                                        \
                          "mov r1, lr\n\t"                                               \
                          "mov r2, r12\n\t"                                              \
                          "push {r1, r2}\n\t"                                            \
@@ -142,42 +160,46 @@
                          "pop {r1, r2}\n\t"                                             \
                          "mov lr, r1\n\t"                                               \
                          "mov r12, r2\n\t"                                              \
-                         "pop {r2, r3}\n\t"                                             \
+                         "pop {r1, r2, r3}\n\t"                                         \
                          "cmp r0, #0\n\t"                                               \
                          "bne .Llab_pb_retry%=\n"                                       \
                          ".Llab_pb_done%=:\n\t"                                         \
                          "msr primask, r4\n\t"                                          \
-                         "pop {r0-r4}" ::                                               \
+                         "pop {r0-r5}" ::                                               \
                              : "cc", "memory");                                         \
     } while (0)
 #else
 #define LAB_PROBE_IMPL(id)                                                              \
     do {                                                                                \
         LAB_PROBE_CHECK_(id);                                                           \
-        __asm__ volatile("push {r0-r4}\n\t"                                             \
+        __asm__ volatile("push {r0-r5}\n\t"                                             \
                          "mrs r4, primask\n\t"                                          \
                          "cpsid i\n\t"                                                  \
                          "movw r3, #:lower16:lab_probe_buf\n\t"                         \
                          "movt r3, #:upper16:lab_probe_buf\n\t"                         \
                          "ldr r2, [r3, #20]\n\t"                                        \
-                         "ldr r2, [r2]\n"                                               \
+                         "ldr r2, [r2]\n\t"                                             \
+                         "ldr r1, [r3, #32]\n\t"                                        \
+                         "ldr r1, [r1]\n\t"                                             \
+                         "lsls r1, r1, #16\n\t"                                         \
+                         "movw r0, #(" LAB_PROBE_XSTR_(id) ")\n\t"                      \
+                         "orrs r1, r0\n"                                                \
                          ".Llab_pb_retry%=:\n\t"                                        \
-                         "ldrd r0, r1, [r3, #8]\n\t"                                    \
-                         "cmp r0, r1\n\t"                                               \
+                         "ldrd r0, r5, [r3, #8]\n\t"                                    \
+                         "cmp r0, r5\n\t"                                               \
                          "bhs .Llab_pb_full%=\n\t"                                      \
-                         "movw r1, #(" LAB_PROBE_XSTR_(id) ")\n\t"                      \
                          "stmia r0!, {r1, r2}\n\t"                                      \
                          "str r0, [r3, #8]\n\t"                                         \
                          "b .Llab_pb_done%=\n"                                          \
                          ".Llab_pb_full%=:\n\t"                                         \
-                         "push {r2, r3, r12, lr}\n\t"                                   \
+                         "push {r1, r2, r3, r12, lr}\n\t"                               \
                          "bl lab_probe_buf_full\n\t"                                    \
-                         "pop {r2, r3, r12, lr}\n\t"                                    \
+                         "pop {r1, r2, r3, r12, lr}\n\t"                                \
                          "cmp r0, #0\n\t"                                               \
                          "bne .Llab_pb_retry%=\n"                                       \
                          ".Llab_pb_done%=:\n\t"                                         \
                          "msr primask, r4\n\t"                                          \
-                         "pop {r0-r4}" ::                                               \
+                         "pop {r0-r5}" ::                                               \
                              : "cc", "memory");                                         \
     } while (0)
 #endif

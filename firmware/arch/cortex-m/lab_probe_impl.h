@@ -23,12 +23,12 @@
  *
  * Buffer mode (LAB_PROBE_MODE_BUFFER=1: boards, and emulators driven through a GDB stub;
  * lab/probe.h "Probe modes"): the probe appends (id, timestamp) to lab_probe_buf. The
- * sequence saves r0-r4 and PRIMASK, masks interrupts, reads the clock register whose
+ * sequence saves r0-r5 and PRIMASK, masks interrupts, reads the clock register whose
  * address the buffer's header holds (DWT CYCCNT or SysTick CVR, chosen at
  * LAB_PROBE_INIT()), appends the entry or counts an overflow, and restores everything: no
  * clobbered register (so the compiler's code around a probe is the same as without it),
  * interrupts masked for its duration (so a probe in a handler never tears a task's entry),
- * one path per outcome: 16 instructions on the stored path, both forms (ARMv6-M's
+ * one path per outcome: 20 instructions on the stored path, both forms (ARMv6-M's
  * literals are jumped over). The calibration pair measures the stored path's cost like
  * any other pair (firmware/arch/cortex-m/lab_probe_buffer_impl.h).
  */

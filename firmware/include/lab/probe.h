@@ -25,7 +25,9 @@
  *                   enables it), else SysTick's current value (M0, M0+, and QEMU, whose
  *                   CYCCNT reads 0), free-running over the 24-bit range until a kernel
  *                   reprograms it (lab_target_tick_start records the change as two marker
- *                   entries, so the host unwraps every timestamp by the reload in force).
+ *                   entries); its exception counts the wraps (and calls the kernel's
+ *                   SysTick_Handler once a tick runs), and every entry carries the count,
+ *                   so the host unwraps every timestamp exactly.
  *                   The sequence is fixed (registers saved and restored inside it), so its
  *                   cost is a constant of the build that the calibration pair measures.
  *                   A hit beyond the buffer's capacity (target.toml [probe] buffer) is not
@@ -72,7 +74,8 @@
 
 /* The RAM probe buffer of buffer mode. Its layout is shared with the host (the GDB runner,
  * src/rtoslab/runners/probe_buffer.py; tests/unit/test_probe_buffer.py checks they agree):
- * eight header words, then `capacity` entries of two words, (id, timestamp). */
+ * twelve header words, then `capacity` entries of two words: (id | wraps << 16, timestamp),
+ * where `wraps` is the low 16 bits of the SysTick wrap count at the hit (0 on DWT). */
 #define LAB_PROBE_BUF_MAGIC 0x4242414Cu  /* "LABB": the harness initialised the buffer */
 #define LAB_PROBE_BUF_OFF_MAGIC 0        /* word offsets in bytes */
 #define LAB_PROBE_BUF_OFF_CLOCK 4        /* LAB_PROBE_CLOCK_*: the clock the probes read */
@@ -82,7 +85,11 @@
 #define LAB_PROBE_BUF_OFF_TS_ADDR 20     /* the register a probe reads its timestamp from */
 #define LAB_PROBE_BUF_OFF_CAPACITY 24    /* entries */
 #define LAB_PROBE_BUF_OFF_RELOAD 28      /* SysTick reload at LAB_PROBE_INIT() (SysTick clock) */
-#define LAB_PROBE_BUF_OFF_ENTRIES 32
+#define LAB_PROBE_BUF_OFF_WRAPS_ADDR 32  /* the word a probe reads its wrap count from */
+#define LAB_PROBE_BUF_OFF_WRAPS 36       /* SysTick wraps counted by its exception (SysTick clock) */
+#define LAB_PROBE_BUF_OFF_TICK_ON 40     /* 1 once a kernel tick runs: SysTick_Handler is called */
+#define LAB_PROBE_BUF_OFF_ZERO 44        /* always 0: the wrap count of the DWT clock */
+#define LAB_PROBE_BUF_OFF_ENTRIES 48
 #define LAB_PROBE_CLOCK_NONE 0u          /* not initialised (no LAB_PROBE_INIT() ran) */
 #define LAB_PROBE_CLOCK_DWT 1u           /* DWT CYCCNT: counts core cycles up, wraps at 2^32 */
 #define LAB_PROBE_CLOCK_SYSTICK 2u       /* SysTick CVR: counts down from the reload, wraps */
