@@ -23,7 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from rtoslab.builder.config import BuildConfig, check_cflags
+from rtoslab.builder.config import BuildConfig, check_cflags, with_kernel_source
 from rtoslab.catalog import (
     Benchmark,
     add_search_paths,
@@ -91,10 +91,12 @@ def select(benchmarks: Sequence[str] = (), suite: str | None = None) -> list[Ben
 def configuration(target: str = DEFAULT_TARGET, kernel: str = DEFAULT_KERNEL,
                   cflags: str | Sequence[str] = "-O2", options: Mapping[str, object] | None = None,
                   defines: Mapping[str, object] | None = None,
-                  timing: Mapping[str, object] | None = None, probe: str = "") -> BuildConfig:
+                  timing: Mapping[str, object] | None = None,
+                  kernel_source: str | Path | None = None, probe: str = "") -> BuildConfig:
     """One checked configuration (its axes: what is given). ``probe``: the probe mode
     ("" = the target's; "region" or "buffer", lab/probe.h). Raises one line for an unknown
-    target or kernel, a bad option, define, compiler flag or timing setting."""
+    target or kernel, a bad option, define, compiler flag or timing setting, or a
+    ``kernel_source`` tree the kernel's port does not take (docs/ci.md)."""
     get_target(target)
     get_kernel(kernel)
     flags = tuple(shlex.split(cflags)) if isinstance(cflags, str) else tuple(cflags)
@@ -111,7 +113,7 @@ def configuration(target: str = DEFAULT_TARGET, kernel: str = DEFAULT_KERNEL,
     config.validate()
     if plugin_args(dict(config.timing)):
         check_resolved(config.timing_settings())  # the plugin's cross-setting rules
-    return config
+    return with_kernel_source(config, kernel_source, given=True)
 
 
 def gdb_runner(server: str, reset: str | None = None) -> GdbRunner:
@@ -165,12 +167,14 @@ def run(benchmarks: Sequence[str] = (), *, suite: str | None = None, target: str
         db: str | Path | None = None, jobs: int = 1, bench_paths: Iterable[str | Path] = (),
         port_paths: Iterable[str | Path] = (), target_paths: Iterable[str | Path] = (),
         project_from: str | Path | None = ".",
-        on_progress: Callable[[Progress], None] | None = None) -> RunOutcome:
+        on_progress: Callable[[Progress], None] | None = None,
+        kernel_source: str | Path | None = None) -> RunOutcome:
     """Build, run, analyse and store benchmarks on one configuration (or an experiment
     file's matrix), as ``rtoslab run`` does; returns the stored run's id and results.
 
     ``db``: the results database (default: $RTOSLAB_DB or ./rtoslab-results/results.sqlite).
     ``project_from``: where to look for rtoslab.toml (None: do not).
+    ``kernel_source``: a kernel source tree (``--kernel-source``) for the kernels that take one.
     """
     search(bench_paths, port_paths, target_paths, project_from)
     if experiment_file is not None:
@@ -178,11 +182,13 @@ def run(benchmarks: Sequence[str] = (), *, suite: str | None = None, target: str
             raise RtoslabError("an experiment file sets its own benchmarks and options: pass none of "
                                "benchmarks/suite/options/defines/timing with it")
         exp = experiment(experiment_file)
+        if kernel_source is not None:
+            exp = exp.with_kernel_source(kernel_source)
         plan: Plan = exp.plan()
         command = f"rtoslab.run(experiment_file={str(experiment_file)!r})"
     else:
         chosen = select(benchmarks, suite)
-        plan = [(configuration(target, kernel, cflags, options, defines, timing), chosen)]
+        plan = [(configuration(target, kernel, cflags, options, defines, timing, kernel_source), chosen)]
         command = f"rtoslab.run({', '.join(b.name for b in chosen)})"
     with open_store(Path(db) if db is not None else default_db_path()) as store:
         return execute_plan(store, plan, command,

@@ -94,6 +94,9 @@ def config_identity(config: BuildConfig, measured_on: str = "model") -> dict[str
         "emulator": tools.get("qemu-system-arm", ""),
         "plugin": tools.get("rtoslab-plugin", ""),
     }
+    tree = config.kernel_tree()
+    if tree is not None:  # the user's kernel tree (--kernel-source): version, content, commit
+        identity["kernel_source"] = tree.identity()
     if config.kernel_info().rust_crate:  # a Rust model: Debian's rustc builds its images
         identity["rust_compiler"] = rustc_version()
     flash_ws_from = config.flash_ws_from()

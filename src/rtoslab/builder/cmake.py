@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rtoslab.builder.config import BuildConfig
 from rtoslab.builder.deps import cmake_var, dep_path, direct_deps
+from rtoslab.builder.kernel_source import CMAKE_VAR as KERNEL_SOURCE_VAR
 from rtoslab.builder.rust import build_staticlibs, uses_rust
 from rtoslab.catalog import (
     Benchmark,
@@ -207,6 +208,11 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
     }
     for crate in config.kernel_info().deps:
         args[cmake_var(crate)] = str(dep_path(crate))
+    source = config.kernel_info().source
+    if source is not None:  # the kernel's folder: the user's tree, or the pinned one
+        tree = config.kernel_tree()
+        crate, _, inner = source.pinned.partition("/")
+        args[KERNEL_SOURCE_VAR] = str(tree.path if tree is not None else dep_path(crate) / inner)
     # A target or port outside the checkout (--target-path, --port-path): its folder.
     for var, folder in (("LAB_TARGET_DIR", config.target_info().path),
                         ("LAB_PORT_DIR", config.kernel_info().path)):
@@ -235,6 +241,7 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
             json.dumps({"hash": chash, "target": config.target, "kernel": config.kernel,
                         "kernel_options": config.resolved_kernel_options(),
                         "cflags": list(config.cflags), "defines": config.define_map(),
+                        "kernel_source": config.kernel_source,
                         "timing": config.timing_settings()},
                        indent=1, sort_keys=True, default=str))
     names = sorted({b.name for b in wanted})

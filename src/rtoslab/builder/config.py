@@ -12,9 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from rtoslab.builder.kernel_source import KernelTree, check_tree
 from rtoslab.catalog import (
     PROBE_MODES,
     Kernel,
@@ -23,6 +24,7 @@ from rtoslab.catalog import (
     check_kernel_fits_target,
     get_kernel,
     get_target,
+    kernels,
 )
 from rtoslab.names import did_you_mean
 from rtoslab.records import RtoslabError
@@ -110,6 +112,10 @@ class BuildConfig:
     # The axis values that made this configuration, as an experiment (or the run command
     # line) named them: stored in the identity so comparisons need not re-parse flags.
     axes: tuple[tuple[str, object], ...] = field(default=(), compare=False)
+    # The folder of the user's kernel tree (--kernel-source; absolute), "" for the port's
+    # pinned sources. Only a port declaring [kernel_source] takes one. Its identity (not the
+    # path) enters the keys: ``kernel_tree``.
+    kernel_source: str = ""
 
     # ------------------------------------------------------------------ derived values
     def target_info(self) -> Target:
@@ -117,6 +123,18 @@ class BuildConfig:
 
     def kernel_info(self) -> Kernel:
         return get_kernel(self.kernel)
+
+    def kernel_tree(self) -> KernelTree | None:
+        """The user's kernel tree, checked against the port's [kernel_source] (one line
+        naming what is missing, or the unsupported version); None: the pinned sources."""
+        if not self.kernel_source:
+            return None
+        kernel = self.kernel_info()
+        if kernel.source is None:
+            raise RtoslabError(f"--kernel-source: kernel {kernel.name} has no sources to replace "
+                               "(its port.toml declares no [kernel_source]); kernels that take "
+                               "one: " + (", ".join(sorted(_source_kernels())) or "none"))
+        return check_tree(kernel.source, Path(self.kernel_source), kernel.name)
 
     def resolved_kernel_options(self) -> dict[str, object]:
         """The port's defaults with this configuration's overrides; unknown keys fail."""
@@ -203,6 +221,7 @@ class BuildConfig:
         cross-setting check is ``rtoslab.timing.check_resolved(self.timing_settings())``."""
         self.resolved_kernel_options()
         check_kernel_fits_target(self.kernel_info(), self.target_info())
+        self.kernel_tree()
         alloc = self.define_map().get("LAB_ALLOC")
         if alloc is not None and alloc not in allocator_capabilities():
             known = ", ".join(sorted(allocator_capabilities()))
@@ -253,6 +272,9 @@ class BuildConfig:
         }
         if self.defines:
             ident["defines"] = self.define_map()
+        tree = self.kernel_tree()
+        if tree is not None:  # the user's kernel tree, by content (pinned sources: absent)
+            ident["kernel_source"] = tree.content
         if self.probe_mode() != "region":
             ident["probe"] = self.probe_mode()  # (region images keep their cached builds)
         if self.clock_hz() != self.target_info().clock_hz:
@@ -270,6 +292,28 @@ class BuildConfig:
 
     def describe(self) -> str:
         return self.label or " ".join(self.cflags)
+
+
+def _source_kernels() -> list[str]:
+    return [k.name for k in kernels().values() if k.source is not None and not k.is_template]
+
+
+def with_kernel_source(config: BuildConfig, folder: Path | str | None, *, given: bool,
+                       where: str = "--kernel-source") -> BuildConfig:
+    """``config`` built from the kernel tree at ``folder`` when its kernel takes one. A
+    folder ``given`` for this configuration (--kernel-source) on a kernel without the hook
+    is refused; one that applies to many (an experiment, rtoslab.toml) skips such kernels.
+    A refusal is one line starting with ``where``."""
+    if folder is None or folder == "":
+        return config
+    if config.kernel_info().source is None and not given:
+        return config
+    new = replace(config, kernel_source=str(Path(folder).resolve()))
+    try:
+        new.kernel_tree()  # checked now: one line before anything is built
+    except RtoslabError as e:
+        raise RtoslabError(f"{where}: {str(e).removeprefix('--kernel-source: ')}") from e
+    return new
 
 
 def _option_value(value: object, default: object) -> object:

@@ -61,3 +61,20 @@ def apply_path_options(args: argparse.Namespace) -> None:
 
 RUN_REF_HELP = "a run id, 'latest', or 'latest~N' (the Nth run before the latest)"
 
+
+
+def add_kernel_source_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--kernel-source", type=Path, default=None, metavar="DIR",
+                   help="build the kernel from this source tree instead of the pinned sources "
+                   "(a FreeRTOS-Kernel V11 tree for freertos and freertos-smp); its git commit, "
+                   "or its content hash, enters each result's identity (docs/ci.md). Default: "
+                   "rtoslab.toml's kernel_source, if any")
+
+
+def kernel_source_of(args: argparse.Namespace) -> tuple[Path | None, bool]:
+    """The kernel tree the command line names (--kernel-source), else rtoslab.toml's:
+    (folder or None, given on the command line)."""
+    given = getattr(args, "kernel_source", None)
+    if given is not None:
+        return given, True
+    return getattr(args, "project_kernel_source", None), False

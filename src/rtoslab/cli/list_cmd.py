@@ -36,7 +36,12 @@ def cmd(args: argparse.Namespace) -> int:
         caps = ", ".join(
             c.removeprefix("LAB_HAS_").lower() for c, v in sorted(kern.capabilities.items()) if v
         )
-        k.add_row(kern.name + (" (template)" if kern.is_template else ""), caps or "-", kern.description)
+        about = kern.description
+        if kern.source is not None:  # port.toml [kernel_source]: docs/ci.md
+            src = kern.source
+            about += (f" --kernel-source: a {src.name} tree, {src.version_from} up to (not "
+                      f"including) {src.version_below}.")
+        k.add_row(kern.name + (" (template)" if kern.is_template else ""), caps or "-", about)
     con.print(k)
 
     s = Table(title="suites")

@@ -9,14 +9,28 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from rtoslab.cli import compare_cmd, doctor, export_cmd, list_cmd, new_cmd, run, runs, show, validate_cmd
+from rtoslab.cli import (
+    ci_cmd,
+    compare_cmd,
+    doctor,
+    export_cmd,
+    history_cmd,
+    list_cmd,
+    new_cmd,
+    publish_cmd,
+    run,
+    runs,
+    show,
+    validate_cmd,
+)
 from rtoslab.cli.common import apply_path_options
 from rtoslab.project import use_project
 from rtoslab.records import RtoslabError
 from rtoslab.store.db import StoreWriteError
 from rtoslab.version import __version__
 
-SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, export_cmd, validate_cmd, new_cmd)
+SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, ci_cmd, history_cmd, publish_cmd,
+               export_cmd, validate_cmd, new_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        use_project(Path.cwd())  # rtoslab.toml here or above: the user's own folders
+        project = use_project(Path.cwd())  # rtoslab.toml here or above: the user's own folders
+        args.project_kernel_source = project.kernel_source if project is not None else None
         apply_path_options(args)
         code = int(args.func(args))
         sys.stdout.flush()

@@ -18,12 +18,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.progress import Progress as RichProgress
 
 from rtoslab import api
-from rtoslab.builder.config import BuildConfig
+from rtoslab.builder.config import BuildConfig, with_kernel_source
 from rtoslab.catalog import Benchmark, get_kernel, get_target, suite_benchmarks
 from rtoslab.cli.common import (
     add_db_option,
+    add_kernel_source_option,
     add_layout_options,
     add_path_options,
+    kernel_source_of,
     open_db,
     positive_int,
     terminal_width,
@@ -46,25 +48,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("run", help="build, run, analyse, store and print benchmarks")
     p.add_argument("experiment", nargs="?", type=Path, default=None,
                    help="an experiment file (TOML); without it, --suite/--bench on one configuration")
-    p.add_argument("-j", "--jobs", type=positive_int, default=os.cpu_count() or 1,
-                   help="parallel builds and runs (default: number of cores)")
-    p.add_argument("--suite", action="append", default=[], metavar="NAME",
-                   help=f"suite to run (repeatable: the union; default: {DEFAULT_SUITE})")
-    p.add_argument("--bench", action="append", default=[], metavar="NAME",
-                   help="run this benchmark (repeatable; with --suite: the suite and these)")
-    p.add_argument("--target", default=api.DEFAULT_TARGET, help=f"target (default: {api.DEFAULT_TARGET})")
-    p.add_argument("--kernel", default=api.DEFAULT_KERNEL,
-                   help=f"kernel port (default: {api.DEFAULT_KERNEL})")
-    p.add_argument("--cflags", default="-O2", help="compiler flags of the configuration (default: -O2)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="kernel option override (repeatable)")
-    p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
-                   help="preprocessor definition for all firmware code (repeatable), e.g. "
-                   "TOGGLE_TASKS=3")
-    p.add_argument("--timing", "--model", dest="timing", action="append", default=[],
-                   metavar="KEY=VALUE",
-                   help="timing-model setting (repeatable; `rtoslab list` shows them, "
-                   "docs/timing-model.md); --model is the old spelling")
+    add_selection_options(p)
     p.add_argument("--trace", action="store_true",
                    help="also run each benchmark with the timeline hook on (LAB_TRACE=1): "
                    "figures with and without it side by side, and a timeline in the HTML report "
@@ -86,14 +70,38 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path; the HTML report goes beside it with .html "
                    "(default: run-ID.md beside the database)")
+    add_kernel_source_option(p)
     add_path_options(p)
     add_layout_options(p)
     add_db_option(p)
     p.set_defaults(func=cmd)
 
 
+def add_selection_options(p: argparse.ArgumentParser) -> None:
+    """What to run on one configuration (and how many jobs): `run` and `ci` share them."""
+    p.add_argument("-j", "--jobs", type=positive_int, default=os.cpu_count() or 1,
+                   help="parallel builds and runs (default: number of cores)")
+    p.add_argument("--suite", action="append", default=[], metavar="NAME",
+                   help=f"suite to run (repeatable: the union; default: {DEFAULT_SUITE})")
+    p.add_argument("--bench", action="append", default=[], metavar="NAME",
+                   help="run this benchmark (repeatable; with --suite: the suite and these)")
+    p.add_argument("--target", default=api.DEFAULT_TARGET, help=f"target (default: {api.DEFAULT_TARGET})")
+    p.add_argument("--kernel", default=api.DEFAULT_KERNEL,
+                   help=f"kernel port (default: {api.DEFAULT_KERNEL})")
+    p.add_argument("--cflags", default="-O2", help="compiler flags of the configuration (default: -O2)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="kernel option override (repeatable)")
+    p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
+                   help="preprocessor definition for all firmware code (repeatable), e.g. "
+                   "TOGGLE_TASKS=3")
+    p.add_argument("--timing", "--model", dest="timing", action="append", default=[],
+                   metavar="KEY=VALUE",
+                   help="timing-model setting (repeatable; `rtoslab list` shows them, "
+                   "docs/timing-model.md); --model is the old spelling")
+
+
 _EXAMPLES = {"--option": "configTICK_RATE_HZ=1000", "--timing": "flash_ws=2",
-             "--define": "TOGGLE_TASKS=3"}
+             "--define": "TOGGLE_TASKS=3", "--config": "opt=-O2"}
 
 
 def parse_option(text: str, flag: str = "--option") -> tuple[str, object]:
@@ -292,11 +300,28 @@ def config_from_args(args: argparse.Namespace) -> BuildConfig:
     probe = getattr(args, "probe", None)
     if probe is None and getattr(args, "runner", None) == "gdb":
         probe = "buffer"
-    return api.configuration(
+    config = api.configuration(
         target=args.target, kernel=args.kernel, cflags=args.cflags,
         options=dict(parse_option(o) for o in args.option),
         defines=dict(parse_option(o, "--define") for o in args.define),
         timing=dict(parse_option(o, "--timing") for o in args.timing), probe=probe or "")
+    folder, given = kernel_source_of(args)
+    return with_kernel_source(config, folder, given=given)
+
+
+def experiment_from_args(args: argparse.Namespace) -> Experiment:
+    """The experiment file, checked, with --kernel-source (or, when the file names no
+    kernel tree, rtoslab.toml's) applied to the kernels that take one."""
+    exp = api.experiment(args.experiment)
+    folder, given = kernel_source_of(args)
+    if folder is None:
+        return exp
+    if given:
+        return exp.with_kernel_source(folder)
+    if any(p.config.kernel_source for p in exp.points) or \
+            not any(p.config.kernel_info().source is not None for p in exp.points):
+        return exp  # the file names its own tree, or none of its kernels takes one
+    return exp.with_kernel_source(folder, "rtoslab.toml kernel_source")
 
 
 def runner_from_args(args: argparse.Namespace, config: BuildConfig) -> api.Runner | None:
@@ -336,7 +361,7 @@ def run_experiment(args: argparse.Namespace) -> int:
     if args.suite or args.bench or args.option or args.timing or args.define:
         raise RtoslabError("an experiment file sets its own benchmarks and options: "
                            "drop --suite/--bench/--option/--timing/--define")
-    exp = api.experiment(args.experiment)  # every check before anything is stored
+    exp = experiment_from_args(args)  # every check before anything is stored
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = exp.plan()

@@ -2,6 +2,8 @@
 
     name = "opt-sweep"                       # required, [a-z0-9_-]+
     description = "..."
+    # kernel_source = "../FreeRTOS-Kernel"   # optional: kernels that take a source tree
+                                             # (port.toml [kernel_source]) build from it
     suite = "kernel"                         # and/or
     benchmarks = ["k_yield", "k_sem"]
 
@@ -76,11 +78,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from rtoslab.builder.config import BuildConfig, check_cflags, check_define
+from rtoslab.builder.config import BuildConfig, check_cflags, check_define, with_kernel_source
 from rtoslab.catalog import Benchmark, add_search_paths, benchmarks, kernels, suites, targets
 from rtoslab.records import RtoslabError, Unit
 from rtoslab.report.pivot import SCALED_UNITS, PivotSpec
@@ -174,6 +176,9 @@ class ExperimentFile:
     bench_paths: tuple[str, ...] = ()
     port_paths: tuple[str, ...] = ()
     target_paths: tuple[str, ...] = ()
+    # A kernel source tree (relative to the experiment file's folder) for the kernels whose
+    # port takes one (port.toml [kernel_source]; `--kernel-source` overrides it).
+    kernel_source: str = ""
 
 
 # --------------------------------------------------------------------------- the result
@@ -228,6 +233,17 @@ class Experiment:
 
     def run_count(self) -> int:
         return sum(len(b) for _, b in self.plan())
+
+    def with_kernel_source(self, folder: Path | str, where: str = "--kernel-source") -> Experiment:
+        """The experiment with every kernel that takes a source tree built from ``folder``
+        (the others as they were); refused when no kernel of the matrix takes one."""
+        if not any(p.config.kernel_info().source is not None for p in self.points):
+            raise RtoslabError(f"{where}: no kernel of the experiment {self.name} "
+                               f"({', '.join(sorted({p.config.kernel for p in self.points}))}) takes a "
+                               "kernel source tree (port.toml [kernel_source])")
+        points = tuple(replace(p, config=with_kernel_source(p.config, folder, given=False, where=where))
+                       for p in self.points)
+        return replace(self, points=points)
 
 
 # --------------------------------------------------------------------------- loading
@@ -382,8 +398,14 @@ def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
         if key not in dims:
             raise c.fail(f"report.names.{key}", f"is not an axis: use one of {', '.join(dims)}")
     tables = tuple(_pivot_table(c, i, t, dims, names) for i, t in enumerate(f.report.table))
-    return Experiment(f.name, f.description, path, tuple(benches), tuple(points), baselines, rows,
-                      tuple(dropped), tables, tuple(sorted(names.items())))
+    exp = Experiment(f.name, f.description, path, tuple(benches), tuple(points), baselines, rows,
+                     tuple(dropped), tables, tuple(sorted(names.items())))
+    if f.kernel_source:
+        try:
+            exp = exp.with_kernel_source(path.parent / f.kernel_source, "kernel_source")
+        except RtoslabError as e:
+            raise c.fail("kernel_source", str(e).removeprefix("kernel_source: ")) from e
+    return exp
 
 
 def _pivot_table(c: _Checker, i: int, t: PivotTableFile, dims: list[str],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from rtoslab.report.labels import kernel_label
 from rtoslab.report.numbers import STAT_COLUMNS, stat_cells
 from rtoslab.report.rows import Row, config_title, grouped_warnings, problem_rows, run_rows, time_base_lines
 from rtoslab.views import ConfigView, RunView
@@ -55,7 +56,7 @@ def _config_lines(config: ConfigView) -> list[str]:
     return [
         f"- configuration: {_code(config.hash)}",
         f"- target: {config.target} (core {config.core})",
-        f"- kernel: {config.kernel}",
+        f"- kernel: {kernel_label(config)}",
         f"- kernel config: {_json_code(config.kernel_config)} (hash {_code(config.kernel_config_hash)})",
         f"- compiler: {config.compiler} {config.compiler_version}",
         f"- cflags: {_code(config.cflags)}",
