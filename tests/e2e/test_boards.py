@@ -158,7 +158,7 @@ def test_list_shows_every_board_with_core_and_clock(run_cli: RunCli) -> None:
 
 
 def test_an_unknown_target_lists_the_known_ones(run_cli: RunCli, tmp_path: Path) -> None:
-    proc = run_cli("run", "--suite", "smoke", "--target", "pico", "--db", str(tmp_path / "r.sqlite"))
+    proc = run_cli("run", "--suite", "smoke", "--target", "zybo", "--db", str(tmp_path / "r.sqlite"))
     assert proc.returncode == 2
     last = proc.stderr.strip().splitlines()[-1]
-    assert f"unknown target 'pico': choose one of {', '.join(sorted(targets()))} (looked in " in last
+    assert f"unknown target 'zybo': choose one of {', '.join(sorted(targets()))} (looked in " in last
