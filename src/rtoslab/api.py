@@ -40,6 +40,8 @@ from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.rows import run_rows
 from rtoslab.runners.base import Runner
 from rtoslab.runners.gdb import GdbRunner
+from rtoslab.report.spec import ReportSpec
+from rtoslab.report.spec import to_json as spec_json
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store, default_db_path, open_store
 from rtoslab.timing import check_resolved, plugin_args
@@ -135,9 +137,11 @@ def experiment(path: str | Path) -> Experiment:
 def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None = None, jobs: int = 1,
                  on_progress: Callable[[Progress], None] | None = None,
                  on_start: Callable[[int], None] | None = None, irq_windows: bool = False,
+                 report_spec: ReportSpec | None = None,
                  runner: Runner | None = None) -> RunOutcome:
     """Execute a plan inside a new run record of ``store`` (``on_start`` gets its id);
     ``irq_windows``: also track masked interrupt windows (docs/irq-windows.md);
+    ``report_spec``: the experiment's, stored with the run (``show`` reports with it);
     ``runner``: who runs the images (default: QEMU with the plugin; ``gdb_runner``: a GDB
     server, docs/boards.md).
 
@@ -145,7 +149,8 @@ def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None 
     stored before it, and is raised again."""
     if runner is None and any(config.timing_settings().get("time") == "one-clock" for config, _ in plan):
         check_one_clock()  # one line with the fix, before a run record exists
-    run_id = store.begin_run(command, rtoslab_revision(), host_name(), tool_versions(), experiment)
+    run_id = store.begin_run(command, rtoslab_revision(), host_name(), tool_versions(), experiment,
+                             spec_json(report_spec) if report_spec is not None else None)
     if on_start is not None:
         on_start(run_id)
     try:
@@ -160,8 +165,8 @@ def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None 
     return RunOutcome(run_id, status, tuple(results), store.path)
 
 
-def run(benchmarks: Sequence[str] = (), *, suite: str | None = None, target: str = DEFAULT_TARGET,
-        kernel: str = DEFAULT_KERNEL, cflags: str | Sequence[str] = "-O2",
+def run(benchmarks: Sequence[str] = (), *, suite: str | None = None, target: str | None = None,
+        kernel: str | None = None, cflags: str | Sequence[str] | None = None,
         options: Mapping[str, object] | None = None, defines: Mapping[str, object] | None = None,
         timing: Mapping[str, object] | None = None, experiment_file: str | Path | None = None,
         db: str | Path | None = None, jobs: int = 1, bench_paths: Iterable[str | Path] = (),
@@ -172,28 +177,36 @@ def run(benchmarks: Sequence[str] = (), *, suite: str | None = None, target: str
     """Build, run, analyse and store benchmarks on one configuration (or an experiment
     file's matrix), as ``rtoslab run`` does; returns the stored run's id and results.
 
+    ``target``, ``kernel``, ``cflags``: default mps2-an385, baremetal, -O2 (an experiment
+    file sets its own: then none of them, as of benchmarks/suite/options/defines/timing).
     ``db``: the results database (default: $RTOSLAB_DB or ./rtoslab-results/results.sqlite).
     ``project_from``: where to look for rtoslab.toml (None: do not).
     ``kernel_source``: a kernel source tree (``--kernel-source``) for the kernels that take one.
     """
     search(bench_paths, port_paths, target_paths, project_from)
+    spec: ReportSpec | None = None
     if experiment_file is not None:
-        if benchmarks or suite or options or defines or timing:
-            raise RtoslabError("an experiment file sets its own benchmarks and options: pass none of "
-                               "benchmarks/suite/options/defines/timing with it")
+        if benchmarks or suite or options or defines or timing or target is not None \
+                or kernel is not None or cflags is not None:
+            raise RtoslabError("an experiment file sets its own benchmarks, configurations and options: "
+                               "pass none of benchmarks/suite/target/kernel/cflags/options/defines/timing "
+                               "with it (edit the file instead)")
         exp = experiment(experiment_file)
         if kernel_source is not None:
             exp = exp.with_kernel_source(kernel_source)
         plan: Plan = exp.plan()
+        spec = exp.report_spec()
         command = f"rtoslab.run(experiment_file={str(experiment_file)!r})"
     else:
         chosen = select(benchmarks, suite)
-        plan = [(configuration(target, kernel, cflags, options, defines, timing, kernel_source), chosen)]
+        plan = [(configuration(target or DEFAULT_TARGET, kernel or DEFAULT_KERNEL,
+                               cflags if cflags is not None else "-O2", options, defines, timing,
+                               kernel_source), chosen)]
         command = f"rtoslab.run({', '.join(b.name for b in chosen)})"
     with open_store(Path(db) if db is not None else default_db_path()) as store:
         return execute_plan(store, plan, command,
                             str(experiment_file) if experiment_file is not None else None, jobs,
-                            on_progress)
+                            on_progress, report_spec=spec)
 
 
 def resolve_run(store: Store, ref: int | str) -> int:
@@ -203,8 +216,8 @@ def resolve_run(store: Store, ref: int | str) -> int:
         return ref
     word = ref.strip()
     if word == "latest" or word.startswith("latest~"):
-        back_text = word.removeprefix("latest").removeprefix("~") or "0"
-        if not back_text.isdigit():
+        back_text = "0" if word == "latest" else word.removeprefix("latest~")
+        if not (back_text.isascii() and back_text.isdigit()):  # ("latest~" alone is no N)
             raise RtoslabError(f"bad run '{ref}': write latest or latest~N with N a whole number")
         back = int(back_text)
         runs = store.list_runs(limit=back + 1)

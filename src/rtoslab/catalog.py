@@ -69,6 +69,10 @@ def add_search_paths(bench: Iterable[Path] = (), port: Iterable[Path] = (),
             if not path.is_dir():
                 raise RtoslabError(f"--{kind}-path {p}: no such folder: give a {kind} folder or a "
                                    f"folder of them")
+            if ";" in str(path):
+                raise RtoslabError(f"--{kind}-path {path}: the path has ';', which CMake reads as a "
+                                   "list separator (the build would split it): rename the folder "
+                                   "or move it to a path without ';'")
             if path not in out:
                 out.append(path)
         new[kind] = tuple(out)

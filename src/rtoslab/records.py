@@ -17,6 +17,12 @@ class RtoslabError(Exception):
     """An error the user can act on. ``str(err)`` is one line: what went wrong and what to do."""
 
 
+class WriteError(RtoslabError):
+    """A file or the database could not be written (a full disk, an I/O error, a read-only
+    place): what was stored before stays. The CLI exits 1 with it (README, "Exit status"),
+    not 2: the input was fine."""
+
+
 class Unit(StrEnum):
     """The unit of a measured value. A StrEnum: ``Unit.INSN == "insn"``, and it is stored,
     printed and exported as that text."""

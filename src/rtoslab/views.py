@@ -109,6 +109,9 @@ class RunView:
     command: str
     experiment: str | None
     results: tuple[ResultView, ...] = field(default=())
+    # an experiment's report spec as stored (JSON, rtoslab.report.spec); None: not an
+    # experiment, or stored before schema v5
+    report_spec: str | None = None
 
     @property
     def configs(self) -> tuple[ConfigView, ...]:

@@ -60,6 +60,12 @@ def link_flags() -> tuple[str, ...]:
     return toolchain_flags().link
 
 
+# The CMake variables that carry lists (';'-separated on purpose); every other value is one.
+_CMAKE_LISTS = frozenset({"LAB_TARGET_CPU_FLAGS", "LAB_BENCH_DIRS", "LAB_OPT_FLAGS", "LAB_DEFINES",
+                          "LAB_COMPILE_FLAGS", "LAB_C_FLAGS", "LAB_WARNING_FLAGS", "LAB_LINK_FLAGS",
+                          "LAB_RUST_BENCHES"})
+
+
 def _cmake_list(items: tuple[str, ...] | list[str]) -> str:
     return ";".join(items)
 
@@ -229,12 +235,20 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
         args["LAB_RUST_BENCHES"] = ";".join(rust_benches)
         args["LAB_RUST_LIB_DIR"] = str(build_dir / "rust")
 
+    for key, value in args.items():  # (BuildConfig.validate refuses these before any run)
+        if key not in _CMAKE_LISTS and ";" in value:
+            raise RtoslabError(f"build of {config.describe()}: {key}={value} has ';', which CMake "
+                               "reads as a list separator: use a path without ';'")
     stamp = build_dir / "rtoslab-configure.json"
     log = build_dir / "build.log"
     want_stamp = json.dumps(args, sort_keys=True, indent=1)
     if not stamp.exists() or stamp.read_text() != want_stamp or not (build_dir / "build.ninja").exists():
         cmd = [cmake, "-G", "Ninja", "-S", str(firmware_root()), "-B", str(build_dir)]
         cmd += [f"-D{k}={v}" for k, v in args.items()]
+        # A configure that fails leaves CMake's cache with its arguments: the stamp of an
+        # earlier one must not say the directory is configured for those (every later run
+        # would then skip configuring and fail in Ninja's regeneration).
+        stamp.unlink(missing_ok=True)
         _run_logged(cmd, log, f"configure of {config.describe()} ({chash})")
         stamp.write_text(want_stamp)
         (build_dir / "rtoslab-config.json").write_text(

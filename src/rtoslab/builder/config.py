@@ -27,6 +27,7 @@ from rtoslab.catalog import (
     kernels,
 )
 from rtoslab.names import did_you_mean
+from rtoslab.paths import cache_root, repo_root
 from rtoslab.records import RtoslabError
 from rtoslab.timing import check_overrides
 
@@ -71,13 +72,53 @@ def check_define(name: str, value: object) -> str:
     return text
 
 
+# Compiler flags the stored identity cannot show (docs/formats.md §8): a result's identity
+# holds its cflags as text and its macros as `defines`, never the content of a file a flag
+# names or a macro set behind another tool's option. (prefix, what it does, what to do)
+_MACRO_FIX = "give macros as defines (--define NAME=VALUE, or [matrix.defines] in an experiment)"
+_HIDDEN_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("-Wp,", "-Xpreprocessor"), "passes options to the preprocessor (macros the stored identity "
+     "would not show)", _MACRO_FIX),
+    (("-A", "--assert", "--define-macro", "--undefine-macro"), "sets preprocessor predicates or "
+     "macros the stored identity would not show", _MACRO_FIX),
+    (("-include", "-imacros", "--include", "--imacros"), "reads a header whose macros and code the "
+     "stored identity cannot record", "#include it in the benchmark's sources, and " + _MACRO_FIX),
+    (("-I", "-i", "--include-"), "adds a header folder whose files the stored identity cannot "
+     "record", "name it in the benchmark's bench.cmake (LAB_BENCH_INCLUDES), whose files are "
+     "hashed into the result"),
+    (("@",), "reads more flags from a file the stored identity cannot record",
+     "write the flags themselves"),
+    (("-specs", "--specs"), "reads a GCC specs file the stored identity cannot record", "drop it"),
+    (("-Wa,", "-Xassembler"), "passes options to the assembler (symbols, include folders) the "
+     "stored identity would not show", "drop it; " + _MACRO_FIX),
+    (("-Wl,", "-Xlinker", "-T", "-L", "-l", "--library"), "passes linker inputs or options (scripts, "
+     "libraries, symbols) the stored identity cannot record", "drop it: the link flags are "
+     "firmware/cmake/flags.toml's"),
+    (("-B", "--sysroot", "-fplugin", "-wrapper", "--prefix"), "changes which compiler programs or "
+     "system files are used, which the stored identity cannot record", "drop it"),
+    (("-fprofile-use", "-fauto-profile", "-fprofile-sample-use"), "reads a profile file the stored "
+     "identity cannot record", "drop it"),
+    (("-fsanitize-blacklist", "-fsanitize-ignorelist", "-fsanitize-coverage-allowlist",
+      "-fsanitize-coverage-denylist"), "reads a list file the stored identity cannot record", "drop it"),
+)
+
+
 def check_cflags(cflags: tuple[str, ...]) -> None:
-    """Macros travel as defines (part of the image key, LAB_DEFINES), never in cflags."""
+    """Macros travel as defines (part of the image key, LAB_DEFINES), never in cflags; a
+    flag that sets macros or reads files the stored identity cannot show is refused, and
+    so is ';' (CMake splits a value on it: "-O2;-DFOO=1" would reach the compiler as two
+    flags). One line naming the flag and what to do instead."""
     for flag in cflags:
+        if ";" in flag:
+            raise RtoslabError(f"has '{flag}', with ';', which CMake reads as a list separator (the "
+                               "flag would reach the compiler split in two): separate flags with spaces")
         if flag.startswith(("-D", "-U")):
             name = flag[2:].partition("=")[0] or "NAME"
             raise RtoslabError(f"has '{flag}', which sets a macro: give it as a define instead "
                                f"(--define {name}=VALUE, or [matrix.defines] in an experiment)")
+        for prefixes, what, fix in _HIDDEN_FLAGS:
+            if flag.startswith(prefixes):
+                raise RtoslabError(f"has '{flag}', which {what}: {fix}")
 
 
 def split_cflags(cflags: tuple[str, ...]) -> dict[str, object]:
@@ -228,6 +269,7 @@ class BuildConfig:
             raise RtoslabError(f"unknown allocator {alloc!r} (--define LAB_ALLOC): choose one of {known} "
                                "(folders under firmware/allocators/)")
         check_cflags(self.cflags)
+        self._check_cmake_paths()
         if self.probe not in ("", *PROBE_MODES):
             raise RtoslabError(f"probe mode {self.probe!r}: choose {' or '.join(PROBE_MODES)} "
                                "(--probe; lab/probe.h, docs/boards.md)")
@@ -239,6 +281,20 @@ class BuildConfig:
         if settings["time"] == "one-clock" and str(settings.get("core", "none")) == "none":
             raise RtoslabError("timing-model setting time=one-clock needs a cycle model: the clock "
                                "follows modelled cycles; give core=... or time=instruction")
+
+    def _check_cmake_paths(self) -> None:
+        """The folders this configuration's build passes to CMake as single values: a ';'
+        in one would split it (CMake's list separator). (Benchmark folders: names are
+        [a-z0-9_]+, and a --bench-path with ';' is refused when added.)"""
+        for what, path, fix in (
+                ("the build cache (RTOSLAB_CACHE)", cache_root(), "set RTOSLAB_CACHE to a folder"),
+                ("the rtoslab checkout", repo_root(), "move the checkout to a folder"),
+                (f"target {self.target}'s folder", self.target_info().path, "move it to a folder"),
+                (f"kernel port {self.kernel}'s folder", self.kernel_info().path, "move it to a folder"),
+                ("the kernel source tree", Path(self.kernel_source or "."), "move it to a folder")):
+            if ";" in str(path):
+                raise RtoslabError(f"{what} {path} has ';' in its path, which CMake reads as a list "
+                                   f"separator (the build would split it): {fix} without ';'")
 
     def axis_values(self) -> dict[str, object]:
         """The axes stored in the identity: those an experiment set (``axes``), else the

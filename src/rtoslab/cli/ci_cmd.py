@@ -34,6 +34,8 @@ from rtoslab.cli.run import (
     announce_plan,
     config_from_args,
     experiment_from_args,
+    fill_selection_defaults,
+    refuse_selection_with_file,
     run_plan,
     select_benchmarks,
 )
@@ -41,6 +43,7 @@ from rtoslab.records import SUMMARY_UNITS, RtoslabError, Unit
 from rtoslab.report.ci import CiResult, ci_result, headline, render_junit, render_markdown
 from rtoslab.report.comparison import STATS, compare_runs
 from rtoslab.report.labels import kernel_source_text
+from rtoslab.report.spec import ReportSpec
 from rtoslab.store.db import Store, open_store
 from rtoslab.views import ResultView, RunView
 
@@ -83,17 +86,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd)
 
 
-def _plan(args: argparse.Namespace) -> tuple[Plan, str | None]:
+def _plan(args: argparse.Namespace) -> tuple[Plan, str | None, ReportSpec | None]:
     """The plan of the change (its kernel tree: --kernel-source, else the experiment's or
-    rtoslab.toml's) and its experiment file."""
+    rtoslab.toml's), its experiment file and that file's report spec (stored with the runs)."""
     if args.experiment is not None:
-        if args.suite or args.bench or args.option or args.timing or args.define:
-            raise RtoslabError("an experiment file sets its own benchmarks and options: "
-                               "drop --suite/--bench/--option/--timing/--define")
-        return experiment_from_args(args).plan(), str(args.experiment)
+        refuse_selection_with_file(args)
+        exp = experiment_from_args(args)
+        return exp.plan(), str(args.experiment), exp.report_spec()
+    fill_selection_defaults(args)
     get_target(args.target)
     get_kernel(args.kernel)
-    return [(config_from_args(args), select_benchmarks(args))], None
+    return [(config_from_args(args), select_benchmarks(args))], None, None
 
 
 def _baseline_plan(plan: Plan, folder: Path) -> Plan:
@@ -151,7 +154,7 @@ def cmd(args: argparse.Namespace) -> int:
     if args.baseline_source is None and args.baseline_db is None and args.baseline_run is None:
         raise RtoslabError("no baseline: give --baseline-db DB (the base branch's results) or "
                            "--baseline-source DIR (the base branch's kernel tree)")
-    plan, experiment = _plan(args)
+    plan, experiment, spec = _plan(args)
     base_plan = _baseline_plan(plan, args.baseline_source) if args.baseline_source is not None else None
 
     store = open_db(args)
@@ -165,9 +168,10 @@ def cmd(args: argparse.Namespace) -> int:
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     if base_plan is not None:
         announce_plan(store, base_plan, args.jobs, True, "ci baseline")
-        base_id, _, _ = run_plan(store, base_plan, command + "  # baseline", experiment, args.jobs)
+        base_id, _, _ = run_plan(store, base_plan, command + "  # baseline", experiment, args.jobs,
+                                 report_spec=spec)
     announce_plan(store, plan, args.jobs, True, "ci change")
-    change_id, _, _ = run_plan(store, plan, command, experiment, args.jobs)
+    change_id, _, _ = run_plan(store, plan, command, experiment, args.jobs, report_spec=spec)
 
     assert base_id is not None
     base_view, change_view = base_store.load_run(base_id), store.load_run(change_id)

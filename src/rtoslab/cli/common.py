@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import shutil
 from pathlib import Path
 
@@ -78,3 +80,21 @@ def kernel_source_of(args: argparse.Namespace) -> tuple[Path | None, bool]:
     if given is not None:
         return given, True
     return getattr(args, "project_kernel_source", None), False
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it,
+    then renamed over it, so a full disk leaves no empty or cut file (and an earlier
+    version of the file stays). A path that is not a regular file (a pipe, /dev/stdout)
+    is written directly. Raises OSError as ``Path.write_text`` does."""
+    if path.exists() and not path.is_file():
+        path.write_text(text, encoding="utf-8")
+        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise

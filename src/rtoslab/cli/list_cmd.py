@@ -96,7 +96,8 @@ def print_timing(con: Console) -> None:
     for s in desc.settings:
         t.add_row(s.key, _values(s), "-" if s.default is None else str(s.default),
                   ", ".join(s.requires) or "-", s.doc)
-    t.add_row("clock_hz", "Hz > 0", "the target's clock", "-",
+    clock = desc.clock_hz
+    t.add_row("clock_hz", f"{clock.min}..{clock.max} Hz" if clock else "Hz > 0", "the target's clock", "-",
               "host only: the core clock the firmware is built for and cycles are converted at")
     t.add_row("time", "one-clock, instruction", "one-clock (instruction with core=none)", "core",
               "host only: what QEMU's virtual time follows: modelled cycles (needs make setup's "

@@ -25,8 +25,7 @@ from rtoslab.cli import (
 )
 from rtoslab.cli.common import apply_path_options
 from rtoslab.project import use_project
-from rtoslab.records import RtoslabError
-from rtoslab.store.db import StoreWriteError
+from rtoslab.records import RtoslabError, WriteError
 from rtoslab.version import __version__
 
 SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, ci_cmd, history_cmd, publish_cmd,
@@ -102,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except BrokenPipeError:
         return _stdout_gone()
-    except StoreWriteError as e:
+    except WriteError as e:  # the database or a report could not be written
         _say(f"rtoslab: error: {e}")
         return 1
     except RtoslabError as e:

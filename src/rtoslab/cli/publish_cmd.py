@@ -7,12 +7,13 @@ import contextlib
 import sys
 from pathlib import Path
 
+from rtoslab.cli.common import write_whole
 from rtoslab.cli.history_cmd import add_history_options, load_runs
-from rtoslab.records import RtoslabError, Unit
+from rtoslab.records import RtoslabError, Unit, WriteError
 from rtoslab.report.history import bench_file, bench_page, history_series, index_page, run_file
 from rtoslab.report.html import CSS, render_html
 from rtoslab.store.db import open_store
-from rtoslab.trace.timeline import load_timelines, timeline_dir
+from rtoslab.trace.timeline import load_run_timelines
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,14 +42,15 @@ def cmd(args: argparse.Namespace) -> int:
     for view in views:
         pages[run_file(view.id)] = render_html(
             view, store.load_run_samples(view),
-            timelines=load_timelines(timeline_dir(store.path, view.id)))
+            timelines=load_run_timelines(store.path, view))
     try:
         for name, text in pages.items():
             path = out / name
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise RtoslabError(f"cannot write the site into {out} ({err.strerror})") from err
+            write_whole(path, text)
+    except OSError as err:  # (exit 1: nothing was wrong with the input; no cut page is left)
+        raise WriteError(f"cannot write the site into {out} ({err.strerror or err}): free space "
+                         "there, or give another -o") from err
     with contextlib.suppress(OSError):
         print(f"site written to {out}: {len(pages)} pages (open {out / 'index.html'})", file=sys.stderr)
     return 0

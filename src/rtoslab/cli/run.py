@@ -29,18 +29,21 @@ from rtoslab.cli.common import (
     open_db,
     positive_int,
     terminal_width,
+    write_whole,
 )
-from rtoslab.cli.tables import markdown_report, print_run_text
+from rtoslab.cli.tables import markdown_report, print_run_text, report_spec_of
 from rtoslab.experiments.experiment import Experiment
 from rtoslab.pipeline import Progress
-from rtoslab.records import BenchResult, RtoslabError
+from rtoslab.records import BenchResult, RtoslabError, WriteError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
 from rtoslab.report.labels import axes_label, varying_keys
+from rtoslab.report.spec import ReportSpec
 from rtoslab.store.db import Store
-from rtoslab.trace.timeline import load_timelines, timeline_dir
+from rtoslab.trace.timeline import load_run_timelines
 
 DEFAULT_SUITE = api.DEFAULT_SUITE
+DEFAULT_CFLAGS = "-O2"
 LARGE_PLAN_RUNS = 2000  # above this many benchmark runs, `run` asks for --yes first
 
 
@@ -69,7 +72,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"run a plan of more than {LARGE_PLAN_RUNS} benchmark runs without asking")
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path; the HTML report goes beside it with .html "
-                   "(default: run-ID.md beside the database)")
+                   "(default: DB.run-ID.md beside the database DB, e.g. results.sqlite.run-7.md)")
     add_kernel_source_option(p)
     add_path_options(p)
     add_layout_options(p)
@@ -85,10 +88,11 @@ def add_selection_options(p: argparse.ArgumentParser) -> None:
                    help=f"suite to run (repeatable: the union; default: {DEFAULT_SUITE})")
     p.add_argument("--bench", action="append", default=[], metavar="NAME",
                    help="run this benchmark (repeatable; with --suite: the suite and these)")
-    p.add_argument("--target", default=api.DEFAULT_TARGET, help=f"target (default: {api.DEFAULT_TARGET})")
-    p.add_argument("--kernel", default=api.DEFAULT_KERNEL,
-                   help=f"kernel port (default: {api.DEFAULT_KERNEL})")
-    p.add_argument("--cflags", default="-O2", help="compiler flags of the configuration (default: -O2)")
+    # (None when not given: an experiment file refuses them, as it sets its own)
+    p.add_argument("--target", default=None, help=f"target (default: {api.DEFAULT_TARGET})")
+    p.add_argument("--kernel", default=None, help=f"kernel port (default: {api.DEFAULT_KERNEL})")
+    p.add_argument("--cflags", default=None, help=f"compiler flags of the configuration (default: "
+                   f"{DEFAULT_CFLAGS})")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="kernel option override (repeatable)")
     p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
@@ -98,6 +102,27 @@ def add_selection_options(p: argparse.ArgumentParser) -> None:
                    metavar="KEY=VALUE",
                    help="timing-model setting (repeatable; `rtoslab list` shows them, "
                    "docs/timing-model.md); --model is the old spelling")
+
+
+def fill_selection_defaults(args: argparse.Namespace) -> None:
+    """Without an experiment file: the defaults of --target, --kernel, --cflags."""
+    args.target = args.target if args.target is not None else api.DEFAULT_TARGET
+    args.kernel = args.kernel if args.kernel is not None else api.DEFAULT_KERNEL
+    args.cflags = args.cflags if args.cflags is not None else DEFAULT_CFLAGS
+
+
+def refuse_selection_with_file(args: argparse.Namespace) -> None:
+    """An experiment file is the whole plan: a flag that would change it is refused, one
+    line (it used to be ignored while the stored command named it)."""
+    given = [flag for flag, value in (("--target", args.target), ("--kernel", args.kernel),
+                                      ("--cflags", args.cflags)) if value is not None]
+    if given:
+        raise RtoslabError(f"an experiment file sets its own targets, kernels and flags: {'/'.join(given)} "
+                           f"would not apply: edit the file's [matrix] (target, kernel, opt, lto, cflags) "
+                           f"or drop {'/'.join(given)}")
+    if args.suite or args.bench or args.option or args.timing or args.define:
+        raise RtoslabError("an experiment file sets its own benchmarks and options: edit the file "
+                           "or drop --suite/--bench/--option/--timing/--define")
 
 
 _EXAMPLES = {"--option": "configTICK_RATE_HZ=1000", "--timing": "flash_ws=2",
@@ -185,8 +210,8 @@ class _ProgressLines:
 
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
              experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None,
-             irq_windows: bool = False, runner: api.Runner | None = None
-             ) -> tuple[int, list[BenchResult], str]:
+             irq_windows: bool = False, report_spec: ReportSpec | None = None,
+             runner: api.Runner | None = None) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record (``rtoslab.api.execute_plan``) with progress on
     stderr. Returns (run id, results, final status).
 
@@ -213,7 +238,7 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
         with bar:
             outcome = api.execute_plan(store, plan, command, experiment, jobs, progress,
                                        on_start=started.append, irq_windows=irq_windows,
-                                       runner=runner)
+                                       report_spec=report_spec, runner=runner)
     except BaseException:
         if started:
             lines.line(f"run {started[0]} stopped: stored as incomplete, with every result finished "
@@ -269,6 +294,7 @@ def _duration(seconds: float) -> str:
 def cmd(args: argparse.Namespace) -> int:
     if args.experiment is not None:
         return run_experiment(args)
+    fill_selection_defaults(args)
     get_target(args.target)
     get_kernel(args.kernel)
     benches = select_benchmarks(args)
@@ -302,9 +328,9 @@ def config_from_args(args: argparse.Namespace) -> BuildConfig:
         probe = "buffer"
     config = api.configuration(
         target=args.target, kernel=args.kernel, cflags=args.cflags,
-        options=dict(parse_option(o) for o in args.option),
-        defines=dict(parse_option(o, "--define") for o in args.define),
-        timing=dict(parse_option(o, "--timing") for o in args.timing), probe=probe or "")
+        options=parse_options(args.option, "--option"),
+        defines=parse_options(args.define, "--define"),
+        timing=parse_options(args.timing, "--timing"), probe=probe or "")
     folder, given = kernel_source_of(args)
     return with_kernel_source(config, folder, given=given)
 
@@ -322,6 +348,19 @@ def experiment_from_args(args: argparse.Namespace) -> Experiment:
             not any(p.config.kernel_info().source is not None for p in exp.points):
         return exp  # the file names its own tree, or none of its kernels takes one
     return exp.with_kernel_source(folder, "rtoslab.toml kernel_source")
+
+
+def parse_options(texts: list[str], flag: str) -> dict[str, object]:
+    """Every KEY=VALUE of a repeatable flag; a key given twice is one line (the last one
+    used to win silently)."""
+    out: dict[str, object] = {}
+    for text in texts:
+        key, value = parse_option(text, flag)
+        if key in out:
+            raise RtoslabError(f"{flag} {key} is given twice ({key}={out[key]} and {key}={value}): "
+                               "give it once")
+        out[key] = value
+    return out
 
 
 def runner_from_args(args: argparse.Namespace, config: BuildConfig) -> api.Runner | None:
@@ -358,9 +397,7 @@ def run_experiment(args: argparse.Namespace) -> int:
     if args.trace:
         raise RtoslabError("--trace is for a suite or --bench run: in an experiment file, add "
                            "the define LAB_TRACE = [0, 1] as an axis instead")
-    if args.suite or args.bench or args.option or args.timing or args.define:
-        raise RtoslabError("an experiment file sets its own benchmarks and options: "
-                           "drop --suite/--bench/--option/--timing/--define")
+    refuse_selection_with_file(args)
     exp = experiment_from_args(args)  # every check before anything is stored
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
@@ -369,34 +406,43 @@ def run_experiment(args: argparse.Namespace) -> int:
     announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
     run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
                                         jobs=args.jobs, names=dict(exp.names),
-                                        irq_windows=args.irq_windows)
-    print_run(store, run_id, args, exp)
+                                        irq_windows=args.irq_windows, report_spec=exp.report_spec())
+    print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
 
-def print_run(store: Store, run_id: int, args: argparse.Namespace, exp: Experiment | None = None) -> None:
-    """Write the run's Markdown and HTML reports, then print it (tables or JSON)."""
+def report_path(db: Path, run_id: int) -> Path:
+    """The Markdown report's default path: beside the database, named by the database's
+    file name and the run (``results.sqlite.run-7.md``; the HTML report: ``.html``), so
+    the reports of two databases in one folder never overwrite each other."""
+    return db.parent / f"{db.name}.run-{run_id}{get_renderer('markdown').file_suffix}"
+
+
+def print_run(store: Store, run_id: int, args: argparse.Namespace) -> None:
+    """Write the run's Markdown and HTML reports, then print it (tables or JSON), with the
+    report spec stored with it (as `show` does)."""
     view = store.load_run(run_id)
-    baselines = [(b.name, dict(b.match)) for b in exp.baselines] if exp is not None else []
+    exp = report_spec_of(view)
+    baselines = exp.baseline_pairs() if exp is not None else []
     # The reports first: a reader of stdout that goes away early (| head) loses nothing.
-    md = get_renderer("markdown")
     report: Path | None = args.report
-    path = report if report is not None else store.path.parent / f"run-{run_id}{md.file_suffix}"
+    path = report if report is not None else report_path(store.path, run_id)
     html_path = path.with_suffix(".html")
     writing = path
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(markdown_report(view, exp))
+        write_whole(path, markdown_report(view, exp))
         writing = html_path
-        html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines,
+        write_whole(html_path, render_html(view, store.load_run_samples(view), baselines=baselines,
                                          tables=exp.tables if exp is not None else (),
                                          rows=exp.rows if exp is not None else "benchmark",
-                                         timelines=load_timelines(timeline_dir(store.path, run_id))))
+                                         timelines=load_run_timelines(store.path, view)))
     except OSError as err:
         # (a failed write, e.g. a full disk, carries no file name: name the one being written)
-        raise RtoslabError(f"run {run_id} is stored, but its report {err.filename or writing} could "
-                           f"not be written ({err.strerror}): `rtoslab show {run_id} --format html` "
-                           "prints it again") from err
+        # (exit 1, as for the database: the input was fine; no cut or empty file is left)
+        raise WriteError(f"run {run_id} is stored, but its report {writing} could not be written "
+                         f"({err.strerror or err}): free space there (or pass --report elsewhere); "
+                         f"`rtoslab show {run_id} --format html` prints it again") from err
     with contextlib.suppress(OSError):
         print(f"run {run_id}: reports written to {path} and {html_path}", file=sys.stderr)
     if args.json:

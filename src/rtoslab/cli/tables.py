@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from rtoslab.experiments.experiment import Experiment, load_experiment
+from rtoslab.experiments.experiment import load_experiment
 from rtoslab.records import RtoslabError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.comparison import experiment_tables
@@ -16,17 +16,22 @@ from rtoslab.report.irq_windows import text_section as irq_windows_text
 from rtoslab.report.labels import timing_footer
 from rtoslab.report.pivot import build_pivot, render_pivot
 from rtoslab.report.rows import run_rows, time_base_lines
+from rtoslab.report.spec import ReportSpec
+from rtoslab.report.spec import from_json as spec_from_json
 from rtoslab.report.terminal import TerminalRenderer, time_base_text
 from rtoslab.views import RunView
 
 
-def experiment_of(view: RunView) -> Experiment | None:
-    """The experiment file a stored run came from, if it still loads (its tables and
-    baselines); None when the run was not an experiment or the file is gone or changed."""
+def report_spec_of(view: RunView) -> ReportSpec | None:
+    """The report spec of an experiment run: the one stored with it (schema v5 on); for a
+    run stored before, its experiment file's, if it still loads. None: not an experiment
+    (or an older run whose file is gone or no longer loads)."""
+    if view.report_spec is not None:
+        return spec_from_json(view.report_spec, f"run {view.id}")
     if not view.experiment:
         return None
     try:
-        return load_experiment(Path(view.experiment))
+        return load_experiment(Path(view.experiment)).report_spec()
     except RtoslabError:
         return None
 
@@ -38,18 +43,18 @@ def _footer(view: RunView) -> str:
     return "timing: differs between configurations (each configuration's table says; --per-config)"
 
 
-def print_run_text(view: RunView, exp: Experiment | None, *, width: int, per_config: bool,
+def print_run_text(view: RunView, exp: ReportSpec | None, *, width: int, per_config: bool,
                    wide: bool) -> None:
     out = sys.stdout
     many = len(view.configs) > 1
     out.write(TerminalRenderer(width=width, configs=False).render(view))
-    if exp is not None:
+    if exp is not None and view.results:  # (a run stopped before its first result has none)
         for spec in exp.tables:
             out.write("\n" + render_pivot(build_pivot(view, spec, timing_footer), width=width, wide=wide))
     if many and any(r.status == "ok" for r in view.results):
         name = exp.name if exp is not None else f"run {view.id}"
         rows = exp.rows if exp is not None else "benchmark"
-        baselines = [(b.name, dict(b.match)) for b in exp.baselines] if exp is not None else []
+        baselines = exp.baseline_pairs() if exp is not None else []
         out.write("\n" + experiment_tables(view, name, rows, baselines, width=width, wide=wide,
                                            footer=_footer(view)))
     if per_config or not many:
@@ -65,7 +70,7 @@ def print_run_text(view: RunView, exp: Experiment | None, *, width: int, per_con
         out.write("\n" + windows)
 
 
-def markdown_report(view: RunView, exp: Experiment | None) -> str:
+def markdown_report(view: RunView, exp: ReportSpec | None) -> str:
     """The Markdown report, with the experiment's own tables ([[report.table]]) first,
     after the run's header and before the per-configuration sections; the masked
     interrupt windows (`run --irq-windows`) last."""
@@ -74,7 +79,7 @@ def markdown_report(view: RunView, exp: Experiment | None) -> str:
     return f"{text}\n## Masked interrupt windows\n\n```\n{windows}```\n" if windows else text
 
 
-def _markdown_body(view: RunView, exp: Experiment | None) -> str:
+def _markdown_body(view: RunView, exp: ReportSpec | None) -> str:
     text = get_renderer("markdown").render(view)
     if exp is None or not exp.tables or not view.results:
         return text

@@ -56,6 +56,14 @@ class PivotSpec:
 Key = tuple[object, ...]
 
 
+def value_texts(value: object) -> set[str]:
+    """How a ratio's OVER or UNDER may name an axis value: as Python prints it, and a
+    boolean also as TOML writes it (``lto`` true: "True" or "true")."""
+    if isinstance(value, bool):
+        return {str(value), str(value).lower()}
+    return {str(value)}
+
+
 @dataclass(frozen=True)
 class Pivot:
     spec: PivotSpec
@@ -164,10 +172,10 @@ def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Piv
                 side = "over"
                 if spec.ratio is not None:
                     axis, over, under = spec.ratio
-                    value = dims.get(axis)
-                    if str(value) not in (over, under):
+                    texts = value_texts(dims.get(axis))
+                    if over not in texts and under not in texts:
                         continue
-                    side = "over" if str(value) == over else "under"
+                    side = "over" if over in texts else "under"
                 rk = tuple(dims.get(d) for d in row_dims if not (spec.ratio and d == spec.ratio[0]))
                 ck = tuple(dims.get(d) for d in col_dims if not (spec.ratio and d == spec.ratio[0]))
                 cell = sides[side]

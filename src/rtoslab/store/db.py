@@ -9,12 +9,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
-from rtoslab.records import BenchResult, RtoslabError, Sample
+from rtoslab.records import BenchResult, RtoslabError, Sample, WriteError
 from rtoslab.store import reads, writes
 from rtoslab.store.codec import Clock, iso_utc, utc_now
 from rtoslab.store.owner import current_owner, owner_is_gone
 from rtoslab.store.paths import default_db_path
-from rtoslab.store.schema import MIGRATIONS, current_version, latest_version, migrate
+from rtoslab.store.schema import MIGRATIONS, current_version, latest_version, migrate, oldest_readable_version
 from rtoslab.views import FINISHED_STATUSES, RunInfo, RunView
 
 __all__ = ["Store", "StoreWriteError", "default_db_path", "open_store"]
@@ -22,7 +22,7 @@ __all__ = ["Store", "StoreWriteError", "default_db_path", "open_store"]
 _BUSY_TIMEOUT_S = 30.0
 
 
-class StoreWriteError(RtoslabError):
+class StoreWriteError(WriteError):
     """The database could not be written (disk full, I/O error, read-only): what was
     stored before stays; the message says what to do."""
 
@@ -139,8 +139,10 @@ class Store:
         host: str,
         tool_versions: Mapping[str, str],
         experiment: str | None = None,
+        report_spec: str | None = None,
     ) -> int:
-        """Record a new run with status ``running``; committed before this returns."""
+        """Record a new run with status ``running``; committed before this returns.
+        ``report_spec``: an experiment's report spec (JSON, rtoslab.report.spec)."""
         with self._write() as conn:
             return writes.insert_run(
                 conn,
@@ -150,6 +152,7 @@ class Store:
                 host=host,
                 tool_versions=tool_versions,
                 experiment=experiment,
+                report_spec=report_spec,
                 owner=current_owner(),
             )
 
@@ -373,6 +376,6 @@ def _check_readable_version(conn: sqlite3.Connection, path: Path) -> None:
     if version > known:
         raise RtoslabError(f"database {path} has schema version {version}, newer than this rtoslab "
                            f"({known}): update rtoslab")
-    if version < known:
+    if version < oldest_readable_version(MIGRATIONS):
         raise RtoslabError(f"database {path} has schema version {version} (this rtoslab reads "
                            f"{known}): open it once with write access, e.g. `rtoslab run`, to update it")

@@ -30,6 +30,10 @@ class Migration:
     version: int
     description: str
     apply: Sequence[str] | Callable[[sqlite3.Connection], None]
+    # False when readers of this version do without the step (it only added a column they
+    # read as NULL when absent): a read-only open then reads a database not yet migrated
+    # to it (one on a read-only mount cannot be).
+    readers_need: bool = True
 
 
 _V1_STATEMENTS: tuple[str, ...] = (
@@ -181,16 +185,33 @@ def _v4_paced(conn: sqlite3.Connection) -> None:
         conn.execute("PRAGMA writable_schema = OFF")
 
 
+# v5: an experiment run's report spec (rtoslab.report.spec, JSON), so `show` reports a run
+# as it was reported when its file has moved or changed. NULL: not an experiment, or a run
+# stored before (`show` then reads the file, if it still loads).
+_V5_STATEMENTS: tuple[str, ...] = ("ALTER TABLE runs ADD COLUMN report_spec TEXT",)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "runs, configs, bench_runs, metrics, samples, summaries", _V1_STATEMENTS),
     Migration(2, "metrics: time_base, time_note", _V2_STATEMENTS),
     Migration(3, "irq_windows: masked-window reports", _V3_STATEMENTS),
     Migration(4, "metrics: time base 'paced'", _v4_paced),
+    Migration(5, "runs: report_spec", _V5_STATEMENTS, readers_need=False),
 )
 
 
 def latest_version(migrations: Sequence[Migration] = MIGRATIONS) -> int:
     return migrations[-1].version if migrations else 0
+
+
+def oldest_readable_version(migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """The oldest schema this version reads without migrating: the latest, less the
+    trailing steps readers do without."""
+    version = latest_version(migrations)
+    for m in reversed(migrations):
+        if m.readers_need:
+            break
+        version = m.version - 1
+    return version
 
 
 def _table_names(conn: sqlite3.Connection) -> set[str]:

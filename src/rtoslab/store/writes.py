@@ -22,12 +22,13 @@ def insert_run(
     tool_versions: Mapping[str, str],
     experiment: str | None,
     owner: Owner,
+    report_spec: str | None = None,
 ) -> int:
     cur = conn.execute(
         """
         INSERT INTO runs (started_at, status, rtoslab_revision, host, tool_versions, command,
-                          experiment, owner_host, owner_pid, owner_start)
-        VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)
+                          experiment, owner_host, owner_pid, owner_start, report_spec)
+        VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         (
             started_at,
@@ -39,6 +40,7 @@ def insert_run(
             owner.host,
             owner.pid,
             owner.start,
+            report_spec,
         ),
     )
     assert cur.lastrowid is not None
