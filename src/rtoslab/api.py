@@ -38,10 +38,10 @@ from rtoslab.project import use_project
 from rtoslab.records import BenchResult, RtoslabError, Sample
 from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.rows import run_rows
-from rtoslab.runners.base import Runner
-from rtoslab.runners.gdb import GdbRunner
 from rtoslab.report.spec import ReportSpec
 from rtoslab.report.spec import to_json as spec_json
+from rtoslab.runners.base import Runner
+from rtoslab.runners.gdb import GdbRunner
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store, default_db_path, open_store
 from rtoslab.timing import check_resolved, plugin_args
