@@ -33,7 +33,7 @@ from rtoslab.catalog import (
     suite_benchmarks,
 )
 from rtoslab.experiments.experiment import Experiment, check_timing, load_experiment
-from rtoslab.pipeline import Progress, execute
+from rtoslab.pipeline import Progress, execute, preflight
 from rtoslab.project import use_project
 from rtoslab.records import BenchResult, RtoslabError, Sample
 from rtoslab.report.comparison.table import axes_of
@@ -134,6 +134,15 @@ def experiment(path: str | Path) -> Experiment:
     return exp
 
 
+def check_machine(plan: Plan, runner: QemuRunner | None = None) -> None:
+    """What running ``plan`` needs of this machine (the patched QEMU for the one clock,
+    the emulator, plugin, build tools and a writable build cache): one line with the fix,
+    before a run record exists."""
+    if any(config.timing_settings().get("time") == "one-clock" for config, _ in plan):
+        check_one_clock()
+    preflight(runner if runner is not None else QemuRunner())
+
+
 def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None = None, jobs: int = 1,
                  on_progress: Callable[[Progress], None] | None = None,
                  on_start: Callable[[int], None] | None = None, irq_windows: bool = False,
@@ -147,14 +156,17 @@ def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None 
 
     Any exception (Ctrl-C, a failed write) marks the run incomplete, keeping every result
     stored before it, and is raised again."""
-    if runner is None and any(config.timing_settings().get("time") == "one-clock" for config, _ in plan):
-        check_one_clock()  # one line with the fix, before a run record exists
+    if runner is None:
+        runner = QemuRunner()
+        check_machine(plan, runner)
+    else:  # the GDB runner: no emulator needed here (docs/boards.md)
+        preflight(runner)
     run_id = store.begin_run(command, rtoslab_revision(), host_name(), tool_versions(), experiment,
                              spec_json(report_spec) if report_spec is not None else None)
     if on_start is not None:
         on_start(run_id)
     try:
-        results = execute(store, run_id, plan, runner or QemuRunner(), on_progress, jobs=jobs,
+        results = execute(store, run_id, plan, runner, on_progress, jobs=jobs,
                           irq_windows=irq_windows)
     except BaseException:
         with contextlib.suppress(RtoslabError):  # else it reads as incomplete once we are gone

@@ -19,15 +19,15 @@ from rtoslab.analysis.analyse import analyse
 from rtoslab.analysis.derived import apply_totals, derive, total_names
 from rtoslab.analysis.irq_windows import locate, parse_report
 from rtoslab.analysis.paced import apply_paced, is_paced
-from rtoslab.builder.cmake import BuildResult, bench_inputs, build, link_flags
+from rtoslab.builder.cmake import BuildResult, bench_inputs, build, check_build_tools, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.builder.rust import rustc_version
 from rtoslab.catalog import Benchmark, Target, alloc_na_reason, define_na_reason, na_reason
 from rtoslab.exitcodes import code_of
 from rtoslab.lab_headers import trace_tasks
-from rtoslab.paths import cache_root, firmware_root, plugin_path
-from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, PairMeta, RtoslabError
+from rtoslab.paths import cache_root, check_cache, firmware_root, plugin_path
+from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, HostError, PairMeta, RtoslabError
 from rtoslab.runners.base import Runner, RunRequest
 from rtoslab.runners.fault import symbolize
 from rtoslab.runners.qemu import exception_handlers, qemu_command
@@ -206,6 +206,8 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
     )
     try:
         out = runner.run(req)
+    except HostError:
+        raise  # a full disk: the run stops (incomplete), no benchmark is blamed
     except RtoslabError as e:
         msg = str(e) if str(e).startswith(bench.name) else f"{bench.name}: {e}"
         return BenchResult(bench.name, "failed", msg), None
@@ -223,7 +225,8 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
         counters["probe_buffer_drains"] = out.drains
     # Every outcome of this run carries its console, wall time, counters and footprint.
     failed = BenchResult(bench.name, "failed", None, console=out.console, wall_s=round(out.wall_s, 3),
-                         counters=counters, footprint=footprint, footprint_error=footprint_error)
+                         counters=counters, footprint=footprint, footprint_error=footprint_error,
+                         console_dropped=out.console_dropped)
     if reserved:
         return replace(failed, reason=f"{bench.name}: LAB-KV name(s) {', '.join(reserved)} are "
                        "reserved: rename the value in the benchmark"), None
@@ -272,6 +275,15 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
     return replace(failed, status="ok", irq_windows=windows, metrics=tuple(metrics), calibration=calib,
                    total_insns=end.total_insns if end else 0,
                    total_cycles=end.total_cycles if end else 0), timeline
+
+
+def preflight(runner: Runner) -> None:
+    """What a run needs of the machine, checked before its run record exists (so a missing
+    tool or an unusable cache leaves no empty run behind): a writable build cache, CMake,
+    Ninja, the compiler, and the runner's emulator and plugin."""
+    check_cache()
+    check_build_tools()
+    runner.preflight()
 
 
 def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
@@ -331,6 +343,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                 h = builds[fut]
                 try:
                     built[h] = fut.result()
+                except HostError:
+                    raise  # a full disk: the run stops (incomplete), no benchmark is blamed
                 except RtoslabError as e:
                     built[h] = str(e)
                 report(Progress(to_build[h][0], "", "built"))

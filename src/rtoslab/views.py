@@ -89,6 +89,7 @@ class ResultView:
     created_at: str
     metrics: tuple[MetricView, ...] = ()
     irq_windows: IrqWindows | None = None  # stored by `run --irq-windows`
+    console_dropped: int = 0  # console bytes the runner left out (its cap), 0: all kept
 
 
 @dataclass(frozen=True)

@@ -48,8 +48,10 @@ def test_a_failed_configure_does_not_break_later_runs(run_cli: RunCli, tmp_path:
     broken = tmp_path / "mine" / "nosrc"
     broken.mkdir(parents=True)
     (broken / "bench.toml").write_text('suite = ["mine"]\ndescription = "no sources"\n')
-    proc = run_cli("run", "--bench-path", str(broken.parent), "--bench", "call", "-j", "1", "--db", str(db))
-    assert proc.returncode != 0 and "no .c or .S sources" in proc.stderr, proc.stderr
+    proc = run_cli("run", "--bench-path", str(broken.parent), "--bench", "call", "--bench", "nosrc",
+                   "-j", "1", "--db", str(db))
+    assert proc.returncode == 1 and "no .c or .S sources" in proc.stderr, proc.stderr
+    assert "ok call" in proc.stderr, proc.stderr  # the broken folder fails alone
     proc = run_cli("run", "--bench", "call", "-j", "1", "--db", str(db))
     assert proc.returncode == 0, proc.stderr
 

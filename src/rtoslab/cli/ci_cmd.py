@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from rtoslab import api
 from rtoslab.api import resolve_run
 from rtoslab.builder.config import BuildConfig, with_kernel_source
 from rtoslab.catalog import Benchmark, get_kernel, get_target
@@ -166,6 +167,7 @@ def cmd(args: argparse.Namespace) -> int:
         base_id = resolve_run(base_store, args.baseline_run or "latest")
         base_store.load_run(base_id)  # an unknown run id: one line now, before any work
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    api.check_machine([*(base_plan or []), *plan])  # tools and caches: before any run record
     if base_plan is not None:
         announce_plan(store, base_plan, args.jobs, True, "ci baseline")
         base_id, _, _ = run_plan(store, base_plan, command + "  # baseline", experiment, args.jobs,

@@ -8,6 +8,8 @@ import os
 import shutil
 from pathlib import Path
 
+from rich.console import Console
+
 from rtoslab.catalog import add_search_paths
 from rtoslab.store.db import Store, default_db_path, open_store
 
@@ -20,6 +22,18 @@ def add_db_option(p: argparse.ArgumentParser) -> None:
 def terminal_width() -> int:
     """The terminal's width (160 when output is not a terminal), at least 80."""
     return max(80, shutil.get_terminal_size((160, 40)).columns)
+
+
+class StdoutConsole(Console):
+    """rich's console on stdout whose closed pipe (``rtoslab list | true``) is a
+    BrokenPipeError, which ``main`` turns into exit status 141 as a shell would (rich's own
+    answer, SystemExit(1), would read as "a benchmark failed" and say nothing)."""
+
+    def __init__(self) -> None:
+        super().__init__(highlight=False)
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError("stdout is closed")
 
 
 def add_layout_options(p: argparse.ArgumentParser) -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import shutil
 
-from rich.console import Console
 from rich.table import Table
 
 from rtoslab.builder.deps import dep_path
 from rtoslab.builder.rust import doctor_rows as rust_doctor_rows
 from rtoslab.catalog import kernels
+from rtoslab.cli.common import StdoutConsole
 from rtoslab.records import RtoslabError
 from rtoslab.runners.gdb import GDB
 from rtoslab.timing import description
@@ -70,7 +70,7 @@ def cmd(args: argparse.Namespace) -> int:
     for item, ok, text in rust_doctor_rows():  # Rust kernel ports (docs/rust-models.md)
         missing += not ok
         table.add_row(item, "ok" if ok else "[red]missing[/red]", text)
-    Console().print(table)
+    StdoutConsole().print(table)
     if missing:
         print(f"{missing} item(s) missing or unusable: `make setup` installs all of them")
         return 1

@@ -11,6 +11,7 @@ from rtoslab.cli.common import RUN_REF_HELP, add_db_option, open_db
 from rtoslab.records import RtoslabError
 from rtoslab.report.chrome_trace import chrome_trace_json
 from rtoslab.report.export import export_json, export_samples_csv, export_summaries_csv
+from rtoslab.report.text import terminal_safe
 from rtoslab.trace.timeline import load_run_timelines
 
 WHAT = ("summaries-csv", "samples-csv", "json", "trace")
@@ -58,7 +59,8 @@ def cmd(args: argparse.Namespace) -> int:
     else:
         text = export_json(view, store.load_run_samples(view))
     if args.output is None:
-        sys.stdout.write(text)
+        # raw into a file or pipe (the data as stored); on a terminal, escapes shown not obeyed
+        sys.stdout.write(terminal_safe(text) if sys.stdout.isatty() else text)
     else:
         try:
             args.output.write_text(text)

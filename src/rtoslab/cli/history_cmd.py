@@ -10,6 +10,7 @@ from rtoslab.cli.run import parse_option
 from rtoslab.records import SUMMARY_UNITS, RtoslabError, Unit
 from rtoslab.report.comparison import STATS
 from rtoslab.report.history import history_series, render_history_text, select_series
+from rtoslab.report.text import terminal_safe
 from rtoslab.store.db import Store
 from rtoslab.views import FINISHED_STATUSES, RunView
 
@@ -51,5 +52,5 @@ def cmd(args: argparse.Namespace) -> int:
     series = history_series(load_runs(store), unit=Unit(args.unit), stat=args.stat)
     config = dict(parse_option(c, "--config") for c in args.config)
     chosen = select_series(series, args.metric, args.bench, config)
-    sys.stdout.write(render_history_text(chosen, args.threshold))
+    sys.stdout.write(terminal_safe(render_history_text(chosen, args.threshold)))
     return 0

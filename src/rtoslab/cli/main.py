@@ -25,7 +25,8 @@ from rtoslab.cli import (
 )
 from rtoslab.cli.common import apply_path_options
 from rtoslab.project import use_project
-from rtoslab.records import RtoslabError, WriteError
+from rtoslab.records import HostError, RtoslabError
+from rtoslab.report.text import terminal_safe
 from rtoslab.version import __version__
 
 SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, ci_cmd, history_cmd, publish_cmd,
@@ -101,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except BrokenPipeError:
         return _stdout_gone()
-    except WriteError as e:  # the database or a report could not be written
+    except HostError as e:  # a full disk, an unwritable database: exit 1, not bad input
         _say(f"rtoslab: error: {e}")
         return 1
     except RtoslabError as e:
@@ -114,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _say(line: str) -> None:
     with contextlib.suppress(OSError):  # stderr closed too: the exit status says it
-        print(line, file=sys.stderr)
+        print(terminal_safe(line), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
 from rtoslab.report.labels import axes_label, varying_keys
 from rtoslab.report.spec import ReportSpec
+from rtoslab.report.text import terminal_safe
 from rtoslab.store.db import Store
 from rtoslab.trace.timeline import load_run_timelines
 
@@ -185,6 +186,8 @@ class _ProgressLines:
     def line(self, text: str, markup: str | None = None) -> None:
         if not self.open:
             return
+        text = terminal_safe(text)  # a firmware's reason or a folder's name may hold escapes
+        markup = terminal_safe(markup) if markup is not None else None
         try:
             if self.err.is_terminal and markup is not None:
                 self.err.print(markup, soft_wrap=True)
@@ -275,7 +278,7 @@ def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]],
                    "in this database; builds not counted)"
     else:
         estimate = "no estimate: none of these benchmarks has run with this database"
-    text = f"{what}: {n_configs} configuration(s), {n_runs} benchmark runs; {estimate}"
+    text = terminal_safe(f"{what}: {n_configs} configuration(s), {n_runs} benchmark runs; {estimate}")
     with contextlib.suppress(OSError):
         _StderrConsole().print(text, markup=False, soft_wrap=True)
     if n_runs > LARGE_PLAN_RUNS and not yes:
@@ -312,6 +315,8 @@ def cmd(args: argparse.Namespace) -> int:
                  benches)]
     check_irq_windows(plan, args.irq_windows)
     runner = runner_from_args(args, config)
+    if runner is None:
+        api.check_machine(plan)
     jobs = 1 if runner is not None else args.jobs  # one board: one run at a time
     announce_plan(store, plan, jobs, args.yes, "run")
     run_id, _results, status = run_plan(store, plan, command, jobs=jobs,
@@ -403,6 +408,7 @@ def run_experiment(args: argparse.Namespace) -> int:
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = exp.plan()
     check_irq_windows(plan, args.irq_windows)
+    api.check_machine(plan)
     announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
     run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
                                         jobs=args.jobs, names=dict(exp.names),

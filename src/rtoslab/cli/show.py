@@ -18,6 +18,7 @@ from rtoslab.records import RtoslabError
 from rtoslab.report.base import get_renderer, renderer_names
 from rtoslab.report.html import render_html
 from rtoslab.report.rows import config_title
+from rtoslab.report.text import terminal_safe
 from rtoslab.trace.timeline import load_run_timelines
 from rtoslab.views import ResultView, RunView
 
@@ -50,10 +51,10 @@ def cmd(args: argparse.Namespace) -> int:
         text = console_text(view, args.console)
         if not text:
             print(f"run {view.id}: {args.console} printed nothing (or did not run)", file=sys.stderr)
-        sys.stdout.write(text)
+        sys.stdout.write(terminal_safe(text))  # escapes shown, not obeyed; the store keeps them
         return 0
     if args.why is not None:
-        sys.stdout.write(why_text(view, args.why))
+        sys.stdout.write(terminal_safe(why_text(view, args.why)))
         return 0
     exp = report_spec_of(view)  # stored with the run (or, before v5, its file's)
     if fmt == "terminal":

@@ -19,6 +19,7 @@ from rtoslab.report.rows import run_rows, time_base_lines
 from rtoslab.report.spec import ReportSpec
 from rtoslab.report.spec import from_json as spec_from_json
 from rtoslab.report.terminal import TerminalRenderer, time_base_text
+from rtoslab.report.text import terminal_safe, terminal_safe_value
 from rtoslab.views import RunView
 
 
@@ -46,6 +47,7 @@ def _footer(view: RunView) -> str:
 def print_run_text(view: RunView, exp: ReportSpec | None, *, width: int, per_config: bool,
                    wide: bool) -> None:
     out = sys.stdout
+    view = terminal_safe_value(view)  # control characters shown as escapes (the store keeps them)
     many = len(view.configs) > 1
     out.write(TerminalRenderer(width=width, configs=False).render(view))
     if exp is not None and view.results:  # (a run stopped before its first result has none)
@@ -67,7 +69,7 @@ def print_run_text(view: RunView, exp: ReportSpec | None, *, width: int, per_con
             out.write(time_base_text(bases) + "\n")
     windows = irq_windows_text(view)
     if windows:
-        out.write("\n" + windows)
+        out.write("\n" + terminal_safe(windows))
 
 
 def markdown_report(view: RunView, exp: ReportSpec | None) -> str:

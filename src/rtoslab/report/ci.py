@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from rtoslab.report.comparison import ComparisonTable, is_regression
 from rtoslab.report.labels import SEPARATOR, kernel_source_text, timing_footer
 from rtoslab.report.numbers import fmt_num
+from rtoslab.report.text import markdown_safe
 from rtoslab.views import ConfigView
 
 # Statuses, in the order the summary lists them; the first three fail the gate.
@@ -166,7 +167,8 @@ def _pct(value: float | None) -> str:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """One line safe in Markdown: pipes escaped, HTML shown as text (``markdown_safe``)."""
+    return markdown_safe(text)
 
 
 def headline(result: CiResult) -> str:

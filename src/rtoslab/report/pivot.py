@@ -27,6 +27,7 @@ from rtoslab.records import RtoslabError, TimeBase, Unit
 from rtoslab.report.comparison.table import STATS, axes_of
 from rtoslab.report.fit import fit_table
 from rtoslab.report.labels import SEPARATOR, axis_text
+from rtoslab.report.text import markdown_safe
 from rtoslab.views import RunView
 
 DIMENSIONS_ALWAYS = ("benchmark", "metric")
@@ -268,11 +269,12 @@ def render_pivot(p: Pivot, fmt: str = "terminal", width: int = 160, wide: bool =
     if p.paced:
         caption += "\n" + p.paced_note()
     if fmt == "markdown":
-        lines = [f"**{p.spec.title}** ({p.caption()})", "", "| " + " | ".join(header) + " |",
-                 "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(cells) + " |" for cells in body]
+        md = markdown_safe
+        lines = [f"**{md(p.spec.title)}** ({md(p.caption())})", "",
+                 "| " + " | ".join(md(h) for h in header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(md(c) for c in cells) + " |" for cells in body]
         if p.paced:
-            lines += ["", f"*{p.paced_note()}*"]
+            lines += ["", f"*{md(p.paced_note())}*"]
         return "\n".join(lines) + "\n"
     return fit_table(header, body, len(p.row_dims), title=p.spec.title, caption=caption, width=width,
                      wide=wide)

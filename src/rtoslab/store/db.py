@@ -14,7 +14,14 @@ from rtoslab.store import reads, writes
 from rtoslab.store.codec import Clock, iso_utc, utc_now
 from rtoslab.store.owner import current_owner, owner_is_gone
 from rtoslab.store.paths import default_db_path
-from rtoslab.store.schema import MIGRATIONS, current_version, latest_version, migrate, oldest_readable_version
+from rtoslab.store.schema import (
+    MIGRATIONS,
+    current_version,
+    latest_version,
+    migrate,
+    oldest_readable_version,
+    schema_problem,
+)
 from rtoslab.views import FINISHED_STATUSES, RunInfo, RunView
 
 __all__ = ["Store", "StoreWriteError", "default_db_path", "open_store"]
@@ -354,6 +361,7 @@ def open_store(path: str | Path | None = None, *, clock: Clock | None = None,
             conn.execute("PRAGMA journal_mode = WAL")
             _check_intact(conn, db_path)
             migrate(conn, db_path, iso_utc(now()))
+        _check_schema(conn, db_path)
     except sqlite3.DatabaseError as err:
         conn.close()
         if getattr(err, "sqlite_errorname", "") == "SQLITE_NOTADB":
@@ -367,6 +375,14 @@ def open_store(path: str | Path | None = None, *, clock: Clock | None = None,
         conn.close()
         raise
     return Store(conn, db_path, now, read_only=read_only)
+
+
+def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a database that lacks a table or column of the schema (dropped by hand or by
+    another tool) like a damaged one: nothing reads or writes it."""
+    problem = schema_problem(conn, current_version(conn, path))
+    if problem is not None:
+        raise _damaged(path, sqlite3.DatabaseError(problem))
 
 
 def _check_readable_version(conn: sqlite3.Connection, path: Path) -> None:

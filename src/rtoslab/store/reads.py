@@ -209,6 +209,7 @@ def _load_results(conn: sqlite3.Connection, run_id: int) -> tuple[ResultView, ..
                 created_at=str(r["created_at"]),
                 metrics=tuple(metrics.get(int(r["id"]), [])),
                 irq_windows=windows.get(int(r["id"])),
+                console_dropped=extra.console_dropped,
             )
         )
     return tuple(results)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from rtoslab.records import RtoslabError
@@ -219,6 +220,39 @@ def _table_names(conn: sqlite3.Connection) -> set[str]:
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
     ).fetchall()
     return {str(row[0]) for row in rows}
+
+
+@cache
+def expected_columns(migrations: tuple[Migration, ...] = MIGRATIONS) -> dict[str, tuple[str, ...]]:
+    """Every table of the latest schema and its columns, as the migrations make them (on
+    an in-memory database)."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        migrate(conn, Path(":memory:"), "", migrations)
+        return _columns(conn)
+    finally:
+        conn.close()
+
+
+def _columns(conn: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
+    return {table: tuple(str(r[1]) for r in conn.execute(f"PRAGMA table_info(\"{table}\")"))
+            for table in sorted(_table_names(conn))}
+
+
+def schema_problem(conn: sqlite3.Connection, version: int | None = None) -> str | None:
+    """What the database lacks of the schema at ``version`` (default: the latest) (a
+    dropped table, a missing column), or None when it has every table and column. Extra
+    tables and columns are left alone. An older database opened read-only is checked
+    against its own version's schema, which is complete for it."""
+    have = _columns(conn)
+    steps = MIGRATIONS if version is None else tuple(m for m in MIGRATIONS if m.version <= version)
+    for table, columns in expected_columns(steps).items():
+        if table not in have:
+            return f"table {table} is missing"
+        lacking = [c for c in columns if c not in have[table]]
+        if lacking:
+            return f"table {table} lacks column(s) {', '.join(lacking)}"
+    return None
 
 
 def current_version(conn: sqlite3.Connection, path: Path) -> int:

@@ -146,7 +146,7 @@ def insert_bench_result(
             None if calib is None else calib.insns,
             None if calib is None else calib.cycles,
             to_json(extra_document(result.wall_s, result.counters, result.footprint,
-                                   result.footprint_error)),
+                                   result.footprint_error, result.console_dropped)),
             created_at,
         ),
     )
