@@ -12,7 +12,8 @@ SUDO=""
 # 1. Debian packages (toolchain, build tools).
 # chromium: the HTML report is tested in a real headless browser. git: a kernel tree given
 # with --kernel-source is identified by its commit (docs/ci.md; tests/e2e/test_ci.py).
-APT_PKGS=(gcc-arm-none-eabi libnewlib-arm-none-eabi cmake ninja-build python3-venv chromium git)
+# gdb-multiarch: the GDB runner's client (rtoslab run --runner gdb; docs/boards.md).
+APT_PKGS=(gcc-arm-none-eabi libnewlib-arm-none-eabi cmake ninja-build python3-venv chromium git gdb-multiarch)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

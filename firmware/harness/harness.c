@@ -2,6 +2,7 @@
  * The shared main of every benchmark image.
  *
  *   lab_target_init()   board up, interrupts still disabled
+ *   LAB_PROBE_INIT()    the probe clock (buffer mode: DWT CYCCNT or SysTick; lab/probe.h)
  *   calibration         16 empty probe pairs (ids 0 and 1): the host learns the probe's
  *                       own cost from them and subtracts it from every sample
  *   lab_bench_run()     the benchmark; returns, or calls lab_finish()/lab_fail() itself
@@ -77,6 +78,7 @@ void lab_fail_status(int status, const char *what)
 int main(void)
 {
     lab_target_init();
+    LAB_PROBE_INIT(); /* buffer mode: select and start the probe clock (lab/probe.h) */
     lab_harness_paint_main_stack();
     lab_harness_calibrate();
     lab_bench_run();

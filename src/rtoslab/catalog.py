@@ -127,12 +127,35 @@ _CPU_WORD = re.compile(r"[a-z0-9][a-z0-9.+-]*")
 FLOAT_ABIS = ("soft", "softfp", "hard")
 
 
+PROBE_MODES = ("region", "buffer")
+
+
 @dataclass(frozen=True)
 class ProbeRegion:
-    """[probe]: the region whose stores the QEMU plugin records as probe hits."""
+    """[probe]: how probes are recorded (lab/probe.h, "Probe modes"; docs/boards.md).
+
+    ``mode`` "region": stores into the region [base, base + size) that the QEMU plugin
+    watches; "buffer": (id, timestamp) entries in a RAM buffer of ``buffer`` entries that
+    the GDB runner reads, with a RAM console of ``console`` bytes. ``size`` / 4 is the id
+    space in both modes."""
 
     base: int
     size: int
+    mode: Literal["region", "buffer"] = "region"
+    buffer: int = 2048  # entries of the RAM probe buffer (buffer mode): a board fact
+    console: int = 2048  # bytes of the RAM console (buffer mode)
+
+
+@dataclass(frozen=True)
+class BoardFacts:
+    """[board]: how a real board is reached (the GDB runner; docs/boards.md). Absent on
+    emulator-only targets."""
+
+    part: str  # the chip, e.g. "STM32F103C8"
+    gdb_server: str = "localhost:3333"  # HOST:PORT of its GDB server (OpenOCD's default)
+    # The emulator target whose QEMU machine runs the model side of `rtoslab validate
+    # --board` (same core family), with this board's core, clock and flash settings.
+    model_target: str = ""
 
 
 @dataclass(frozen=True)
@@ -239,6 +262,8 @@ class TargetFile:
     # [flash_latency]: flash wait states follow the clock by the part's rule (None: no rule,
     # flash_ws stays the [timing] default whatever the clock).
     flash_latency: FlashLatency | None = None
+    # [board]: a real board reached through a GDB server (None: an emulator target).
+    board: BoardFacts | None = None
 
 
 # Board features a benchmark may need beyond lab/target.h's guaranteed functions
@@ -276,6 +301,11 @@ class Target:
     @property
     def clock_hz(self) -> int:
         return self.spec.clock_hz
+
+    @property
+    def is_board(self) -> bool:
+        """A real board ([board] in target.toml): run through a GDB server, not under QEMU."""
+        return self.spec.board is not None
 
     @property
     def probe_base(self) -> int:
@@ -358,6 +388,15 @@ def _check_target(spec: TargetFile, where: str) -> None:
                   "(a probe builds its address with movw/movt)")
     if size <= 0 or size % 4 or size > 0x10000:
         raise bad("probe.size", f"is {size:#x}: give a multiple of 4 up to 0x10000")
+    if spec.probe.mode not in PROBE_MODES:
+        raise bad("probe.mode", f"is {spec.probe.mode!r}: choose {_choices(list(PROBE_MODES))}")
+    if not 16 <= spec.probe.buffer <= 1 << 20:
+        raise bad("probe.buffer", f"is {spec.probe.buffer}: give the RAM probe buffer's entries "
+                  "(8 bytes each), 16..1048576")
+    if not 256 <= spec.probe.console <= 1 << 20:
+        raise bad("probe.console", f"is {spec.probe.console}: give the RAM console's bytes, 256..1048576")
+    if spec.board is not None and not spec.board.part.strip():
+        raise bad("board.part", "is empty: name the chip (e.g. STM32F103C8)")
     if not spec.memory:
         raise bad("memory", "is missing: add [[memory]] tables (name, kind, base, size)")
     seen: set[str] = set()

@@ -91,12 +91,13 @@ def _write_if_changed(path: Path, text: str) -> None:
         path.write_text(text)
 
 
-def target_cmake_args(target: Target, gen_dir: Path, clock_hz: int | None = None) -> dict[str, str]:
+def target_cmake_args(target: Target, gen_dir: Path, clock_hz: int | None = None,
+                      probe_mode: str | None = None) -> dict[str, str]:
     """CMake variables carrying the target's facts from target.toml (written once, there).
 
     ``clock_hz``: the core clock the image is built for (the configuration's timing
-    setting; None: the target's). Writes the generated linker include memory.ld into
-    `gen_dir`."""
+    setting; None: the target's). ``probe_mode``: "region" or "buffer" (None: the
+    target's). Writes the generated linker include memory.ld into `gen_dir`."""
     _write_if_changed(gen_dir / "memory.ld", memory_ld(target))
     spec = target.spec
     return {
@@ -116,6 +117,9 @@ def target_cmake_args(target: Target, gen_dir: Path, clock_hz: int | None = None
         "LAB_TARGET_CORES": str(spec.cores),
         "LAB_PROBE_REGION_BASE": f"{spec.probe.base:#x}",
         "LAB_PROBE_REGION_SIZE": f"{spec.probe.size:#x}",
+        "LAB_PROBE_MODE_BUFFER": "1" if (probe_mode or spec.probe.mode) == "buffer" else "0",
+        "LAB_PROBE_BUFFER_ENTRIES": str(spec.probe.buffer),
+        "LAB_CONSOLE_RAM_BYTES": str(spec.probe.console),
         "LAB_TARGET_GEN_DIR": str(gen_dir),
     }
 
@@ -231,7 +235,8 @@ def build_image(config: BuildConfig, wanted: list[Benchmark], partial: bool = Fa
     benches = buildable_benchmarks(config)
     flags = toolchain_flags()
     args = {
-        **target_cmake_args(config.target_info(), build_dir / "target", config.clock_hz()),
+        **target_cmake_args(config.target_info(), build_dir / "target", config.clock_hz(),
+                            config.probe_mode()),
         "LAB_KERNEL": config.kernel,
         "LAB_KERNEL_CONFIG_DIR": str(kconfig),
         "LAB_OPT_FLAGS": ";".join(config.cflags),
