@@ -61,6 +61,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--irq-windows", action="store_true",
                    help="also find every interval in which each interrupt priority level is "
                         "masked, with its source lines (docs/irq-windows.md)")
+    p.add_argument("--runner", choices=("qemu", "gdb"), default=None,
+                   help="qemu: the emulator with the timing plugin (default on emulator targets); "
+                   "gdb: a board (or QEMU's gdbstub) through a GDB server (default on board "
+                   "targets; docs/boards.md)")
+    p.add_argument("--gdb-server", default=None, metavar="HOST:PORT",
+                   help="the GDB server of --runner gdb (default: the board's, target.toml [board])")
+    p.add_argument("--probe", choices=("region", "buffer"), default=None,
+                   help="probe mode (default: the target's; --runner gdb needs buffer: lab/probe.h)")
     p.add_argument("--yes", action="store_true",
                    help=f"run a plan of more than {LARGE_PLAN_RUNS} benchmark runs without asking")
     p.add_argument("--report", type=Path, default=None,
@@ -205,8 +213,8 @@ class _ProgressLines:
 
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
              experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None,
-             irq_windows: bool = False,
-             report_spec: ReportSpec | None = None) -> tuple[int, list[BenchResult], str]:
+             irq_windows: bool = False, report_spec: ReportSpec | None = None,
+             runner: api.Runner | None = None) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record (``rtoslab.api.execute_plan``) with progress on
     stderr. Returns (run id, results, final status).
 
@@ -233,7 +241,7 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
         with bar:
             outcome = api.execute_plan(store, plan, command, experiment, jobs, progress,
                                        on_start=started.append, irq_windows=irq_windows,
-                                       report_spec=report_spec)
+                                       report_spec=report_spec, runner=runner)
     except BaseException:
         if started:
             lines.line(f"run {started[0]} stopped: stored as incomplete, with every result finished "
@@ -306,22 +314,28 @@ def cmd(args: argparse.Namespace) -> int:
                 (replace(twin, axes=tuple({**config.axis_values(), "defines.LAB_TRACE": 1}.items())),
                  benches)]
     check_irq_windows(plan, args.irq_windows)
-    api.check_machine(plan)
-    announce_plan(store, plan, args.jobs, args.yes, "run")
-    run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs,
-                                        irq_windows=args.irq_windows)
+    runner = runner_from_args(args, config)
+    if runner is None:
+        api.check_machine(plan)
+    jobs = 1 if runner is not None else args.jobs  # one board: one run at a time
+    announce_plan(store, plan, jobs, args.yes, "run")
+    run_id, _results, status = run_plan(store, plan, command, jobs=jobs,
+                                        irq_windows=args.irq_windows, runner=runner)
     print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
 
 def config_from_args(args: argparse.Namespace) -> BuildConfig:
     """The configuration the run command line names (its axes: the flags given), checked
-    (``rtoslab.api.configuration``)."""
+    (``rtoslab.api.configuration``). --runner gdb builds buffer-mode images."""
+    probe = getattr(args, "probe", None)
+    if probe is None and getattr(args, "runner", None) == "gdb":
+        probe = "buffer"
     config = api.configuration(
         target=args.target, kernel=args.kernel, cflags=args.cflags,
         options=parse_options(args.option, "--option"),
         defines=parse_options(args.define, "--define"),
-        timing=parse_options(args.timing, "--timing"))
+        timing=parse_options(args.timing, "--timing"), probe=probe or "")
     folder, given = kernel_source_of(args)
     return with_kernel_source(config, folder, given=given)
 
@@ -352,6 +366,29 @@ def parse_options(texts: list[str], flag: str) -> dict[str, object]:
                                "give it once")
         out[key] = value
     return out
+
+
+def runner_from_args(args: argparse.Namespace, config: BuildConfig) -> api.Runner | None:
+    """The GDB runner when --runner gdb (or a board target's default) asks for it; None:
+    the emulator's (api's default). Refuses a region-mode image for the GDB runner and a
+    --gdb-server without it, one line each."""
+    board = config.target_info().spec.board
+    kind = args.runner or ("gdb" if board is not None else "qemu")
+    if kind == "qemu":
+        if args.gdb_server:
+            raise RtoslabError("--gdb-server is for --runner gdb")
+        if config.probe_mode() == "buffer":
+            raise RtoslabError(f"{config.target}: buffer-mode images run through a GDB server: "
+                               "add --runner gdb --gdb-server HOST:PORT, or use --probe region")
+        return None
+    if config.probe_mode() != "buffer":
+        raise RtoslabError("--runner gdb reads the RAM probe buffer: drop --probe region "
+                           "(--runner gdb builds with --probe buffer)")
+    server = args.gdb_server or (board.gdb_server if board is not None else None)
+    if not server:
+        raise RtoslabError(f"--runner gdb needs --gdb-server HOST:PORT ({config.target} names no "
+                           "board GDB server in target.toml [board])")
+    return api.gdb_runner(server)
 
 
 def traced_twin(config: BuildConfig) -> BuildConfig:

@@ -23,7 +23,7 @@ from rtoslab.runners.base import RunOutput, RunRequest
 from rtoslab.runners.fault import describe_fault
 from rtoslab.timing import description
 from rtoslab.tools import check_one_clock, check_qemu, qemu_binary
-from rtoslab.trace.elf import check_arm_elf, elf_machine, read_elf_section
+from rtoslab.trace.elf import check_arm_elf, elf_machine, read_elf_section, read_elf_symbol
 from rtoslab.trace.reader import read_trace
 
 
@@ -226,6 +226,9 @@ class QemuRunner:
 
     name = "qemu"
 
+    def measured_on(self, target: str) -> str:
+        return "model"
+
     def __init__(self) -> None:
         self._live: set[subprocess.Popen[bytes]] = set()
         self._lock = threading.Lock()
@@ -247,6 +250,9 @@ class QemuRunner:
         if not req.elf.is_file():
             raise RtoslabError(f"{req.benchmark}: ELF {req.elf} does not exist: build it first")
         check_arm_elf(req.elf)
+        if read_elf_symbol(req.elf, "lab_probe_buf") is not None:
+            raise RtoslabError(f"{req.benchmark}: {req.elf.name} is a buffer-mode image (--probe "
+                               "buffer): run it with --runner gdb --gdb-server HOST:PORT")
         self.preflight()
         if req.target.qemu_system != "arm" and shutil.which(qemu_binary(req.target.qemu_system)) is None:
             raise RtoslabError(f"qemu-system-{req.target.qemu_system} not found (target {req.target.name}): "
