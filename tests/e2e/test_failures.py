@@ -12,6 +12,7 @@ import pytest
 from rtoslab.catalog import get_target
 from rtoslab.runners.base import RunRequest
 from rtoslab.runners.qemu import QemuRunner
+from rtoslab.tools import ONE_CLOCK_FIX
 
 from .conftest import RunCli
 
@@ -93,8 +94,8 @@ def test_missing_qemu_names_the_fix(run_cli: RunCli, tmp_path: Path) -> None:
     lines = proc.stderr.strip().splitlines()
     assert lines[-1].startswith("rtoslab: error: the one clock needs rtoslab's patched "
                                 f"qemu-system-arm, which is missing or stale ({empty}/")
-    assert lines[-1].endswith("run `make setup` (it builds rtoslab's patched qemu-system-arm, ~6 min "
-                              "once), or measure on QEMU's instruction clock with --timing time=instruction")
+    assert lines[-1].endswith(ONE_CLOCK_FIX)
+    assert "--timing time=instruction" in ONE_CLOCK_FIX
     assert "stored as incomplete" not in proc.stderr  # refused before a run record exists
     proc = run_cli("run", "--bench", "calib", "--timing", "time=instruction",
                    "--db", str(tmp_path / "r2.sqlite"), env=env)
