@@ -24,7 +24,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(REPO / "firmware", root / "firmware")
     targets = root / "firmware" / "targets"
     shutil.copytree(targets / "mps2-an385", targets / "copy-an385")
-    for name in ("deps", "plugin", "scripts"):  # scripts/qemu: the patched QEMU's build key
+    for name in ("deps", "formats", "plugin", "scripts"):  # scripts/qemu: the patched QEMU's build key
         (root / name).symlink_to(REPO / name)
     return root
 

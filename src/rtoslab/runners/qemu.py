@@ -148,7 +148,9 @@ def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
         f"size={req.target.probe_size:#x}",
         f"insn_limit={req.insn_limit}",
     ]
-    if req.events and str(req.model.get("core", "none")) != "none":
+    # The exception event file needs the plugin's exception model (Cortex-M only: an AVR
+    # guest has no NVIC, so its timeline has the task lanes alone; docs/timeline.md).
+    if req.events and str(req.model.get("core", "none")) != "none" and req.target.arch != "avr":
         plugin_args.append(f"events={events_file(trace_path)}")
     model = dict(req.model)
     if str(model.get("core", "none")) != "none" and "handlers" not in model:
