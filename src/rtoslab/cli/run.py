@@ -14,7 +14,13 @@ from types import FrameType
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.progress import Progress as RichProgress
 
 from rtoslab import api
@@ -69,6 +75,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="the GDB server of --runner gdb (default: the board's, target.toml [board])")
     p.add_argument("--probe", choices=("region", "buffer"), default=None,
                    help="probe mode (default: the target's; --runner gdb needs buffer: lab/probe.h)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="a line per benchmark result on stderr also on a terminal (without it, a "
+                   "terminal shows one progress bar and a line per failure)")
     p.add_argument("--yes", action="store_true",
                    help=f"run a plan of more than {LARGE_PLAN_RUNS} benchmark runs without asking")
     p.add_argument("--report", type=Path, default=None,
@@ -166,22 +175,70 @@ class _StderrConsole(Console):
         raise BrokenPipeError("stderr is closed")
 
 
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def _printable(text: str) -> str:
+    """``text`` with every control character (C0, DEL, C1) and bidirectional override shown
+    as ``\\xNN`` / ``\\uNNNN``: a failure reason can carry the firmware's own console
+    text, which must not move the cursor, clear the screen or recolour the terminal."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if code < 0x20 or 0x7F <= code <= 0x9F:
+            out.append(f"\\x{code:02x}")
+        elif ch in _BIDI:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 class _ProgressLines:
-    """Progress on stderr: a bar on a terminal, and one plain line per result always (also
-    with --json and when stderr is a file or pipe), ``[k/N] ok BENCH CONFIG``, where CONFIG
-    is built from the axes that vary in the plan. A closed stderr stops the lines, never
-    the run."""
+    """Progress on stderr.
+
+    On a terminal: one live bar (done/total, the ok/failed/n/a counts, elapsed time and the
+    estimate left, the configuration in flight), and a line for each failure as it
+    happens. With stderr not a terminal (a file, a pipe, --json into a file) or with
+    ``verbose`` (-v): one plain line per result, ``[k/N] ok BENCH CONFIG``, where CONFIG
+    is built from the axes that vary in the plan. Text from the firmware (a failure's
+    reason) is shown with its control characters escaped. A closed stderr stops the
+    output, never the run."""
 
     def __init__(self, plan: list[tuple[BuildConfig, list[Benchmark]]],
-                 names: dict[str, str] | None = None) -> None:
-        self.err = _StderrConsole()
+                 names: dict[str, str] | None = None, verbose: bool = False,
+                 console: Console | None = None) -> None:
+        self.err = console if console is not None else _StderrConsole()
         axes = [c.axis_values() for c, _ in plan]
         keys = varying_keys(axes)
-        self.labels = {c.measure_key(): axes_label(a, keys, names)
+        self.labels = {c.measure_key(): _printable(axes_label(a, keys, names))
                        for (c, _), a in zip(plan, axes, strict=True)}
+        # the bar names the configuration in flight; with one configuration, by its kernel
+        # and target (no axis varies)
+        self.flight = {c.measure_key(): self.labels[c.measure_key()] or f"{c.kernel} on {c.target}"
+                       for c, _ in plan}
         self.total = sum(len(b) for _, b in plan)
+        self.configs = len(plan)
+        self.built = 0
         self.done = 0
+        self.counts = {"ok": 0, "failed": 0, "n/a": 0}
         self.open = True
+        self.bar_shown = self.err.is_terminal
+        self.every_result = verbose or not self.err.is_terminal
+        self.bar = RichProgress(
+            TextColumn("run"), BarColumn(bar_width=24), MofNCompleteColumn(),
+            TextColumn("{task.fields[counts]}"), TimeElapsedColumn(), TextColumn("left"),
+            TimeRemainingColumn(), TextColumn("{task.fields[where]}"),
+            console=self.err, transient=True, disable=not self.bar_shown)
+        self.task = self.bar.add_task("run", total=self.total, counts=self._counts(),
+                                      where=self._building())
+
+    def _counts(self) -> str:
+        c = self.counts
+        return f"ok {c['ok']} · failed {c['failed']} · n/a {c['n/a']}"
+
+    def _building(self) -> str:
+        return f"building {self.built}/{self.configs} configuration(s)" if self.built < self.configs else ""
 
     def line(self, text: str, markup: str | None = None) -> None:
         if not self.open:
@@ -196,50 +253,54 @@ class _ProgressLines:
         except OSError:
             self.open = False
 
+    def progress(self, p: Progress) -> None:
+        if p.stage == "built":
+            self.built += 1
+            self._update(self.flight.get(p.config.measure_key(), ""))
+        elif p.stage == "done" and p.result is not None:
+            self.result(p)
+
+    def _update(self, where: str) -> None:
+        building = self._building()
+        self.bar.update(self.task, completed=self.done, counts=self._counts(),
+                        where=building or where)
+
     def result(self, p: Progress) -> None:
         r = p.result
         if r is None:
             return
         self.done += 1
+        self.counts[r.status if r.status in self.counts else "n/a"] += 1
         where = self.labels.get(p.config.measure_key(), "")
-        detail = f": {r.reason}" if r.reason else ""
+        self._update(self.flight.get(p.config.measure_key(), ""))
+        if not (self.every_result or r.status == "failed"):
+            return
+        detail = f": {_printable(r.reason)}" if r.reason else ""
         head = f"[{self.done}/{self.total}]"
         word = {"ok": "ok", "failed": "FAILED"}.get(r.status, r.status)
         color = {"ok": "green", "failed": "red"}.get(r.status, "yellow")
-        text = " ".join(x for x in (head, word, r.benchmark, where) if x) + detail
-        self.line(text, f"{head} [{color}]{word}[/{color}] {escape(r.benchmark)} {escape(where)}"
+        bench = _printable(r.benchmark)
+        text = " ".join(x for x in (head, word, bench, where) if x) + detail
+        self.line(text, f"{head} [{color}]{word}[/{color}] {escape(bench)} {escape(where)}"
                   f"{escape(detail)}")
 
 
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
              experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None,
-             irq_windows: bool = False, report_spec: ReportSpec | None = None,
+             irq_windows: bool = False, verbose: bool = False, report_spec: ReportSpec | None = None,
              runner: api.Runner | None = None) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record (``rtoslab.api.execute_plan``) with progress on
-    stderr. Returns (run id, results, final status).
+    stderr (``_ProgressLines``). Returns (run id, results, final status).
 
     Ctrl-C or SIGTERM marks the run incomplete (results stored so far stay) and re-raises;
     so does a failed write (disk full), which ends in one line.
     """
-    lines = _ProgressLines(plan, names)
+    lines = _ProgressLines(plan, names, verbose)
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
-    bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                       TimeElapsedColumn(), console=lines.err, transient=True,
-                       disable=not lines.err.is_terminal)
-    builds = bar.add_task("build", total=len(plan))
-    runs = bar.add_task("run", total=lines.total)
     started: list[int] = []
-
-    def progress(p: Progress) -> None:
-        if p.stage == "built":
-            bar.advance(builds)
-        elif p.stage == "done" and p.result is not None:
-            bar.advance(runs)
-            lines.result(p)
-
     try:
-        with bar:
-            outcome = api.execute_plan(store, plan, command, experiment, jobs, progress,
+        with lines.bar:
+            outcome = api.execute_plan(store, plan, command, experiment, jobs, lines.progress,
                                        on_start=started.append, irq_windows=irq_windows,
                                        report_spec=report_spec, runner=runner)
     except BaseException:
@@ -250,6 +311,10 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
         raise
     finally:
         signal.signal(signal.SIGTERM, old_term)
+    if lines.bar_shown and not lines.every_result:
+        c = lines.counts
+        lines.line(f"run {outcome.run_id}: {lines.done}/{lines.total} benchmark runs: ok {c['ok']}, "
+                   f"failed {c['failed']}, n/a {c['n/a']}")
     return outcome.run_id, list(outcome.results), outcome.status
 
 
@@ -320,7 +385,8 @@ def cmd(args: argparse.Namespace) -> int:
     jobs = 1 if runner is not None else args.jobs  # one board: one run at a time
     announce_plan(store, plan, jobs, args.yes, "run")
     run_id, _results, status = run_plan(store, plan, command, jobs=jobs,
-                                        irq_windows=args.irq_windows, runner=runner)
+                                        irq_windows=args.irq_windows, runner=runner,
+                                        verbose=args.verbose)
     print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
@@ -412,7 +478,8 @@ def run_experiment(args: argparse.Namespace) -> int:
     announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
     run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
                                         jobs=args.jobs, names=dict(exp.names),
-                                        irq_windows=args.irq_windows, report_spec=exp.report_spec())
+                                        irq_windows=args.irq_windows, verbose=args.verbose,
+                                        report_spec=exp.report_spec())
     print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
