@@ -35,6 +35,7 @@ from rtoslab.cli.common import (
     open_db,
     positive_int,
     terminal_width,
+    unit_arg,
     write_whole,
 )
 from rtoslab.cli.tables import markdown_report, print_run_text, report_spec_of
@@ -521,4 +522,5 @@ def print_run(store: Store, run_id: int, args: argparse.Namespace) -> None:
     if args.json:
         sys.stdout.write(get_renderer("json").render(view))
     else:
-        print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide)
+        print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide,
+                       unit=unit_arg(args))

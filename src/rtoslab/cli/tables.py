@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from rtoslab.experiments.experiment import load_experiment
-from rtoslab.records import RtoslabError
+from rtoslab.records import RtoslabError, Unit
 from rtoslab.report.base import get_renderer
 from rtoslab.report.comparison import experiment_tables
 from rtoslab.report.irq_windows import text_section as irq_windows_text
@@ -45,7 +45,7 @@ def _footer(view: RunView) -> str:
 
 
 def print_run_text(view: RunView, exp: ReportSpec | None, *, width: int, per_config: bool,
-                   wide: bool) -> None:
+                   wide: bool, unit: Unit | None = None) -> None:
     out = sys.stdout
     view = terminal_safe_value(view)  # control characters shown as escapes (the store keeps them)
     many = len(view.configs) > 1
@@ -58,9 +58,10 @@ def print_run_text(view: RunView, exp: ReportSpec | None, *, width: int, per_con
         rows = exp.rows if exp is not None else "benchmark"
         baselines = exp.baseline_pairs() if exp is not None else []
         out.write("\n" + experiment_tables(view, name, rows, baselines, width=width, wide=wide,
-                                           footer=_footer(view)))
+                                           footer=_footer(view), units=(unit,) if unit else None))
     if per_config or not many:
-        out.write(TerminalRenderer(width=width, configs=True, header=False).render(view))
+        out.write(TerminalRenderer(width=width, configs=True, header=False, wide=wide,
+                                   unit=unit).render(view))
     else:
         out.write(f"\n{len(view.configs)} configurations: --per-config prints a table for each "
                   "(all statistics, in every unit)\n")
