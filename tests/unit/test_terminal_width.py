@@ -66,7 +66,8 @@ def test_unit_insn_puts_instructions_first(view: RunView) -> None:
 
 
 def test_time_cell_and_name_wrapping() -> None:
-    assert time_cell(16.08) == "16.08 µs"
+    assert time_cell(16.08) == "16.08 µs" and time_cell(999.5) == "999.5 µs"
+    assert time_cell(2253.08) == "2.253 ms"
     assert time_cell(49_998.4) == "49.998 ms"
     assert wrap_name("periodic_wake_latency", 14, "  ") == "  periodic_\n    wake_\n    latency"
     assert wrap_name("abcdefghijklmnopqrstuvwxyz", 12) == "abcdefghijkl\n  mnopqrstuv\n  wxyz"

@@ -40,7 +40,7 @@ from rtoslab.cli.common import (
 )
 from rtoslab.cli.tables import markdown_report, print_run_text, report_spec_of
 from rtoslab.experiments.experiment import Experiment
-from rtoslab.pipeline import Progress
+from rtoslab.pipeline import Progress, config_na_reason
 from rtoslab.records import BenchResult, RtoslabError, WriteError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
@@ -104,6 +104,9 @@ def add_selection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kernel", default=None, help=f"kernel port (default: {api.DEFAULT_KERNEL})")
     p.add_argument("--cflags", default=None, help=f"compiler flags of the configuration (default: "
                    f"{DEFAULT_CFLAGS})")
+    p.add_argument("--with-na", action="store_true",
+                   help="keep a suite's benchmarks that cannot run on this kernel or target, as n/a "
+                   "rows with their reasons (default: left out, named in one line)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="kernel option override (repeatable)")
     p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
@@ -151,14 +154,35 @@ def parse_option(text: str, flag: str = "--option") -> tuple[str, object]:
         return key, value
 
 
-def select_benchmarks(args: argparse.Namespace) -> list[Benchmark]:
+def select_benchmarks(args: argparse.Namespace, config: BuildConfig | None = None) -> list[Benchmark]:
     """Each --suite's benchmarks, then each --bench not already among them (the union, in
     the order given, as the other repeatable options accumulate); neither: the default
-    suite (``rtoslab.api.select``)."""
+    suite (``rtoslab.api.select``).
+
+    With ``config``, a suite holds only the benchmarks that can run in it (issue 28: the
+    FreeRTOS kernel suite without the SMP-only ones), unless --with-na; the ones left out
+    are named in one line on stderr. A benchmark named by --bench always stays (n/a with
+    its reason when it cannot run)."""
     names: list[str] = []
     for suite in args.suite:
         names += [b.name for b in suite_benchmarks(suite)]
-    return api.select([*names, *args.bench])
+    chosen = api.select([*names, *args.bench])
+    if config is None or getattr(args, "with_na", False) or not args.suite:
+        return chosen
+    asked = set(args.bench)
+    left_out = [b.name for b in chosen if b.name not in asked and config_na_reason(config, b)]
+    if not left_out:
+        return chosen
+    kept = [b for b in chosen if b.name not in left_out]
+    where = f"kernel {config.kernel} on {config.target}"
+    if not kept:
+        raise RtoslabError(f"every benchmark of suite {', '.join(args.suite)} is n/a for {where}: "
+                           "pass --with-na to see why, or choose another --kernel/--target")
+    with contextlib.suppress(OSError):
+        _StderrConsole().print(f"left out {len(left_out)} benchmark(s) n/a for {where}: "
+                               f"{', '.join(left_out)} (--with-na keeps them as n/a rows)",
+                               markup=False, soft_wrap=True)
+    return kept
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -366,8 +390,9 @@ def cmd(args: argparse.Namespace) -> int:
     fill_selection_defaults(args)
     get_target(args.target)
     get_kernel(args.kernel)
-    benches = select_benchmarks(args)
+    select_benchmarks(args)  # an unknown name fails first, with its did-you-mean
     config = config_from_args(args)  # unknown options and bad settings fail before anything is stored
+    benches = select_benchmarks(args, config)
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = [(config, benches)]

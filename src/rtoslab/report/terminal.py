@@ -87,8 +87,8 @@ def line_unit(units: Collection[Unit], first: Unit | None = None) -> Unit | None
 
 
 def time_cell(us: float) -> str:
-    """A time in µs, or in ms from 10,000 µs on (with its unit: a column may hold both)."""
-    if abs(us) >= 10_000:
+    """A time in µs, or in ms from 1,000 µs on (with its unit: a column may hold both)."""
+    if abs(us) >= 1_000:
         return f"{fmt_num(round(us / 1000, 3))} ms"
     return f"{fmt_num(round(us, 3))} µs"
 
