@@ -24,9 +24,9 @@ from html import escape
 from rtoslab.catalog import kernels
 from rtoslab.records import Footprint, RtoslabError, Sample, Summary, Unit
 from rtoslab.report.comparison.run_tables import config_labels, grouped_rows, report_table
-from rtoslab.report.comparison.table import Baselines, Column
+from rtoslab.report.comparison.table import Baselines, Column, axes_of
 from rtoslab.report.irq_windows import html_section as irq_windows_html
-from rtoslab.report.labels import kernel_label, timing_footer
+from rtoslab.report.labels import axis_text, kernel_label, timing_footer, varying_keys
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
 from rtoslab.report.pivot import Pivot, PivotSpec, build_pivot, pivot_grid
 from rtoslab.report.rows import Row, config_title, grouped_warnings, run_rows, time_base_lines
@@ -50,8 +50,10 @@ from rtoslab.views import ConfigView, MetricView, ResultView, RunView
 # metric id -> that metric's raw samples in measurement order
 Samples = Mapping[int, tuple[Sample, ...]]
 
-# Units drawn from raw samples (``us`` is cycles scaled by the clock: not charted).
-CHART_UNITS = (Unit.INSN, Unit.CYCLE)
+# Units drawn from raw samples (``us`` is cycles scaled by the clock: not charted), time
+# first: a metric's charts and comparisons are in modelled cycles, in instructions only
+# when it has no cycles (issue 28); the statistics tables have every unit.
+CHART_UNITS = (Unit.CYCLE, Unit.INSN)
 DEFAULT_BASELINE = "first configuration"
 NO_SAMPLES = "raw samples not loaded"
 
@@ -97,6 +99,9 @@ td.problem { color: var(--muted); }
 .badge.ok, .badge.complete { background: #3b8f5a; }
 .badge.failed { background: var(--bad); }
 .badge.n-a, .badge.incomplete, .badge.running { background: var(--na); }
+ul.headline { margin: 4px 0 8px; padding-left: 20px; font-size: 15px; }
+details.meta { margin: 4px 0; }
+details.meta > summary { color: var(--muted); cursor: pointer; }
 ul.warnings { margin: 4px 0 10px; padding-left: 20px; color: var(--na); font-size: 13px; }
 .multiples { display: flex; flex-wrap: wrap; gap: 10px 14px; margin: 4px 0 12px; }
 figure { margin: 0; }
@@ -310,22 +315,28 @@ class _Page:
     def chart_units(self, benchmark: str, metric: str) -> list[Unit]:
         present = {u for r in self.view.results if r.benchmark == benchmark and r.status == "ok"
                    for m in r.metrics if m.name == metric for u in m.summaries}
-        return [u for u in CHART_UNITS if u in present]
+        return [u for u in CHART_UNITS if u in present][:1]
 
     # ------------------------------------------------------------ page
 
     def html(self) -> str:
+        """The page, answer first (issue 28): the experiment's question (its tables and
+        charts) and a two-line summary of what changed most, then the comparison and the
+        statistics; the charts of distributions, the footprint, the configurations and the
+        run's metadata (folded) after them."""
         v = self.view
         title = self.r.title or f"rtoslab run {v.id}"
         multi = len(self.configs) > 1
         sections = []
         if self.r.tables and v.results:
             sections.append(("question", "Results", self.question()))
-        sections += [("configurations", "Configurations", self.configurations()),
-                     ("summary", "Statistics", self.summaries())]
         if multi:
             sections.append(("comparison", "Comparison", self.comparison()))
-            sections.append(("boxplots", "Box plots across configurations", self.boxplots()))
+        sections.append(("summary", "Statistics", self.summaries()))
+        if multi:
+            boxes = self.boxplots()
+            if boxes:
+                sections.append(("boxplots", "Box plots across configurations", boxes))
         sections.append(("distributions", "Distributions of raw samples", self.distributions()))
         sections.append(("footprint", "Footprint", self.footprint()))
         if self.r.timelines:
@@ -333,18 +344,53 @@ class _Page:
         windows = irq_windows_html(v)
         if windows:
             sections.append(("irq-windows", "Masked interrupt windows", windows))
+        sections.append(("configurations", "Configurations", self.configurations()))
         if not v.results:
             sections = [("summary", "Results", "<p>No results are stored for this run.</p>")]
         nav = "".join(f'<a href="#{sid}">{_e(name)}</a>' for sid, name, _ in sections)
         body = "\n".join(f'<section id="{sid}"><h2>{_e(name)}</h2>\n{content}\n</section>'
-                       for sid, name, content in sections)
+                         for sid, name, content in sections)
         return (
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
-            f'<header><h1>{_e(title)}</h1>{self.identity()}<nav>{nav}</nav></header>\n'
+            f'<header><h1>{_e(title)}</h1>{self.headline()}'
+            f'<details class="meta"><summary>{_e(self.meta_line())}</summary>{self.identity()}'
+            f'</details><nav>{nav}</nav></header>\n'
             f"{body}\n</main>\n</body>\n</html>\n"
         )
+
+    def meta_line(self) -> str:
+        """The folded metadata's one line: status, result counts, when."""
+        v = self.view
+        counts = {s: sum(1 for r in v.results if r.status == s) for s in ("ok", "failed", "n/a")}
+        return (f"run {v.id} · {v.status} · {counts['ok']} ok, {counts['failed']} failed, "
+                f"{counts['n/a']} n/a · {len(self.configs)} configuration"
+                f"{'s' if len(self.configs) != 1 else ''} · {v.started_at} (details)")
+
+    def headline(self) -> str:
+        """Two lines on what changed most between the configurations (modelled cycles,
+        median, against the baseline): the largest rise and the largest fall; nothing for
+        one configuration."""
+        if len(self.configs) < 2:
+            return ""
+        unit = Unit.CYCLE if any(Unit.CYCLE in m.summaries for r in self.view.results
+                                 for m in r.metrics) else Unit.INSN
+        table = report_table(self.view, unit, "median", self.r.baselines, DEFAULT_BASELINE, self.r.rows)
+        found = [(r, row, rc) for rc in table.ratios for row in table.rows
+                 if (r := table.ratio(row, rc)) is not None and r > 0]
+        if not found:
+            return ""
+        lines = []
+        up = max(found, key=lambda f: f[0])
+        down = min(found, key=lambda f: f[0])
+        for word, (ratio, row, rc) in (("most up", up), ("most down", down)):
+            if (word == "most up" and ratio <= 1) or (word == "most down" and ratio >= 1):
+                continue
+            lines.append(f"<li><b>{_e(word)}</b>: {_e(' / '.join(row.cells()))}: "
+                         f"{_e(self._column_label(rc.column))} is {_e(fmt_ratio(ratio))} "
+                         f"{_e(self._column_label(rc.base))} (median {_e(unit)})</li>")
+        return f'<ul class="headline">{"".join(lines)}</ul>' if lines else ""
 
     def identity(self) -> str:
         v = self.view
@@ -390,6 +436,22 @@ class _Page:
         return "\n".join(out)
 
     def configurations(self) -> str:
+        """The axes that vary between the configurations (one column each), then every
+        configuration's full identity, folded."""
+        full = self._configurations_full()
+        if len(self.configs) < 2:
+            return full
+        axes = [axes_of(c) for c in self.configs]
+        keys = varying_keys(axes)
+        header = [("name", False), ("hash", False), *((k, False) for k in keys)]
+        rows = ["<tr>" + _td(self.labels[c.id], cls="name")
+                + _td(f'<code class="hash">{_e(c.hash)}</code>', raw=True)
+                + "".join(_td(axis_text(k, a[k]) if k in a else "-") for k in keys) + "</tr>"
+                for c, a in zip(self.configs, axes, strict=True)]
+        return (_table(header, rows, "axes") + "<details><summary>every setting of each "
+                f"configuration ({len(self.configs)})</summary>{full}</details>")
+
+    def _configurations_full(self) -> str:
         header = [(h, False) for h in ("name", "hash", "target", "kernel and its options", "compiler",
                                        "flags", "timing model")]
         rows = []
@@ -455,7 +517,7 @@ class _Page:
     def comparison(self) -> str:
         out = []
         units = [u for u in CHART_UNITS if any(u in m.summaries for r in self.view.results
-                                               if r.status == "ok" for m in r.metrics)]
+                                               if r.status == "ok" for m in r.metrics)][:1]
         if not units:
             return "<p>No measurements to compare.</p>"
         for unit in units:
@@ -539,6 +601,7 @@ class _Page:
         return BoxRow(label, box_stats(values))
 
     def boxplots(self) -> str:
+        """Box plots across configurations; empty when no metric has two to set side by side."""
         out = []
         if self.r.samples is None:
             out.append(f'<p class="note">{NO_SAMPLES}: boxes show min, median and max only.</p>')
@@ -552,9 +615,11 @@ class _Page:
                             if (b := self._box_row(c, self.result(c, bench), metric, unit)) is not None]
                     if sum(1 for b in rows if b.stats is not None) < 2:
                         continue  # nothing to set side by side
+                    if all(b.stats is None or b.stats.n < 2 for b in rows):
+                        continue  # single samples: the table says it all
                     svg = boxplot_svg(rows, title=f"{bench} · {metric} ({unit})", unit=unit)
                     out.append(f'<figure class="chart">{svg}</figure>')
-        return "\n".join(out)
+        return "\n".join(out) if len(out) > 1 else ""
 
     # ------------------------------------------------------------ histograms
 
@@ -592,6 +657,13 @@ class _Page:
                 out.append(f"<h3>{_e(bench)} · {_e(metric)}</h3>")
                 if desc:
                     out.append(f'<p class="desc">{_e(desc)}</p>')
+                counts = [m.summaries[u].n for r in self.view.results if r.benchmark == bench
+                          and r.status == "ok" for m in r.metrics if m.name == metric
+                          for u in m.summaries]
+                if counts and max(counts) < 2:
+                    out.append('<p class="note">one sample per configuration: no histogram (the '
+                               "statistics table has its value)</p>")
+                    continue
                 for unit in self.chart_units(bench, metric):
                     figures = [f for c in self.configs
                                if (r := self.result(c, bench)) is not None
@@ -718,5 +790,19 @@ def _pivot_chart(p: Pivot) -> str:
             series.append(Series(p.col_label(ck), tuple(sorted(pts))))
     if not series:
         return ""
-    return line_chart_svg(series, title=p.spec.title, x_label=p.dim_name(p.row_dims[0]),
-                          y_label=p.caption())
+    x_label = p.dim_name(p.row_dims[0])
+    chart = line_chart_svg(series, title=p.spec.title, x_label=x_label, y_label=p.caption())
+    if len(series) < 2:
+        return chart
+    # the overhead view: each line divided by the first at the same x (lines that lie on
+    # top of each other in the chart of values part here)
+    base = dict(series[0].points)
+    ratios = [Series(f"{s.name} / {series[0].name}",
+                     tuple((x, y / base[x]) for x, y in s.points if base.get(x)))
+              for s in series[1:]]
+    ratios = [r for r in ratios if r.points]
+    if not ratios:
+        return chart
+    return chart + "</figure>\n<figure class=\"chart\">" + line_chart_svg(
+        ratios, title=f"{p.spec.title}: relative to {series[0].name}", x_label=x_label,
+        y_label=f"ratio to {series[0].name} (1 = same)")
