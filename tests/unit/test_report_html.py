@@ -277,6 +277,8 @@ def test_html_explicit_baseline(html_run: HtmlRun) -> None:
 def test_html_custom_title_and_stat(html_run: HtmlRun) -> None:
     html = _render(html_run, title="Kernels <draft>", stat="p90")
     assert "<title>Kernels &lt;draft&gt;</title>" in html
+    asked = render_html(html_run.view, None, question="Which kernel <costs> most?")
+    assert "<p class=\"question\">Which kernel &lt;costs&gt; most?</p>" in asked
     assert "<h3>p90, cycle</h3>" in html
 
 

@@ -535,7 +535,8 @@ def print_run(store: Store, run_id: int, args: argparse.Namespace) -> None:
         write_whole(html_path, render_html(view, store.load_run_samples(view), baselines=baselines,
                                          tables=exp.tables if exp is not None else (),
                                          rows=exp.rows if exp is not None else "benchmark",
-                                         timelines=load_run_timelines(store.path, view)))
+                                         timelines=load_run_timelines(store.path, view),
+                                         question=exp.question if exp is not None else ""))
     except OSError as err:
         # (a failed write, e.g. a full disk, carries no file name: name the one being written)
         # (exit 1, as for the database: the input was fine; no cut or empty file is left)

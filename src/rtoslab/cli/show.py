@@ -67,7 +67,8 @@ def cmd(args: argparse.Namespace) -> int:
         out = render_html(view, store.load_run_samples(view), baselines=baselines,
                           tables=exp.tables if exp is not None else (),
                           rows=exp.rows if exp is not None else "benchmark",
-                          timelines=load_run_timelines(store.path, view))
+                          timelines=load_run_timelines(store.path, view),
+                          question=exp.question if exp is not None else "")
     elif fmt == "markdown":
         out = markdown_report(view, exp)
     else:

@@ -99,6 +99,7 @@ td.problem { color: var(--muted); }
 .badge.ok, .badge.complete { background: #3b8f5a; }
 .badge.failed { background: var(--bad); }
 .badge.n-a, .badge.incomplete, .badge.running { background: var(--na); }
+p.question { font-size: 16px; margin: 0 0 6px; }
 ul.headline { margin: 4px 0 8px; padding-left: 20px; font-size: 15px; }
 details.meta { margin: 4px 0; }
 details.meta > summary { color: var(--muted); cursor: pointer; }
@@ -245,8 +246,9 @@ class HtmlRenderer:
 
     def __init__(self, samples: Samples | None = None, baselines: Baselines = (),
                  stat: str = "median", title: str | None = None,
-                 tables: Sequence[PivotSpec] = (), rows: str = "benchmark") -> None:
+                 tables: Sequence[PivotSpec] = (), rows: str = "benchmark", question: str = "") -> None:
         self.samples = samples
+        self.question = question  # the experiment's description: what the page answers
         self.rows = rows  # comparison rows: "benchmark" (benchmark/metric) or "metric"
         self.baselines = tuple(baselines)
         self.stat = stat
@@ -261,11 +263,12 @@ class HtmlRenderer:
 def render_html(view: RunView, samples: Samples | None, baselines: Baselines = (),
                 title: str | None = None, stat: str = "median",
                 tables: Sequence[PivotSpec] = (), rows: str = "benchmark",
-                timelines: Sequence[Timeline] = ()) -> str:
+                timelines: Sequence[Timeline] = (), question: str = "") -> str:
     """The HTML report of ``view`` with histograms and quartiles from ``samples``;
     ``tables``: the experiment's own tables ([[report.table]]), shown first; ``rows``: the
-    comparison's layout ([report] rows); ``timelines``: traced runs' timelines, shown last."""
-    r = HtmlRenderer(samples, baselines, stat, title, tables, rows)
+    comparison's layout ([report] rows); ``timelines``: traced runs' timelines, shown last;
+    ``question``: the experiment's description, under the title."""
+    r = HtmlRenderer(samples, baselines, stat, title, tables, rows, question)
     r.timelines = tuple(timelines)
     return r.render(view)
 
@@ -354,11 +357,16 @@ class _Page:
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
-            f'<header><h1>{_e(title)}</h1>{self.headline()}'
+            f'<header><h1>{_e(title)}</h1>{self.asked()}{self.headline()}'
             f'<details class="meta"><summary>{_e(self.meta_line())}</summary>{self.identity()}'
             f'</details><nav>{nav}</nav></header>\n'
             f"{body}\n</main>\n</body>\n</html>\n"
         )
+
+    def asked(self) -> str:
+        """The experiment's question (its description), when it has one."""
+        q = self.r.question
+        return f'<p class="question">{_e(q)}</p>' if q else ""
 
     def meta_line(self) -> str:
         """The folded metadata's one line: status, result counts, when."""
