@@ -279,7 +279,11 @@ def test_charts_stay_inside_their_plots_and_the_answer_comes_first(tmp_path: Pat
         found = _measure_charts(chromium, tmp_path, html, name)
         assert found["outside"] == "none", (name, found["outside"])
         assert found["first-table-top"] != "none" and int(found["first-table-top"]) < 800, (name, found)
-    assert 'class="line"' in _toggle_matrix_html() and "relative to" in _toggle_matrix_html()
+    matrix = _toggle_matrix_html()
+    assert 'class="line"' in matrix and "relative to" in matrix  # the overhead view
+    # the two-line answer: the first table's last row, against its first column
+    assert "<b>most above</b>: total at N 5: toggle_rtos · " in matrix
+    assert "202000 is 1.010× toggle_superloop 200000" in matrix
 
 
 def test_kernel_suite_page_is_small_and_short(tmp_path: Path) -> None:

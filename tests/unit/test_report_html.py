@@ -221,7 +221,7 @@ def test_html_structure(html_run: HtmlRun) -> None:
     # the run's metadata folded under one line, the answer's two lines above it
     assert '<details class="meta"><summary>run 1 · complete · 6 ok, 1 failed, 2 n/a' in html
     assert html.find('<ul class="headline">') < html.find('<details class="meta">')
-    assert "<b>most up</b>: " in html
+    assert "<b>most above</b>: " in html
     # the configurations: the axes that vary, every setting folded
     assert '<table class="axes">' in html and "every setting of each configuration (3)" in html
     # Self-contained: no script, no external resource; the only URL is the SVG namespace.

@@ -93,7 +93,9 @@ td.num { white-space: nowrap; }
 thead th { max-width: 12em; }
 table.configs code.nw { white-space: normal; overflow-wrap: anywhere; }
 td.ratio { background: #fbf7ef; }
-td.problem { color: var(--muted); }
+td.problem { color: var(--muted); max-width: 60em; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; }
+details.config > summary, details.metric > summary { cursor: pointer; font-weight: 600; margin: 6px 0; }
 .badge { display: inline-block; padding: 0 6px; border-radius: 9px; font-size: 12px;
   font-weight: 600; color: #fff; background: var(--muted); }
 .badge.ok, .badge.complete { background: #3b8f5a; }
@@ -377,28 +379,42 @@ class _Page:
                 f"{'s' if len(self.configs) != 1 else ''} · {v.started_at} (details)")
 
     def headline(self) -> str:
-        """Two lines on what changed most between the configurations (modelled cycles,
-        median, against the baseline): the largest rise and the largest fall; nothing for
-        one configuration."""
+        """Two lines on what changed most. With the experiment's own tables: the first
+        table's last row (the largest N, the last build), the column furthest above and the
+        one furthest below its first column. Without: the largest rise and fall of a
+        median (modelled cycles) against the comparison's baseline. Nothing for one
+        configuration."""
         if len(self.configs) < 2:
             return ""
-        unit = Unit.CYCLE if any(Unit.CYCLE in m.summaries for r in self.view.results
-                                 for m in r.metrics) else Unit.INSN
-        table = report_table(self.view, unit, "median", self.r.baselines, DEFAULT_BASELINE, self.r.rows)
-        found = [(r, row, rc) for rc in table.ratios for row in table.rows
-                 if (r := table.ratio(row, rc)) is not None and r > 0]
+        found: list[tuple[float, str]] = []
+        if self.r.tables:
+            p = build_pivot(self.view, self.r.tables[0], timing_footer)
+            if p.spec.ratio is None:
+                for rk in reversed(p.row_keys):
+                    values = [(ck, v) for ck in p.col_keys if (v := p.value(rk, ck)) is not None]
+                    if len(values) < 2 or not values[0][1]:
+                        continue
+                    (base, b), where = values[0], " · ".join(
+                        f"{p.dim_name(d)} {c}" for d, c in zip(p.row_dims, p.row_cells(rk), strict=True))
+                    found = [(v / b, f"{p.spec.title.split(':')[0]} at {where}: {p.col_label(ck)} "
+                              f"{fmt_num(v)} is {fmt_ratio(v / b)} {p.col_label(base)} "
+                              f"{fmt_num(b)} ({p.caption()})") for ck, v in values[1:]]
+                    break
+        else:
+            unit = Unit.CYCLE if any(Unit.CYCLE in m.summaries for r in self.view.results
+                                     for m in r.metrics) else Unit.INSN
+            table = report_table(self.view, unit, "median", self.r.baselines, DEFAULT_BASELINE,
+                                 self.r.rows)
+            found = [(r, f"{' / '.join(row.cells())}: {self._column_label(rc.column)} is "
+                      f"{fmt_ratio(r)} {self._column_label(rc.base)} (median {unit})")
+                     for rc in table.ratios for row in table.rows
+                     if (r := table.ratio(row, rc)) is not None and r > 0]
         if not found:
             return ""
-        lines = []
-        up = max(found, key=lambda f: f[0])
-        down = min(found, key=lambda f: f[0])
-        for word, (ratio, row, rc) in (("most up", up), ("most down", down)):
-            if (word == "most up" and ratio <= 1) or (word == "most down" and ratio >= 1):
-                continue
-            lines.append(f"<li><b>{_e(word)}</b>: {_e(' / '.join(row.cells()))}: "
-                         f"{_e(self._column_label(rc.column))} is {_e(fmt_ratio(ratio))} "
-                         f"{_e(self._column_label(rc.base))} (median {_e(unit)})</li>")
-        return f'<ul class="headline">{"".join(lines)}</ul>' if lines else ""
+        up, down = max(found), min(found)
+        lines = [f"<li><b>most above</b>: {_e(up[1])}</li>" if up[0] > 1 else "",
+                 f"<li><b>most below</b>: {_e(down[1])}</li>" if down[0] < 1 else ""]
+        return f'<ul class="headline">{"".join(lines)}</ul>' if any(lines) else ""
 
     def identity(self) -> str:
         v = self.view
@@ -485,17 +501,28 @@ class _Page:
         header = [("benchmark", False), ("metric", False), ("unit", False),
                   *((c, True) for c in STAT_COLUMNS)]
         out = []
+        many = len(self.configs) > 1
+        if many:
+            out.append('<p class="desc">Every statistic in every unit, one table per configuration '
+                       "(folded: the comparison above has the medians).</p>")
         for config in self.configs:
             rows = [r for r in self.rows if r.config.id == config.id]
-            out.append(f"<h3>{_e(self.labels[config.id])}</h3>")
-            if len(self.configs) > 1:
-                out.append(f'<p class="desc">{_e(config_title(config))} · '
-                           f'<code class="hash">{_e(config.hash)}</code></p>')
-            out.append(_table(header, [self._summary_row(r) for r in rows], "summary"))
+            part = []
+            if many:
+                part.append(f'<p class="desc">{_e(config_title(config))} · '
+                            f'<code class="hash">{_e(config.hash)}</code></p>')
+            else:
+                out.append(f"<h3>{_e(self.labels[config.id])}</h3>")
+            part.append(_table(header, [self._summary_row(r) for r in rows], "summary"))
             warnings = grouped_warnings(rows)
             if warnings:
                 items = "".join(f"<li>{_e(line)}</li>" for line in warnings)
-                out.append(f'<ul class="warnings">{items}</ul>')
+                part.append(f'<ul class="warnings">{items}</ul>')
+            if many:
+                out.append(f'<details class="config"><summary>{_e(self.labels[config.id])}</summary>'
+                           + "\n".join(part) + "</details>")
+            else:
+                out += part
         bases = time_base_lines(self.rows)
         if bases:
             items = "".join(f"<li>{_e(line)}</li>" for line in bases)
@@ -504,7 +531,9 @@ class _Page:
 
     def _summary_row(self, row: Row) -> str:
         if row.status != "ok":
-            why = f"{_badge(row.status)} {_e(row.reason or 'no reason given')}"
+            # one line each, cut to the table (issue 28): the whole reason is the tooltip
+            reason = _e(row.reason or "no reason given")
+            why = f'{_badge(row.status)} <span class="why1" title="{reason}">{reason}</span>'
             return (f'<tr class="problem">{_td(row.benchmark)}'
                     f'<td class="problem" colspan="{2 + len(STAT_COLUMNS)}">{why}</td></tr>')
         cells = [_td(row.benchmark), _td(row.metric or "-"), _td(row.unit or "-")]
@@ -631,8 +660,9 @@ class _Page:
 
     # ------------------------------------------------------------ histograms
 
-    def _hist_figure(self, config: ConfigView, result: ResultView, metric: str, unit: Unit) -> str:
-        label = self.labels[config.id]
+    def _hist_figure(self, config: ConfigView, result: ResultView, metric: str, unit: Unit,
+                     name: str | None = None) -> str:
+        label = self.labels[config.id] if name is None else name
         if result.status != "ok":
             reason = _e(result.reason or "no reason given")
             text = f'{_badge(result.status)} <span class="why" title="{reason}">{reason}</span>'
@@ -652,34 +682,43 @@ class _Page:
         return f'<figure class="hist-fig">{svg}</figure>'
 
     def distributions(self) -> str:
+        """Histograms of the raw samples. One configuration: every metric's histogram in one
+        grid (small multiples, titled by benchmark and metric). Several: a folded block per
+        metric with one histogram per configuration."""
         out = []
         if self.r.samples is None:
             out.append(f'<p class="note">{NO_SAMPLES}: histograms need the raw samples from the store.</p>')
         else:
-            out.append('<p class="desc">One histogram per configuration; each has its own x axis '
-                       "(compare configurations with the box plots). Dashed line: median.</p>")
+            out.append('<p class="desc">Each histogram has its own x axis (compare configurations '
+                       "with the box plots). Dashed line: median. A metric with one sample per "
+                       "configuration has none (the statistics table has its value).</p>")
+        single = len(self.configs) == 1
+        grid: list[str] = []
         for bench in self.benchmarks():
             for metric in self.metric_names(bench):
-                desc = next((m.description for r in self.view.results if r.benchmark == bench
-                             for m in r.metrics if m.name == metric and m.description), "")
-                out.append(f"<h3>{_e(bench)} · {_e(metric)}</h3>")
-                if desc:
-                    out.append(f'<p class="desc">{_e(desc)}</p>')
                 counts = [m.summaries[u].n for r in self.view.results if r.benchmark == bench
                           and r.status == "ok" for m in r.metrics if m.name == metric
                           for u in m.summaries]
                 if counts and max(counts) < 2:
-                    out.append('<p class="note">one sample per configuration: no histogram (the '
-                               "statistics table has its value)</p>")
                     continue
                 for unit in self.chart_units(bench, metric):
                     figures = [f for c in self.configs
                                if (r := self.result(c, bench)) is not None
-                               and (f := self._hist_figure(c, r, metric, unit))]
-                    out.append(f"<h4>{_e(unit)}</h4>")
-                    out.append('<div class="multiples">\n' + "".join(f"{f}\n" for f in figures) + "</div>")
+                               and (f := self._hist_figure(c, r, metric, unit,
+                                                           f"{bench} · {metric}" if single else None))]
+                    if single:
+                        grid += figures
+                        continue
+                    desc = next((m.description for r in self.view.results if r.benchmark == bench
+                                 for m in r.metrics if m.name == metric and m.description), "")
+                    head = f"{bench} · {metric} ({unit})" + (f": {desc}" if desc else "")
+                    out.append(f'<details class="metric"><summary>{_e(head)}</summary>'
+                               '<div class="multiples">\n' + "".join(f"{f}\n" for f in figures)
+                               + "</div></details>")
+        if grid:
+            out.append('<div class="multiples">\n' + "".join(f"{f}\n" for f in grid) + "</div>")
         if len(out) == 1:
-            out.append("<p>No metrics were measured.</p>")
+            out.append("<p>No metric has more than one sample.</p>")
         return "\n".join(out)
 
     # ------------------------------------------------------------ footprint
