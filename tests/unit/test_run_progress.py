@@ -11,7 +11,7 @@ from rich.console import Console
 
 from rtoslab.builder.config import BuildConfig
 from rtoslab.catalog import get_benchmark
-from rtoslab.cli.run import _printable, _ProgressLines
+from rtoslab.cli.run import _one_line, _ProgressLines
 from rtoslab.pipeline import Progress
 from rtoslab.records import BenchResult
 
@@ -72,8 +72,8 @@ def test_not_a_terminal_or_verbose_keeps_a_line_per_result() -> None:
             assert "\x1b" not in text  # no bar, no cursor movement into a file or pipe
 
 
-def test_printable_escapes_controls_and_bidi_overrides_only() -> None:
-    assert _printable("µs ≤ 3 — ok\ttab") == "µs ≤ 3 — ok\\x09tab"
-    assert _printable("a\u202eb\x9bc\x7f") == "a\\u202eb\\x9bc\\x7f"
+def test_firmware_text_is_escaped_and_kept_on_one_line() -> None:
+    assert _one_line("µs ≤ 3 — ok") == "µs ≤ 3 — ok"
+    assert _one_line("a\u202eb\x9bc\x7f") == "a\\u202eb\\x9bc\\x7f"
     r = replace(BenchResult("x", "failed", "r"), reason="line1\nline2")
-    assert _printable(r.reason or "") == "line1\\x0aline2"
+    assert _one_line(r.reason or "") == "line1 line2"

@@ -200,23 +200,10 @@ class _StderrConsole(Console):
         raise BrokenPipeError("stderr is closed")
 
 
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
-
-
-def _printable(text: str) -> str:
-    """``text`` with every control character (C0, DEL, C1) and bidirectional override shown
-    as ``\\xNN`` / ``\\uNNNN``: a failure reason can carry the firmware's own console
-    text, which must not move the cursor, clear the screen or recolour the terminal."""
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if code < 0x20 or 0x7F <= code <= 0x9F:
-            out.append(f"\\x{code:02x}")
-        elif ch in _BIDI:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
+def _one_line(text: str) -> str:
+    """Text from a firmware or a folder (a reason, a name) for a progress line or the bar:
+    its control characters as visible escapes (``report.text.terminal_safe``), on one line."""
+    return " ".join(terminal_safe(text).split())
 
 
 class _ProgressLines:
@@ -236,7 +223,7 @@ class _ProgressLines:
         self.err = console if console is not None else _StderrConsole()
         axes = [c.axis_values() for c, _ in plan]
         keys = varying_keys(axes)
-        self.labels = {c.measure_key(): _printable(axes_label(a, keys, names))
+        self.labels = {c.measure_key(): _one_line(axes_label(a, keys, names))
                        for (c, _), a in zip(plan, axes, strict=True)}
         # the bar names the configuration in flight; with one configuration, by its kernel
         # and target (no axis varies)
@@ -300,11 +287,11 @@ class _ProgressLines:
         self._update(self.flight.get(p.config.measure_key(), ""))
         if not (self.every_result or r.status == "failed"):
             return
-        detail = f": {_printable(r.reason)}" if r.reason else ""
+        detail = f": {_one_line(r.reason)}" if r.reason else ""
         head = f"[{self.done}/{self.total}]"
         word = {"ok": "ok", "failed": "FAILED"}.get(r.status, r.status)
         color = {"ok": "green", "failed": "red"}.get(r.status, "yellow")
-        bench = _printable(r.benchmark)
+        bench = _one_line(r.benchmark)
         text = " ".join(x for x in (head, word, bench, where) if x) + detail
         self.line(text, f"{head} [{color}]{word}[/{color}] {escape(bench)} {escape(where)}"
                   f"{escape(detail)}")
