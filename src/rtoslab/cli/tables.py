@@ -6,6 +6,7 @@ question, [[report.table]]), a summary per unit whose columns are the configurat
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
 from rtoslab.experiments.experiment import load_experiment
@@ -63,11 +64,16 @@ def print_run_text(view: RunView, exp: ReportSpec | None, *, width: int, per_con
         out.write(TerminalRenderer(width=width, configs=True, header=False, wide=wide,
                                    unit=unit).render(view))
     else:
-        out.write(f"\n{len(view.configs)} configurations: --per-config prints a table for each "
-                  "(all statistics, in every unit)\n")
+        note = (f"{len(view.configs)} configurations: --per-config prints a table for each "
+                "(all statistics, in every unit)")
+        out.write("\n" + (note if wide else textwrap.fill(note, width)) + "\n")
         bases = time_base_lines(run_rows(view))
         if bases:
-            out.write(time_base_text(bases) + "\n")
+            text = time_base_text(bases)
+            if not wide:
+                text = "\n".join(textwrap.fill(line, width, subsequent_indent="    ")
+                                  for line in text.split("\n"))
+            out.write(text + "\n")
     windows = irq_windows_text(view)
     if windows:
         out.write("\n" + terminal_safe(windows))

@@ -90,6 +90,7 @@ def fit_table(header: Sequence[str], body: Sequence[Sequence[str]], n_labels: in
             table.add_row(*(Text(row[i]) for i in [*range(n_labels), *part]))
         console.print(table)
     if caption:
-        console.print(Text(caption), soft_wrap=True)
+        # prose wraps at the width (at spaces), unless --wide
+        console.print(Text(caption), soft_wrap=wide, width=None if wide else width)
     lines = out.getvalue().splitlines()
     return "\n".join(line.rstrip() for line in lines) + "\n"
