@@ -54,6 +54,14 @@ class Progress:
     result: BenchResult | None = None
 
 
+def config_na_reason(config: BuildConfig, bench: Benchmark) -> str | None:
+    """Why ``bench`` cannot run in ``config`` (its kernel's or target's capabilities, the
+    allocator's, the defines it allows), or None: the one check that makes a result n/a."""
+    return (na_reason(bench, config.kernel_info(), config.target_info())
+            or alloc_na_reason(bench, config.define_map())
+            or define_na_reason(bench, config.define_map()))
+
+
 def config_identity(config: BuildConfig, measured_on: str = "model") -> dict[str, object]:
     """Everything that identifies a configuration's results (stored with each of them).
 
@@ -326,9 +334,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
 
     to_build: dict[str, tuple[BuildConfig, list[Benchmark]]] = {}
     for i, (config, bench, _) in enumerate(items):
-        reason = (na_reason(bench, config.kernel_info(), config.target_info())
-                  or alloc_na_reason(bench, config.define_map())
-                  or define_na_reason(bench, config.define_map()))
+        reason = config_na_reason(config, bench)
         if reason is not None:
             results[i] = BenchResult(bench.name, "n/a", reason)
         else:

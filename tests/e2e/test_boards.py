@@ -126,7 +126,8 @@ def test_kernel_suite_runs_on_armv6m_and_armv8m(run_cli: RunCli, tmp_path: Path,
     """FreeRTOS's ARM_CM0 and ARM_CM33_NTZ (Secure-only) ports: every benchmark of the
     kernel suite passes its self-checks (or is n/a with a reason), and a yield switch and a
     semaphore give measure."""
-    doc = _run(run_cli, tmp_path, "--suite", "kernel", "--kernel", "freertos", "--target", target)
+    doc = _run(run_cli, tmp_path, "--suite", "kernel", "--kernel", "freertos", "--target", target,
+               "--with-na")
     assert doc["_returncode"] == 0, doc["_stderr"]
     rows = doc["results"]
     assert isinstance(rows, list)
@@ -153,13 +154,24 @@ def test_a_feature_the_board_lacks_is_na_with_the_reason(run_cli: RunCli, tmp_pa
 
 
 def test_list_shows_every_board_with_core_and_clock(run_cli: RunCli) -> None:
-    proc = run_cli("list", env={"COLUMNS": "200"})
+    proc = run_cli("list", "--all", env={"COLUMNS": "200"})
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     boards = [(name, t.core, f"{t.clock_hz / 1e6:g} MHz") for name, t in sorted(targets().items())]
     for name, core, clock in boards:
         row = [line for line in lines if f" {name} " in line and core in line]
         assert row and clock in row[0], (name, proc.stdout[:2000])
+
+
+def test_list_is_a_short_overview_that_fits_80_columns(run_cli: RunCli) -> None:
+    # issue 28 item 2: a line per target, kernel and suite, the benchmarks' names packed
+    proc = run_cli("list", env={"COLUMNS": "80"})
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) < 100 and max(len(line) for line in lines) <= 80, proc.stdout
+    for name in [*targets(), *benchmarks()]:
+        assert any(name in line.split() for line in lines), name
+    assert "rtoslab list --all" in proc.stdout
 
 
 def test_an_unknown_target_lists_the_known_ones(run_cli: RunCli, tmp_path: Path) -> None:

@@ -86,7 +86,7 @@ def test_report_renders_in_chromium(tmp_path: Path) -> None:
     dom = dump.stdout
     assert "<h1>rtoslab run 1</h1>" in dom
     assert dom.count('<table class="summary">') == 3
-    assert dom.count('<table class="comparison">') == 2
+    assert dom.count('<table class="comparison">') == 1  # in cycles (time first)
     assert '<table class="footprint flash">' in dom and '<table class="footprint ram">' in dom
     assert _svgs(dom, "hist") == EXPECTED_HISTOGRAMS
     assert _svgs(dom, "box") == EXPECTED_BOXPLOTS
@@ -179,3 +179,120 @@ def test_no_table_overflows_its_box(tmp_path: Path, width: int) -> None:
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)
         shutil.copy(png, Path(keep) / f"matrix-{width}.png")
+
+
+# After layout, the script writes into the DOM: every chart mark that lies outside its
+# plot area (svg[data-plot]) or any chart element outside its SVG's box; whether the first
+# table starts on the first screen; the page's height.
+_CHARTS = """<script>
+const out = [];
+for (const svg of document.querySelectorAll("svg")) {
+  const vb = svg.viewBox.baseVal;
+  const scale = svg.getBoundingClientRect().width / vb.width;
+  const origin = svg.getBoundingClientRect();
+  const local = (r) => ({x: (r.left - origin.left) / scale, y: (r.top - origin.top) / scale,
+                         w: r.width / scale, h: r.height / scale});
+  for (const el of svg.querySelectorAll("text, rect, line, circle, path")) {
+    const b = local(el.getBoundingClientRect());
+    if (b.w === 0 && b.h === 0) continue;
+    if (b.x < -1 || b.y < -1 || b.x + b.w > vb.width + 1 || b.y + b.h > vb.height + 1)
+      out.push(svg.getAttribute("class") + ":" + el.tagName + " outside the chart");
+  }
+  const plot = svg.getAttribute("data-plot");
+  if (!plot) continue;
+  const [px, py, pw, ph] = plot.split(" ").map(Number);
+  for (const el of svg.querySelectorAll("circle, path.series, rect.gbar")) {
+    let b = local(el.getBoundingClientRect());
+    if (el.tagName === "circle")  // a dot or a ring: its centre
+      b = {x: b.x + b.w / 2, y: b.y + b.h / 2, w: 0, h: 0};
+    const slack = 2;  // a line's stroke
+    if (b.x < px - slack || b.y < py - slack || b.x + b.w > px + pw + slack || b.y + b.h > py + ph + slack)
+      out.push(svg.getAttribute("class") + ":" + el.tagName + " outside its plot at y=" + Math.round(b.y));
+  }
+}
+document.body.setAttribute("data-outside", out.join(" | ") || "none");
+const first = document.querySelector("table");
+document.body.setAttribute("data-first-table-top",
+  first ? String(Math.round(first.getBoundingClientRect().top)) : "none");
+document.body.setAttribute("data-height", String(document.documentElement.scrollHeight));
+</script>"""
+
+
+def _measure_charts(chromium: str, tmp_path: Path, html: str, name: str) -> dict[str, str]:
+    page = tmp_path / f"{name}.html"
+    page.write_text(html.replace("</body>", _CHARTS + "\n</body>"), encoding="utf-8")
+    dump = _run(chromium, tmp_path / f"profile-{name}", "--window-size=1280,800", "--dump-dom",
+                page.as_uri())
+    found = {k: m.group(1) for k in ("outside", "first-table-top", "height")
+             if (m := re.search(rf'data-{k}="([^"]*)"', dump.stdout))}
+    assert len(found) == 3, "the measurement did not run"
+    keep = os.environ.get("RTOSLAB_BROWSER_ARTIFACTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        png = Path(keep) / f"{name}.png"
+        _run(chromium, tmp_path / f"profile-{name}-png", f"--screenshot={png}", "--window-size=1280,800",
+             page.as_uri())
+    return found
+
+
+def _kernel_suite_html(db: Path) -> str:
+    """A kernel-suite-sized page: one configuration, 16 benchmarks, 28 metrics of 1,000
+    samples each (what `run --suite kernel --kernel freertos` stores) and 4 n/a rows, with
+    the raw samples loaded as the CLI loads them."""
+    from rtoslab.records import BenchResult, Sample
+    from tests.unit.test_report_golden import CONFIG_FREERTOS, FixedClock
+    from tests.unit.test_report_html import _lcg, _metric
+
+    with open_store(db, clock=FixedClock("2026-11-22T04:00:00")) as store:
+        run_id = store.begin_run(command="rtoslab run --suite kernel --kernel freertos --with-na",
+                                 revision="r", host="h", tool_versions={})
+        config = store.upsert_config(CONFIG_FREERTOS)
+        for b in range(16):
+            metrics = []
+            for k in range(2 if b % 4 else 1):
+                cycles = [400 + 30 * b + j for j in _lcg(b * 7 + k, 1000, 40)]
+                metrics.append(_metric(f"metric_{b}_{k}", "what it measures", [c * 3 // 5 for c in cycles],
+                                       cycles))
+            store.add_bench_result(run_id, config, f"s{b}", BenchResult(
+                f"k_bench_{b}", "ok", None, tuple(metrics), "", Sample(3, 4), 1000, 1500))
+        for b in range(4):
+            store.add_bench_result(run_id, config, f"x{b}", BenchResult(
+                f"k_smp_{b}_x", "n/a", "kernel freertos lacks LAB_HAS_SMP=0 (FreeRTOS single-core "
+                "kernel (configNUMBER_OF_CORES 1): it schedules one core; the SMP kernel is the "
+                "freertos-smp port)"))
+        store.finish_run(run_id, "complete")
+        view = store.load_run(run_id)
+        return render_html(view, store.load_run_samples(view))
+
+
+def test_charts_stay_inside_their_plots_and_the_answer_comes_first(tmp_path: Path) -> None:
+    """Issue 28 item 4, in a real browser: no chart element outside its plot (the line and
+    ratio charts of a seed-002-sized experiment, the histograms, box plots and ratio bars
+    of a three-configuration run), the first table on the first screen (1280x800)."""
+    chromium = _chromium()
+    db = tmp_path / "results.sqlite"
+    run_id = build_html_run(db)
+    with open_store(db) as store:
+        view = store.load_run(run_id)
+        run_html = render_html(view, store.load_run_samples(view))
+    for name, html in (("matrix", _toggle_matrix_html()), ("run", run_html)):
+        found = _measure_charts(chromium, tmp_path, html, name)
+        assert found["outside"] == "none", (name, found["outside"])
+        assert found["first-table-top"] != "none" and int(found["first-table-top"]) < 800, (name, found)
+    matrix = _toggle_matrix_html()
+    assert 'class="line"' in matrix and "relative to" in matrix  # the overhead view
+    # the two-line answer: the first table's last row, against its first column
+    assert "<b>most above</b>: total at N 5: toggle_rtos · " in matrix
+    assert "202000 is 1.010× toggle_superloop 200000" in matrix
+
+
+def test_kernel_suite_page_is_small_and_short(tmp_path: Path) -> None:
+    """The kernel suite's page: under 2 MB and under 15,000 px tall, its first table on the
+    first screen, every chart inside its box."""
+    chromium = _chromium()
+    html = _kernel_suite_html(tmp_path / "results.sqlite")
+    assert len(html.encode()) < 2_000_000, len(html.encode())
+    found = _measure_charts(chromium, tmp_path, html, "kernel")
+    assert int(found["height"]) < 15_000, found["height"]
+    assert int(found["first-table-top"]) < 800, found
+    assert found["outside"] == "none", found["outside"]

@@ -94,7 +94,7 @@ def test_a_failure_on_core_1_fails_the_run(run_cli: RunCli, tmp_path: Path, defi
 
 
 def test_list_shows_each_targets_cores_and_who_has_too_few(run_cli: RunCli) -> None:
-    proc = run_cli("list", env={"COLUMNS": "250"})
+    proc = run_cli("list", "--all", env={"COLUMNS": "250"})
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     [an521] = [line for line in lines if " mps2-an521 " in line and "cortex-m33" in line]

@@ -77,7 +77,7 @@ def freertos(run_cli: RunCli, tmp_path_factory: pytest.TempPathFactory) -> Outco
 
 @pytest.fixture(scope="module")
 def baremetal(run_cli: RunCli, tmp_path_factory: pytest.TempPathFactory) -> Outcome:
-    return _run(run_cli, tmp_path_factory.mktemp("tpbaremetal") / "r.sqlite", "baremetal")
+    return _run(run_cli, tmp_path_factory.mktemp("tpbaremetal") / "r.sqlite", "baremetal", "--with-na")
 
 
 def _row(doc: dict, bench: str, metric: str, unit: str) -> dict:

@@ -171,14 +171,15 @@ def html_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HtmlRun]:
 
 
 # Charts the run above must produce (the browser test checks the same numbers).
-# Histograms: loop_100 insn+cycle x 3 configs; switch_time insn+cycle x 2 configs;
-# give_take insn x 2; give_to_wait insn+cycle x 1 (its failed config gets a placeholder).
-EXPECTED_HISTOGRAMS = 6 + 4 + 2 + 2
-# Box plots: loop_100 (2 units), switch_time (2), give_take (1); not give_to_wait, measured
-# in one configuration only.
-EXPECTED_BOXPLOTS = 2 + 2 + 1
-# Ratio charts: 2 ratio columns (each freertos build / baremetal) x 2 units.
-EXPECTED_RATIO_CHARTS = 4
+# Charts are in modelled cycles, in instructions only for a metric without cycles (time
+# first, issue 28). Histograms: loop_100 x 3 configs; switch_time x 2 configs; give_take
+# (insn only) x 2; give_to_wait x 1 (its failed config gets a placeholder).
+EXPECTED_HISTOGRAMS = 3 + 2 + 2 + 1
+# Box plots: loop_100, switch_time, give_take; not give_to_wait, measured in one
+# configuration only.
+EXPECTED_BOXPLOTS = 1 + 1 + 1
+# Ratio charts: 2 ratio columns (each freertos build / baremetal), in cycles.
+EXPECTED_RATIO_CHARTS = 2
 
 
 def _count(html: str, cls: str) -> int:
@@ -212,10 +213,17 @@ def test_html_structure(html_run: HtmlRun) -> None:
     assert _count(html, "box") == EXPECTED_BOXPLOTS
     assert _count(html, "ratio") == EXPECTED_RATIO_CHARTS
     assert html.count('<table class="summary">') == 3
-    assert html.count('<table class="comparison">') == 2
+    assert html.count('<table class="comparison">') == 1  # in cycles
     assert '<table class="footprint flash">' in html and '<table class="footprint ram">' in html
-    for section in ("configurations", "summary", "comparison", "boxplots", "distributions", "footprint"):
-        assert f'<section id="{section}">' in html
+    order = ("comparison", "summary", "boxplots", "distributions", "footprint", "configurations")
+    at = [html.find(f'<section id="{section}">') for section in order]
+    assert -1 not in at and at == sorted(at), at  # answers first, the configurations last
+    # the run's metadata folded under one line, the answer's two lines above it
+    assert '<details class="meta"><summary>run 1 · complete · 6 ok, 1 failed, 2 n/a' in html
+    assert html.find('<ul class="headline">') < html.find('<details class="meta">')
+    assert "<b>most above</b>: " in html
+    # the configurations: the axes that vary, every setting folded
+    assert '<table class="axes">' in html and "every setting of each configuration (3)" in html
     # Self-contained: no script, no external resource; the only URL is the SVG namespace.
     assert "<script" not in html
     assert set(re.findall(r"https?://[^\"' )]+", html)) == {"http://www.w3.org/2000/svg"}
@@ -245,7 +253,7 @@ def test_html_shows_problems_footprint_and_extras(html_run: HtmlRun) -> None:
     shown = html.replace("<wbr>", "")  # break opportunities in long header names are invisible
     assert "heap_free_bytes" in shown and "wall time (s)" in shown
     # The identical-samples histogram is one labelled bar.
-    assert "all 40 samples" in html and "= 301 insn" in html
+    assert "all 40 samples" in html and "= 402 cycle" in html
 
 
 def test_html_statistics_match_summaries(html_run: HtmlRun) -> None:
@@ -260,8 +268,8 @@ def test_html_statistics_match_summaries(html_run: HtmlRun) -> None:
 
 def test_html_explicit_baseline(html_run: HtmlRun) -> None:
     html = _render(html_run, baselines=[("-O2", {"opt": "-O2"})])
-    # Only the -Os build has an -O2 twin: one ratio column per unit.
-    assert _count(html, "ratio") == 2
+    # Only the -Os build has an -O2 twin: one ratio column (in cycles).
+    assert _count(html, "ratio") == 1
     assert "freertos -Os / freertos -O2" in html
     assert "Ratio = configuration / baseline (-O2)" in html
 
@@ -269,7 +277,9 @@ def test_html_explicit_baseline(html_run: HtmlRun) -> None:
 def test_html_custom_title_and_stat(html_run: HtmlRun) -> None:
     html = _render(html_run, title="Kernels <draft>", stat="p90")
     assert "<title>Kernels &lt;draft&gt;</title>" in html
-    assert "<h3>p90, insn</h3>" in html
+    asked = render_html(html_run.view, None, question="Which kernel <costs> most?")
+    assert "<p class=\"question\">Which kernel &lt;costs&gt; most?</p>" in asked
+    assert "<h3>p90, cycle</h3>" in html
 
 
 def test_registered_renderer_has_no_samples(html_run: HtmlRun) -> None:
@@ -293,7 +303,7 @@ def test_single_configuration_has_no_comparison(tmp_path: Path) -> None:
         view = store.load_run(run_id)
         html = render_html(view, store.load_run_samples(view))
     assert '<section id="comparison">' not in html and '<section id="boxplots">' not in html
-    assert _count(html, "hist") == 2
+    assert _count(html, "hist") == 1  # in cycles
     assert "mps2-an385 · baremetal · arm-none-eabi-gcc 13.2.1" in html
 
 

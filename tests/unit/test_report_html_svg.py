@@ -179,3 +179,47 @@ def test_histogram_of_a_wide_range_stays_within_max_bins() -> None:
     bins = histogram_bins(values, max_bins=40)
     assert len(bins) <= 41 and sum(b.count for b in bins) == len(values)
     assert len(_bars(svg)) == sum(1 for b in bins if b.count)
+
+
+# ---------------------------------------------------------------- issue 28: chart fixes
+
+
+def _y_ticks(svg: str) -> list[str]:
+    return re.findall(r'<text x="[\d.]+" y="[\d.]+" class="tick" text-anchor="end">([^<]*)</text>', svg)
+
+
+def test_line_chart_axis_top_is_at_or_above_the_maximum() -> None:
+    from rtoslab.report.svg import Series, axis_ticks, line_chart_svg
+
+    assert axis_ticks(0, 168_664)[-1] >= 168_664 and axis_ticks(0, 168_664)[0] == 0
+    svg = line_chart_svg([Series("rtos", ((1, 40_000.0), (5, 168_664.0)))], title="t", x_label="N",
+                         y_label="cycle")
+    box = re.search(r'data-plot="([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)"', svg)
+    assert box is not None
+    top = float(box.group(2))
+    for cy in re.findall(r'<circle cx="[\d.]+" cy="([\d.]+)"', svg):
+        assert float(cy) >= top  # no point above the plot (across the title)
+
+
+def test_large_tick_labels_are_short_and_the_margin_fits_them() -> None:
+    from rtoslab.report.svg import Series, fmt_tick, line_chart_svg
+
+    assert fmt_tick(150_000_000) == "150M" and fmt_tick(2_500) == "2500" and fmt_tick(25_000) == "25k"
+    svg = line_chart_svg([Series("a", ((1, 1.0e8), (2, 1.5e8)))], title="t", x_label="N", y_label="cycle")
+    labels = _y_ticks(svg)
+    assert "150M" in labels and all(len(label) <= 5 for label in labels)
+
+
+def test_sizes_and_wide_ranges_get_log_axes() -> None:
+    from rtoslab.report.svg import Series, line_chart_svg, log_ticks, wide_range
+
+    assert wide_range([8, 1024]) and not wide_range([10, 900]) and not wide_range([0, 1000])
+    assert log_ticks(8, 1024) == [1, 10, 100, 1000, 10000]
+    assert log_ticks(20, 900) == [10, 20, 50, 100, 200, 500, 1000]
+    assert log_ticks(8, 1024)[0] <= 8 and log_ticks(8, 1024)[-1] >= 1024
+    points = tuple((float(s), float(s) * 3) for s in (8, 16, 64, 256, 1024))
+    svg = line_chart_svg([Series("malloc", points)], title="t", x_label="size (B)", y_label="cycle")
+    assert "x log scale" in svg and "y log scale" in svg
+    xs = [float(x) for x in re.findall(r'<circle cx="([\d.]+)"', svg)]
+    # on a log axis the doublings are evenly spaced: 8->16 is half of 16->64
+    assert abs((xs[2] - xs[1]) - 2 * (xs[1] - xs[0])) < 0.5

@@ -172,7 +172,9 @@ def test_html_opens_with_the_question_and_a_line_chart() -> None:
     html = render_html(_toggle_run(), None, tables=(spec,))
     assert html.index('id="question"') < html.index('id="configurations"')
     assert '<table class="pivot">' in html
-    assert html.count('class="line"') == 1 and html.count('<path class="series"') == 3
+    # the values (3 lines) and the overhead view: each line over the first (2 lines)
+    assert html.count('class="line"') == 2 and html.count('<path class="series"') == 3 + 2
+    assert "relative to" in html
 
 
 def test_html_comparison_follows_report_rows_metric() -> None:
@@ -180,7 +182,7 @@ def test_html_comparison_follows_report_rows_metric() -> None:
     configuration a column, and a baseline may name the benchmark (OS / FSM)."""
     html = render_html(_os_vs_fsm_run(), None, rows="metric",
                        baselines=[("OS/FSM", {"benchmark": "ftl_fsm", "kernel": "baremetal"})])
-    section = html[html.index('id="comparison"'):html.index('id="boxplots"')]
+    section = html[html.index('id="comparison"'):html.index('id="summary"')]
     head = section[section.index("<thead>"):section.index("</thead>")]
     assert head.startswith("<thead><tr><th>metric</th><th") and ">benchmark<" not in head
     assert "ftl_os · freertos -O0" in head and "ftl_os · freertos -O0 / ftl_fsm · baremetal -O0" in head

@@ -11,6 +11,7 @@ from pathlib import Path
 from rich.console import Console
 
 from rtoslab.catalog import add_search_paths
+from rtoslab.records import SUMMARY_UNITS, Unit
 from rtoslab.store.db import Store, default_db_path, open_store
 
 
@@ -41,7 +42,10 @@ def add_layout_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--per-config", action="store_true",
                    help="also print a table per configuration (all statistics, every unit)")
     p.add_argument("--wide", action="store_true",
-                   help="never split a table to fit the terminal's width")
+                   help="never split a table or wrap a name to fit the terminal's width")
+    p.add_argument("--unit", default=None, choices=[u.value for u in SUMMARY_UNITS],
+                   help="the unit of the spread statistics and summary tables (default: modelled "
+                   "cycles, with the median time in µs or ms; insn: guest instructions)")
 
 
 def open_db(args: argparse.Namespace, *, read_only: bool = False) -> Store:
@@ -73,6 +77,12 @@ def apply_path_options(args: argparse.Namespace) -> None:
     """Add the folders of --bench-path / --port-path / --target-path to the search."""
     add_search_paths(getattr(args, "bench_path", []), getattr(args, "port_path", []),
                      getattr(args, "target_path", []))
+
+
+def unit_arg(args: argparse.Namespace) -> Unit | None:
+    """--unit as a Unit (None: the default, time first)."""
+    value = getattr(args, "unit", None)
+    return Unit(value) if value else None
 
 
 RUN_REF_HELP = "a run id, 'latest', or 'latest~N' (the Nth run before the latest)"

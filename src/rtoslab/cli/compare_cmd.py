@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from rtoslab.api import resolve_run
-from rtoslab.cli.common import RUN_REF_HELP, add_db_option, open_db
+from rtoslab.cli.common import RUN_REF_HELP, add_db_option, open_db, terminal_width
 from rtoslab.cli.run import parse_option
 from rtoslab.records import SUMMARY_UNITS, RtoslabError, Unit
 from rtoslab.report.comparison import FORMATS, STATS, regressions, render_comparison, run_table
@@ -31,6 +31,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--fail-above", type=float, default=None, metavar="PCT",
                    help="exit 1 if any ratio exceeds 1 + PCT/100 (a CI regression gate)")
     p.add_argument("--format", default="terminal", choices=FORMATS)
+    p.add_argument("--wide", action="store_true",
+                   help="one table however wide (default: split to the terminal's width, names "
+                   "wrapped)")
     add_db_option(p)
     p.set_defaults(func=cmd)
 
@@ -46,7 +49,7 @@ def cmd(args: argparse.Namespace) -> int:
         baseline = {k: (v == "true" if v in ("true", "false") else v) for k, v in match.items()}
     table = run_table(views, stat=args.stat, unit=Unit(args.unit or default_unit(views)), rows=args.rows,
                       baseline=baseline)
-    sys.stdout.write(render_comparison(table, args.format))
+    sys.stdout.write(render_comparison(table, args.format, width=terminal_width(), wide=args.wide))
     if args.fail_above is not None:
         bad = regressions(table, args.fail_above)
         for line in bad:

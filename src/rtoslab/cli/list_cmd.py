@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from rich import box
+from rich.columns import Columns
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -17,12 +19,57 @@ from rtoslab.timing import Setting, description
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("list", help="list targets, kernels, suites and benchmarks")
+    p.add_argument("--all", action="store_true",
+                   help="every description, where each benchmark is n/a, and the timing model's "
+                   "cores and settings with their values (default: a short overview, a line each)")
     add_path_options(p)
     p.set_defaults(func=cmd)
 
 
+def _short(title: str, columns: tuple[str, ...], rows: list[tuple[str, ...]]) -> Table:
+    """A table of one line per row: the names whole, the last column (a description, a
+    list) cut to the terminal with an ellipsis."""
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False,
+              expand=True)
+    for i, col in enumerate(columns):
+        if i == len(columns) - 1:
+            t.add_column(col, no_wrap=True, overflow="ellipsis", ratio=1)
+        else:
+            t.add_column(col, no_wrap=True, min_width=max(len(col), *(len(r[i]) for r in rows)))
+    for row in rows:
+        t.add_row(*_cells(*row))
+    return t
+
+
+def overview(con: Console) -> None:
+    """The short form of `rtoslab list`: a line per target, kernel and suite, the
+    benchmarks' names packed, the timing settings' keys."""
+    con.print(_short("targets", ("name", "cores", "clock", "description"),
+                     [(tg.name, str(tg.spec.cores), f"{tg.clock_hz / 1e6:g} MHz", tg.description)
+                      for tg in targets().values()]))
+    con.print(_short("kernels", ("name", "description"),
+                     [(kern.name + (" (template)" if kern.is_template else ""), kern.description)
+                      for kern in kernels().values()]))
+    con.print(_short("suites", ("suite", "n", "benchmarks"),
+                     [(name, str(len(benches)), ", ".join(sorted(benches)))
+                      for name, benches in sorted(suites().items())]))
+    names = [terminal_safe(n) for n in sorted(benchmarks())]
+    con.print(Text(f"benchmarks ({len(names)})", style="italic"))
+    con.print(Columns(names, padding=(0, 2)))
+    try:
+        keys = [st.key for st in description().settings] + ["clock_hz", "time"]
+        con.print(Text("\ntiming settings (--timing KEY=VALUE): ", style="italic") + Text(", ".join(keys)))
+    except RtoslabError as e:
+        con.print(Text(f"\ntiming model: {e}"))
+    con.print(Text("\nrtoslab list --all: every description, where each benchmark is n/a, the "
+                   "timing model's cores and each setting's values and meaning"))
+
+
 def cmd(args: argparse.Namespace) -> int:
     con = StdoutConsole()
+    if not args.all:
+        overview(con)
+        return 0
     t = Table(title="targets")
     for col in ("name", "core", "cores", "clock", "flash wait states", "QEMU machine", "description"):
         t.add_column(col)

@@ -14,7 +14,13 @@ from types import FrameType
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.progress import Progress as RichProgress
 
 from rtoslab import api
@@ -29,11 +35,12 @@ from rtoslab.cli.common import (
     open_db,
     positive_int,
     terminal_width,
+    unit_arg,
     write_whole,
 )
 from rtoslab.cli.tables import markdown_report, print_run_text, report_spec_of
 from rtoslab.experiments.experiment import Experiment
-from rtoslab.pipeline import Progress
+from rtoslab.pipeline import Progress, config_na_reason
 from rtoslab.records import BenchResult, RtoslabError, WriteError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
@@ -69,6 +76,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="the GDB server of --runner gdb (default: the board's, target.toml [board])")
     p.add_argument("--probe", choices=("region", "buffer"), default=None,
                    help="probe mode (default: the target's; --runner gdb needs buffer: lab/probe.h)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="a line per benchmark result on stderr also on a terminal (without it, a "
+                   "terminal shows one progress bar and a line per failure)")
     p.add_argument("--yes", action="store_true",
                    help=f"run a plan of more than {LARGE_PLAN_RUNS} benchmark runs without asking")
     p.add_argument("--report", type=Path, default=None,
@@ -94,6 +104,9 @@ def add_selection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kernel", default=None, help=f"kernel port (default: {api.DEFAULT_KERNEL})")
     p.add_argument("--cflags", default=None, help=f"compiler flags of the configuration (default: "
                    f"{DEFAULT_CFLAGS})")
+    p.add_argument("--with-na", action="store_true",
+                   help="keep a suite's benchmarks that cannot run on this kernel or target, as n/a "
+                   "rows with their reasons (default: left out, named in one line)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="kernel option override (repeatable)")
     p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
@@ -141,14 +154,35 @@ def parse_option(text: str, flag: str = "--option") -> tuple[str, object]:
         return key, value
 
 
-def select_benchmarks(args: argparse.Namespace) -> list[Benchmark]:
+def select_benchmarks(args: argparse.Namespace, config: BuildConfig | None = None) -> list[Benchmark]:
     """Each --suite's benchmarks, then each --bench not already among them (the union, in
     the order given, as the other repeatable options accumulate); neither: the default
-    suite (``rtoslab.api.select``)."""
+    suite (``rtoslab.api.select``).
+
+    With ``config``, a suite holds only the benchmarks that can run in it (issue 28: the
+    FreeRTOS kernel suite without the SMP-only ones), unless --with-na; the ones left out
+    are named in one line on stderr. A benchmark named by --bench always stays (n/a with
+    its reason when it cannot run)."""
     names: list[str] = []
     for suite in args.suite:
         names += [b.name for b in suite_benchmarks(suite)]
-    return api.select([*names, *args.bench])
+    chosen = api.select([*names, *args.bench])
+    if config is None or getattr(args, "with_na", False) or not args.suite:
+        return chosen
+    asked = set(args.bench)
+    left_out = [b.name for b in chosen if b.name not in asked and config_na_reason(config, b)]
+    if not left_out:
+        return chosen
+    kept = [b for b in chosen if b.name not in left_out]
+    where = f"kernel {config.kernel} on {config.target}"
+    if not kept:
+        raise RtoslabError(f"every benchmark of suite {', '.join(args.suite)} is n/a for {where}: "
+                           "pass --with-na to see why, or choose another --kernel/--target")
+    with contextlib.suppress(OSError):
+        _StderrConsole().print(f"left out {len(left_out)} benchmark(s) n/a for {where}: "
+                               f"{', '.join(left_out)} (--with-na keeps them as n/a rows)",
+                               markup=False, soft_wrap=True)
+    return kept
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -166,22 +200,57 @@ class _StderrConsole(Console):
         raise BrokenPipeError("stderr is closed")
 
 
+def _one_line(text: str) -> str:
+    """Text from a firmware or a folder (a reason, a name) for a progress line or the bar:
+    its control characters as visible escapes (``report.text.terminal_safe``), on one line."""
+    return " ".join(terminal_safe(text).split())
+
+
 class _ProgressLines:
-    """Progress on stderr: a bar on a terminal, and one plain line per result always (also
-    with --json and when stderr is a file or pipe), ``[k/N] ok BENCH CONFIG``, where CONFIG
-    is built from the axes that vary in the plan. A closed stderr stops the lines, never
-    the run."""
+    """Progress on stderr.
+
+    On a terminal: one live bar (done/total, the ok/failed/n/a counts, elapsed time and the
+    estimate left, the configuration in flight), and a line for each failure as it
+    happens. With stderr not a terminal (a file, a pipe, --json into a file) or with
+    ``verbose`` (-v): one plain line per result, ``[k/N] ok BENCH CONFIG``, where CONFIG
+    is built from the axes that vary in the plan. Text from the firmware (a failure's
+    reason) is shown with its control characters escaped. A closed stderr stops the
+    output, never the run."""
 
     def __init__(self, plan: list[tuple[BuildConfig, list[Benchmark]]],
-                 names: dict[str, str] | None = None) -> None:
-        self.err = _StderrConsole()
+                 names: dict[str, str] | None = None, verbose: bool = False,
+                 console: Console | None = None) -> None:
+        self.err = console if console is not None else _StderrConsole()
         axes = [c.axis_values() for c, _ in plan]
         keys = varying_keys(axes)
-        self.labels = {c.measure_key(): axes_label(a, keys, names)
+        self.labels = {c.measure_key(): _one_line(axes_label(a, keys, names))
                        for (c, _), a in zip(plan, axes, strict=True)}
+        # the bar names the configuration in flight; with one configuration, by its kernel
+        # and target (no axis varies)
+        self.flight = {c.measure_key(): self.labels[c.measure_key()] or f"{c.kernel} on {c.target}"
+                       for c, _ in plan}
         self.total = sum(len(b) for _, b in plan)
+        self.configs = len(plan)
+        self.built = 0
         self.done = 0
+        self.counts = {"ok": 0, "failed": 0, "n/a": 0}
         self.open = True
+        self.bar_shown = self.err.is_terminal
+        self.every_result = verbose or not self.err.is_terminal
+        self.bar = RichProgress(
+            TextColumn("run"), BarColumn(bar_width=24), MofNCompleteColumn(),
+            TextColumn("{task.fields[counts]}"), TimeElapsedColumn(), TextColumn("left"),
+            TimeRemainingColumn(), TextColumn("{task.fields[where]}"),
+            console=self.err, transient=True, disable=not self.bar_shown)
+        self.task = self.bar.add_task("run", total=self.total, counts=self._counts(),
+                                      where=self._building())
+
+    def _counts(self) -> str:
+        c = self.counts
+        return f"ok {c['ok']} · failed {c['failed']} · n/a {c['n/a']}"
+
+    def _building(self) -> str:
+        return f"building {self.built}/{self.configs} configuration(s)" if self.built < self.configs else ""
 
     def line(self, text: str, markup: str | None = None) -> None:
         if not self.open:
@@ -196,50 +265,54 @@ class _ProgressLines:
         except OSError:
             self.open = False
 
+    def progress(self, p: Progress) -> None:
+        if p.stage == "built":
+            self.built += 1
+            self._update(self.flight.get(p.config.measure_key(), ""))
+        elif p.stage == "done" and p.result is not None:
+            self.result(p)
+
+    def _update(self, where: str) -> None:
+        building = self._building()
+        self.bar.update(self.task, completed=self.done, counts=self._counts(),
+                        where=building or where)
+
     def result(self, p: Progress) -> None:
         r = p.result
         if r is None:
             return
         self.done += 1
+        self.counts[r.status if r.status in self.counts else "n/a"] += 1
         where = self.labels.get(p.config.measure_key(), "")
-        detail = f": {r.reason}" if r.reason else ""
+        self._update(self.flight.get(p.config.measure_key(), ""))
+        if not (self.every_result or r.status == "failed"):
+            return
+        detail = f": {_one_line(r.reason)}" if r.reason else ""
         head = f"[{self.done}/{self.total}]"
         word = {"ok": "ok", "failed": "FAILED"}.get(r.status, r.status)
         color = {"ok": "green", "failed": "red"}.get(r.status, "yellow")
-        text = " ".join(x for x in (head, word, r.benchmark, where) if x) + detail
-        self.line(text, f"{head} [{color}]{word}[/{color}] {escape(r.benchmark)} {escape(where)}"
+        bench = _one_line(r.benchmark)
+        text = " ".join(x for x in (head, word, bench, where) if x) + detail
+        self.line(text, f"{head} [{color}]{word}[/{color}] {escape(bench)} {escape(where)}"
                   f"{escape(detail)}")
 
 
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
              experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None,
-             irq_windows: bool = False, report_spec: ReportSpec | None = None,
+             irq_windows: bool = False, verbose: bool = False, report_spec: ReportSpec | None = None,
              runner: api.Runner | None = None) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record (``rtoslab.api.execute_plan``) with progress on
-    stderr. Returns (run id, results, final status).
+    stderr (``_ProgressLines``). Returns (run id, results, final status).
 
     Ctrl-C or SIGTERM marks the run incomplete (results stored so far stay) and re-raises;
     so does a failed write (disk full), which ends in one line.
     """
-    lines = _ProgressLines(plan, names)
+    lines = _ProgressLines(plan, names, verbose)
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
-    bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                       TimeElapsedColumn(), console=lines.err, transient=True,
-                       disable=not lines.err.is_terminal)
-    builds = bar.add_task("build", total=len(plan))
-    runs = bar.add_task("run", total=lines.total)
     started: list[int] = []
-
-    def progress(p: Progress) -> None:
-        if p.stage == "built":
-            bar.advance(builds)
-        elif p.stage == "done" and p.result is not None:
-            bar.advance(runs)
-            lines.result(p)
-
     try:
-        with bar:
-            outcome = api.execute_plan(store, plan, command, experiment, jobs, progress,
+        with lines.bar:
+            outcome = api.execute_plan(store, plan, command, experiment, jobs, lines.progress,
                                        on_start=started.append, irq_windows=irq_windows,
                                        report_spec=report_spec, runner=runner)
     except BaseException:
@@ -250,6 +323,10 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
         raise
     finally:
         signal.signal(signal.SIGTERM, old_term)
+    if lines.bar_shown and not lines.every_result:
+        c = lines.counts
+        lines.line(f"run {outcome.run_id}: {lines.done}/{lines.total} benchmark runs: ok {c['ok']}, "
+                   f"failed {c['failed']}, n/a {c['n/a']}")
     return outcome.run_id, list(outcome.results), outcome.status
 
 
@@ -300,8 +377,9 @@ def cmd(args: argparse.Namespace) -> int:
     fill_selection_defaults(args)
     get_target(args.target)
     get_kernel(args.kernel)
-    benches = select_benchmarks(args)
+    select_benchmarks(args)  # an unknown name fails first, with its did-you-mean
     config = config_from_args(args)  # unknown options and bad settings fail before anything is stored
+    benches = select_benchmarks(args, config)
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = [(config, benches)]
@@ -320,7 +398,8 @@ def cmd(args: argparse.Namespace) -> int:
     jobs = 1 if runner is not None else args.jobs  # one board: one run at a time
     announce_plan(store, plan, jobs, args.yes, "run")
     run_id, _results, status = run_plan(store, plan, command, jobs=jobs,
-                                        irq_windows=args.irq_windows, runner=runner)
+                                        irq_windows=args.irq_windows, runner=runner,
+                                        verbose=args.verbose)
     print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
@@ -412,7 +491,8 @@ def run_experiment(args: argparse.Namespace) -> int:
     announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
     run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
                                         jobs=args.jobs, names=dict(exp.names),
-                                        irq_windows=args.irq_windows, report_spec=exp.report_spec())
+                                        irq_windows=args.irq_windows, verbose=args.verbose,
+                                        report_spec=exp.report_spec())
     print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
@@ -442,7 +522,8 @@ def print_run(store: Store, run_id: int, args: argparse.Namespace) -> None:
         write_whole(html_path, render_html(view, store.load_run_samples(view), baselines=baselines,
                                          tables=exp.tables if exp is not None else (),
                                          rows=exp.rows if exp is not None else "benchmark",
-                                         timelines=load_run_timelines(store.path, view)))
+                                         timelines=load_run_timelines(store.path, view),
+                                         question=exp.question if exp is not None else ""))
     except OSError as err:
         # (a failed write, e.g. a full disk, carries no file name: name the one being written)
         # (exit 1, as for the database: the input was fine; no cut or empty file is left)
@@ -454,4 +535,5 @@ def print_run(store: Store, run_id: int, args: argparse.Namespace) -> None:
     if args.json:
         sys.stdout.write(get_renderer("json").render(view))
     else:
-        print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide)
+        print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide,
+                       unit=unit_arg(args))

@@ -12,6 +12,7 @@ from rtoslab.cli.common import (
     add_layout_options,
     open_db,
     terminal_width,
+    unit_arg,
 )
 from rtoslab.cli.tables import markdown_report, print_run_text, report_spec_of
 from rtoslab.records import RtoslabError
@@ -58,14 +59,16 @@ def cmd(args: argparse.Namespace) -> int:
         return 0
     exp = report_spec_of(view)  # stored with the run (or, before v5, its file's)
     if fmt == "terminal":
-        print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide)
+        print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide,
+                       unit=unit_arg(args))
         return 0
     if fmt == "html":
         baselines = exp.baseline_pairs() if exp is not None else []
         out = render_html(view, store.load_run_samples(view), baselines=baselines,
                           tables=exp.tables if exp is not None else (),
                           rows=exp.rows if exp is not None else "benchmark",
-                          timelines=load_run_timelines(store.path, view))
+                          timelines=load_run_timelines(store.path, view),
+                          question=exp.question if exp is not None else "")
     elif fmt == "markdown":
         out = markdown_report(view, exp)
     else:

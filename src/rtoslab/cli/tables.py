@@ -6,10 +6,11 @@ question, [[report.table]]), a summary per unit whose columns are the configurat
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
 from rtoslab.experiments.experiment import load_experiment
-from rtoslab.records import RtoslabError
+from rtoslab.records import RtoslabError, Unit
 from rtoslab.report.base import get_renderer
 from rtoslab.report.comparison import experiment_tables
 from rtoslab.report.irq_windows import text_section as irq_windows_text
@@ -45,7 +46,7 @@ def _footer(view: RunView) -> str:
 
 
 def print_run_text(view: RunView, exp: ReportSpec | None, *, width: int, per_config: bool,
-                   wide: bool) -> None:
+                   wide: bool, unit: Unit | None = None) -> None:
     out = sys.stdout
     view = terminal_safe_value(view)  # control characters shown as escapes (the store keeps them)
     many = len(view.configs) > 1
@@ -58,15 +59,21 @@ def print_run_text(view: RunView, exp: ReportSpec | None, *, width: int, per_con
         rows = exp.rows if exp is not None else "benchmark"
         baselines = exp.baseline_pairs() if exp is not None else []
         out.write("\n" + experiment_tables(view, name, rows, baselines, width=width, wide=wide,
-                                           footer=_footer(view)))
+                                           footer=_footer(view), units=(unit,) if unit else None))
     if per_config or not many:
-        out.write(TerminalRenderer(width=width, configs=True, header=False).render(view))
+        out.write(TerminalRenderer(width=width, configs=True, header=False, wide=wide,
+                                   unit=unit).render(view))
     else:
-        out.write(f"\n{len(view.configs)} configurations: --per-config prints a table for each "
-                  "(all statistics, in every unit)\n")
+        note = (f"{len(view.configs)} configurations: --per-config prints a table for each "
+                "(all statistics, in every unit)")
+        out.write("\n" + (note if wide else textwrap.fill(note, width)) + "\n")
         bases = time_base_lines(run_rows(view))
         if bases:
-            out.write(time_base_text(bases) + "\n")
+            text = time_base_text(bases)
+            if not wide:
+                text = "\n".join(textwrap.fill(line, width, subsequent_indent="    ")
+                                  for line in text.split("\n"))
+            out.write(text + "\n")
     windows = irq_windows_text(view)
     if windows:
         out.write("\n" + terminal_safe(windows))

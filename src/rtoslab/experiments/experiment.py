@@ -266,7 +266,7 @@ class Experiment:
         """What the reports need of the file, stored with the run (rtoslab.report.spec)."""
         return ReportSpec(name=self.name, rows=self.rows,
                           baselines=tuple((b.name, b.match) for b in self.baselines),
-                          tables=self.tables, names=self.names)
+                          tables=self.tables, names=self.names, question=self.description)
 
 
 # --------------------------------------------------------------------------- loading

@@ -8,6 +8,7 @@ are dealt out in order. A header wraps only at spaces (labels join axis values w
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 
 from rich import box
@@ -30,6 +31,24 @@ def _width(header: str, cells: Sequence[str]) -> int:
     return max([_longest_word(header), min(len(header), 24), *(len(c) for c in cells)])
 
 
+def wrap_name(name: str, room: int, indent: str = "") -> str:
+    """``name`` on lines of at most ``room`` characters, broken after an underscore (a
+    piece longer than a line is cut where it must), continuation lines indented twice."""
+    more = indent + "  "
+    room = max(room, len(more) + 4)
+    lines = [indent]
+    for piece in re.findall(r"[^_]*_|[^_]+", name):
+        if len(lines[-1]) + len(piece) > room and lines[-1].strip():
+            lines.append(more)
+        while len(lines[-1]) + len(piece) > room:
+            cut = room - len(lines[-1])
+            lines[-1] += piece[:cut]
+            piece = piece[cut:]
+            lines.append(more)
+        lines[-1] += piece
+    return "\n".join(lines)
+
+
 def fit_table(header: Sequence[str], body: Sequence[Sequence[str]], n_labels: int, *, title: str,
               caption: str = "", width: int = 160, wide: bool = False) -> str:
     """Render ``header``/``body`` (the first ``n_labels`` columns are labels) as one or
@@ -40,6 +59,13 @@ def fit_table(header: Sequence[str], body: Sequence[Sequence[str]], n_labels: in
     title, caption = terminal_safe(title), terminal_safe(caption)
     columns = list(zip(*body, strict=True)) if body else [() for _ in header]
     widths = [_width(h, col) for h, col in zip(header, columns, strict=True)]
+    # the labels take at most half the width: longer names wrap at underscores (the
+    # numbers are dealt out to parts, never dropped)
+    cap = max(12, (width // 2) // max(1, n_labels) - _GAP)
+    if not wide and sum(w + _GAP for w in widths[:n_labels]) > width // 2:
+        widths[:n_labels] = [min(w, cap) for w in widths[:n_labels]]
+        body = [[wrap_name(c, widths[i]) if i < n_labels else c for i, c in enumerate(row)]
+                for row in body]
     label_w = sum(w + _GAP for w in widths[:n_labels]) + 1
     parts: list[list[int]] = [[]]
     used = label_w
@@ -59,11 +85,12 @@ def fit_table(header: Sequence[str], body: Sequence[Sequence[str]], n_labels: in
         table = Table(box=box.SIMPLE_HEAD)
         for i in [*range(n_labels), *part]:
             table.add_column(Text(header[i]), justify="left" if i < n_labels else "right",
-                             min_width=widths[i])
+                             min_width=widths[i], max_width=widths[i] if i < n_labels else None)
         for row in body:
             table.add_row(*(Text(row[i]) for i in [*range(n_labels), *part]))
         console.print(table)
     if caption:
-        console.print(Text(caption), soft_wrap=True)
+        # prose wraps at the width (at spaces), unless --wide
+        console.print(Text(caption), soft_wrap=wide, width=None if wide else width)
     lines = out.getvalue().splitlines()
     return "\n".join(line.rstrip() for line in lines) + "\n"

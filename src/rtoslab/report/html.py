@@ -24,9 +24,9 @@ from html import escape
 from rtoslab.catalog import kernels
 from rtoslab.records import Footprint, RtoslabError, Sample, Summary, Unit
 from rtoslab.report.comparison.run_tables import config_labels, grouped_rows, report_table
-from rtoslab.report.comparison.table import Baselines, Column
+from rtoslab.report.comparison.table import Baselines, Column, axes_of
 from rtoslab.report.irq_windows import html_section as irq_windows_html
-from rtoslab.report.labels import kernel_label, timing_footer
+from rtoslab.report.labels import axis_text, kernel_label, timing_footer, varying_keys
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
 from rtoslab.report.pivot import Pivot, PivotSpec, build_pivot, pivot_grid
 from rtoslab.report.rows import Row, config_title, grouped_warnings, run_rows, time_base_lines
@@ -50,8 +50,10 @@ from rtoslab.views import ConfigView, MetricView, ResultView, RunView
 # metric id -> that metric's raw samples in measurement order
 Samples = Mapping[int, tuple[Sample, ...]]
 
-# Units drawn from raw samples (``us`` is cycles scaled by the clock: not charted).
-CHART_UNITS = (Unit.INSN, Unit.CYCLE)
+# Units drawn from raw samples (``us`` is cycles scaled by the clock: not charted), time
+# first: a metric's charts and comparisons are in modelled cycles, in instructions only
+# when it has no cycles (issue 28); the statistics tables have every unit.
+CHART_UNITS = (Unit.CYCLE, Unit.INSN)
 DEFAULT_BASELINE = "first configuration"
 NO_SAMPLES = "raw samples not loaded"
 
@@ -91,12 +93,18 @@ td.num { white-space: nowrap; }
 thead th { max-width: 12em; }
 table.configs code.nw { white-space: normal; overflow-wrap: anywhere; }
 td.ratio { background: #fbf7ef; }
-td.problem { color: var(--muted); }
+td.problem { color: var(--muted); max-width: 60em; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; }
+details.config > summary, details.metric > summary { cursor: pointer; font-weight: 600; margin: 6px 0; }
 .badge { display: inline-block; padding: 0 6px; border-radius: 9px; font-size: 12px;
   font-weight: 600; color: #fff; background: var(--muted); }
 .badge.ok, .badge.complete { background: #3b8f5a; }
 .badge.failed { background: var(--bad); }
 .badge.n-a, .badge.incomplete, .badge.running { background: var(--na); }
+p.question { font-size: 16px; margin: 0 0 6px; }
+ul.headline { margin: 4px 0 8px; padding-left: 20px; font-size: 15px; }
+details.meta { margin: 4px 0; }
+details.meta > summary { color: var(--muted); cursor: pointer; }
 ul.warnings { margin: 4px 0 10px; padding-left: 20px; color: var(--na); font-size: 13px; }
 .multiples { display: flex; flex-wrap: wrap; gap: 10px 14px; margin: 4px 0 12px; }
 figure { margin: 0; }
@@ -240,8 +248,9 @@ class HtmlRenderer:
 
     def __init__(self, samples: Samples | None = None, baselines: Baselines = (),
                  stat: str = "median", title: str | None = None,
-                 tables: Sequence[PivotSpec] = (), rows: str = "benchmark") -> None:
+                 tables: Sequence[PivotSpec] = (), rows: str = "benchmark", question: str = "") -> None:
         self.samples = samples
+        self.question = question  # the experiment's description: what the page answers
         self.rows = rows  # comparison rows: "benchmark" (benchmark/metric) or "metric"
         self.baselines = tuple(baselines)
         self.stat = stat
@@ -256,11 +265,12 @@ class HtmlRenderer:
 def render_html(view: RunView, samples: Samples | None, baselines: Baselines = (),
                 title: str | None = None, stat: str = "median",
                 tables: Sequence[PivotSpec] = (), rows: str = "benchmark",
-                timelines: Sequence[Timeline] = ()) -> str:
+                timelines: Sequence[Timeline] = (), question: str = "") -> str:
     """The HTML report of ``view`` with histograms and quartiles from ``samples``;
     ``tables``: the experiment's own tables ([[report.table]]), shown first; ``rows``: the
-    comparison's layout ([report] rows); ``timelines``: traced runs' timelines, shown last."""
-    r = HtmlRenderer(samples, baselines, stat, title, tables, rows)
+    comparison's layout ([report] rows); ``timelines``: traced runs' timelines, shown last;
+    ``question``: the experiment's description, under the title."""
+    r = HtmlRenderer(samples, baselines, stat, title, tables, rows, question)
     r.timelines = tuple(timelines)
     return r.render(view)
 
@@ -310,22 +320,28 @@ class _Page:
     def chart_units(self, benchmark: str, metric: str) -> list[Unit]:
         present = {u for r in self.view.results if r.benchmark == benchmark and r.status == "ok"
                    for m in r.metrics if m.name == metric for u in m.summaries}
-        return [u for u in CHART_UNITS if u in present]
+        return [u for u in CHART_UNITS if u in present][:1]
 
     # ------------------------------------------------------------ page
 
     def html(self) -> str:
+        """The page, answer first (issue 28): the experiment's question (its tables and
+        charts) and a two-line summary of what changed most, then the comparison and the
+        statistics; the charts of distributions, the footprint, the configurations and the
+        run's metadata (folded) after them."""
         v = self.view
         title = self.r.title or f"rtoslab run {v.id}"
         multi = len(self.configs) > 1
         sections = []
         if self.r.tables and v.results:
             sections.append(("question", "Results", self.question()))
-        sections += [("configurations", "Configurations", self.configurations()),
-                     ("summary", "Statistics", self.summaries())]
         if multi:
             sections.append(("comparison", "Comparison", self.comparison()))
-            sections.append(("boxplots", "Box plots across configurations", self.boxplots()))
+        sections.append(("summary", "Statistics", self.summaries()))
+        if multi:
+            boxes = self.boxplots()
+            if boxes:
+                sections.append(("boxplots", "Box plots across configurations", boxes))
         sections.append(("distributions", "Distributions of raw samples", self.distributions()))
         sections.append(("footprint", "Footprint", self.footprint()))
         if self.r.timelines:
@@ -333,18 +349,72 @@ class _Page:
         windows = irq_windows_html(v)
         if windows:
             sections.append(("irq-windows", "Masked interrupt windows", windows))
+        sections.append(("configurations", "Configurations", self.configurations()))
         if not v.results:
             sections = [("summary", "Results", "<p>No results are stored for this run.</p>")]
         nav = "".join(f'<a href="#{sid}">{_e(name)}</a>' for sid, name, _ in sections)
         body = "\n".join(f'<section id="{sid}"><h2>{_e(name)}</h2>\n{content}\n</section>'
-                       for sid, name, content in sections)
+                         for sid, name, content in sections)
         return (
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
-            f'<header><h1>{_e(title)}</h1>{self.identity()}<nav>{nav}</nav></header>\n'
+            f'<header><h1>{_e(title)}</h1>{self.asked()}{self.headline()}'
+            f'<details class="meta"><summary>{_e(self.meta_line())}</summary>{self.identity()}'
+            f'</details><nav>{nav}</nav></header>\n'
             f"{body}\n</main>\n</body>\n</html>\n"
         )
+
+    def asked(self) -> str:
+        """The experiment's question (its description), when it has one."""
+        q = self.r.question
+        return f'<p class="question">{_e(q)}</p>' if q else ""
+
+    def meta_line(self) -> str:
+        """The folded metadata's one line: status, result counts, when."""
+        v = self.view
+        counts = {s: sum(1 for r in v.results if r.status == s) for s in ("ok", "failed", "n/a")}
+        return (f"run {v.id} · {v.status} · {counts['ok']} ok, {counts['failed']} failed, "
+                f"{counts['n/a']} n/a · {len(self.configs)} configuration"
+                f"{'s' if len(self.configs) != 1 else ''} · {v.started_at} (details)")
+
+    def headline(self) -> str:
+        """Two lines on what changed most. With the experiment's own tables: the first
+        table's last row (the largest N, the last build), the column furthest above and the
+        one furthest below its first column. Without: the largest rise and fall of a
+        median (modelled cycles) against the comparison's baseline. Nothing for one
+        configuration."""
+        if len(self.configs) < 2:
+            return ""
+        found: list[tuple[float, str]] = []
+        if self.r.tables:
+            p = build_pivot(self.view, self.r.tables[0], timing_footer)
+            if p.spec.ratio is None:
+                for rk in reversed(p.row_keys):
+                    values = [(ck, v) for ck in p.col_keys if (v := p.value(rk, ck)) is not None]
+                    if len(values) < 2 or not values[0][1]:
+                        continue
+                    (base, b), where = values[0], " · ".join(
+                        f"{p.dim_name(d)} {c}" for d, c in zip(p.row_dims, p.row_cells(rk), strict=True))
+                    found = [(v / b, f"{p.spec.title.split(':')[0]} at {where}: {p.col_label(ck)} "
+                              f"{fmt_num(v)} is {fmt_ratio(v / b)} {p.col_label(base)} "
+                              f"{fmt_num(b)} ({p.caption()})") for ck, v in values[1:]]
+                    break
+        else:
+            unit = Unit.CYCLE if any(Unit.CYCLE in m.summaries for r in self.view.results
+                                     for m in r.metrics) else Unit.INSN
+            table = report_table(self.view, unit, "median", self.r.baselines, DEFAULT_BASELINE,
+                                 self.r.rows)
+            found = [(r, f"{' / '.join(row.cells())}: {self._column_label(rc.column)} is "
+                      f"{fmt_ratio(r)} {self._column_label(rc.base)} (median {unit})")
+                     for rc in table.ratios for row in table.rows
+                     if (r := table.ratio(row, rc)) is not None and r > 0]
+        if not found:
+            return ""
+        up, down = max(found), min(found)
+        lines = [f"<li><b>most above</b>: {_e(up[1])}</li>" if up[0] > 1 else "",
+                 f"<li><b>most below</b>: {_e(down[1])}</li>" if down[0] < 1 else ""]
+        return f'<ul class="headline">{"".join(lines)}</ul>' if any(lines) else ""
 
     def identity(self) -> str:
         v = self.view
@@ -390,6 +460,22 @@ class _Page:
         return "\n".join(out)
 
     def configurations(self) -> str:
+        """The axes that vary between the configurations (one column each), then every
+        configuration's full identity, folded."""
+        full = self._configurations_full()
+        if len(self.configs) < 2:
+            return full
+        axes = [axes_of(c) for c in self.configs]
+        keys = varying_keys(axes)
+        header = [("name", False), ("hash", False), *((k, False) for k in keys)]
+        rows = ["<tr>" + _td(self.labels[c.id], cls="name")
+                + _td(f'<code class="hash">{_e(c.hash)}</code>', raw=True)
+                + "".join(_td(axis_text(k, a[k]) if k in a else "-") for k in keys) + "</tr>"
+                for c, a in zip(self.configs, axes, strict=True)]
+        return (_table(header, rows, "axes") + "<details><summary>every setting of each "
+                f"configuration ({len(self.configs)})</summary>{full}</details>")
+
+    def _configurations_full(self) -> str:
         header = [(h, False) for h in ("name", "hash", "target", "kernel and its options", "compiler",
                                        "flags", "timing model")]
         rows = []
@@ -415,17 +501,28 @@ class _Page:
         header = [("benchmark", False), ("metric", False), ("unit", False),
                   *((c, True) for c in STAT_COLUMNS)]
         out = []
+        many = len(self.configs) > 1
+        if many:
+            out.append('<p class="desc">Every statistic in every unit, one table per configuration '
+                       "(folded: the comparison above has the medians).</p>")
         for config in self.configs:
             rows = [r for r in self.rows if r.config.id == config.id]
-            out.append(f"<h3>{_e(self.labels[config.id])}</h3>")
-            if len(self.configs) > 1:
-                out.append(f'<p class="desc">{_e(config_title(config))} · '
-                           f'<code class="hash">{_e(config.hash)}</code></p>')
-            out.append(_table(header, [self._summary_row(r) for r in rows], "summary"))
+            part = []
+            if many:
+                part.append(f'<p class="desc">{_e(config_title(config))} · '
+                            f'<code class="hash">{_e(config.hash)}</code></p>')
+            else:
+                out.append(f"<h3>{_e(self.labels[config.id])}</h3>")
+            part.append(_table(header, [self._summary_row(r) for r in rows], "summary"))
             warnings = grouped_warnings(rows)
             if warnings:
                 items = "".join(f"<li>{_e(line)}</li>" for line in warnings)
-                out.append(f'<ul class="warnings">{items}</ul>')
+                part.append(f'<ul class="warnings">{items}</ul>')
+            if many:
+                out.append(f'<details class="config"><summary>{_e(self.labels[config.id])}</summary>'
+                           + "\n".join(part) + "</details>")
+            else:
+                out += part
         bases = time_base_lines(self.rows)
         if bases:
             items = "".join(f"<li>{_e(line)}</li>" for line in bases)
@@ -434,7 +531,9 @@ class _Page:
 
     def _summary_row(self, row: Row) -> str:
         if row.status != "ok":
-            why = f"{_badge(row.status)} {_e(row.reason or 'no reason given')}"
+            # one line each, cut to the table (issue 28): the whole reason is the tooltip
+            reason = _e(row.reason or "no reason given")
+            why = f'{_badge(row.status)} <span class="why1" title="{reason}">{reason}</span>'
             return (f'<tr class="problem">{_td(row.benchmark)}'
                     f'<td class="problem" colspan="{2 + len(STAT_COLUMNS)}">{why}</td></tr>')
         cells = [_td(row.benchmark), _td(row.metric or "-"), _td(row.unit or "-")]
@@ -455,7 +554,7 @@ class _Page:
     def comparison(self) -> str:
         out = []
         units = [u for u in CHART_UNITS if any(u in m.summaries for r in self.view.results
-                                               if r.status == "ok" for m in r.metrics)]
+                                               if r.status == "ok" for m in r.metrics)][:1]
         if not units:
             return "<p>No measurements to compare.</p>"
         for unit in units:
@@ -539,6 +638,7 @@ class _Page:
         return BoxRow(label, box_stats(values))
 
     def boxplots(self) -> str:
+        """Box plots across configurations; empty when no metric has two to set side by side."""
         out = []
         if self.r.samples is None:
             out.append(f'<p class="note">{NO_SAMPLES}: boxes show min, median and max only.</p>')
@@ -552,14 +652,17 @@ class _Page:
                             if (b := self._box_row(c, self.result(c, bench), metric, unit)) is not None]
                     if sum(1 for b in rows if b.stats is not None) < 2:
                         continue  # nothing to set side by side
+                    if all(b.stats is None or b.stats.n < 2 for b in rows):
+                        continue  # single samples: the table says it all
                     svg = boxplot_svg(rows, title=f"{bench} · {metric} ({unit})", unit=unit)
                     out.append(f'<figure class="chart">{svg}</figure>')
-        return "\n".join(out)
+        return "\n".join(out) if len(out) > 1 else ""
 
     # ------------------------------------------------------------ histograms
 
-    def _hist_figure(self, config: ConfigView, result: ResultView, metric: str, unit: Unit) -> str:
-        label = self.labels[config.id]
+    def _hist_figure(self, config: ConfigView, result: ResultView, metric: str, unit: Unit,
+                     name: str | None = None) -> str:
+        label = self.labels[config.id] if name is None else name
         if result.status != "ok":
             reason = _e(result.reason or "no reason given")
             text = f'{_badge(result.status)} <span class="why" title="{reason}">{reason}</span>'
@@ -579,27 +682,43 @@ class _Page:
         return f'<figure class="hist-fig">{svg}</figure>'
 
     def distributions(self) -> str:
+        """Histograms of the raw samples. One configuration: every metric's histogram in one
+        grid (small multiples, titled by benchmark and metric). Several: a folded block per
+        metric with one histogram per configuration."""
         out = []
         if self.r.samples is None:
             out.append(f'<p class="note">{NO_SAMPLES}: histograms need the raw samples from the store.</p>')
         else:
-            out.append('<p class="desc">One histogram per configuration; each has its own x axis '
-                       "(compare configurations with the box plots). Dashed line: median.</p>")
+            out.append('<p class="desc">Each histogram has its own x axis (compare configurations '
+                       "with the box plots). Dashed line: median. A metric with one sample per "
+                       "configuration has none (the statistics table has its value).</p>")
+        single = len(self.configs) == 1
+        grid: list[str] = []
         for bench in self.benchmarks():
             for metric in self.metric_names(bench):
-                desc = next((m.description for r in self.view.results if r.benchmark == bench
-                             for m in r.metrics if m.name == metric and m.description), "")
-                out.append(f"<h3>{_e(bench)} · {_e(metric)}</h3>")
-                if desc:
-                    out.append(f'<p class="desc">{_e(desc)}</p>')
+                counts = [m.summaries[u].n for r in self.view.results if r.benchmark == bench
+                          and r.status == "ok" for m in r.metrics if m.name == metric
+                          for u in m.summaries]
+                if counts and max(counts) < 2:
+                    continue
                 for unit in self.chart_units(bench, metric):
                     figures = [f for c in self.configs
                                if (r := self.result(c, bench)) is not None
-                               and (f := self._hist_figure(c, r, metric, unit))]
-                    out.append(f"<h4>{_e(unit)}</h4>")
-                    out.append('<div class="multiples">\n' + "".join(f"{f}\n" for f in figures) + "</div>")
+                               and (f := self._hist_figure(c, r, metric, unit,
+                                                           f"{bench} · {metric}" if single else None))]
+                    if single:
+                        grid += figures
+                        continue
+                    desc = next((m.description for r in self.view.results if r.benchmark == bench
+                                 for m in r.metrics if m.name == metric and m.description), "")
+                    head = f"{bench} · {metric} ({unit})" + (f": {desc}" if desc else "")
+                    out.append(f'<details class="metric"><summary>{_e(head)}</summary>'
+                               '<div class="multiples">\n' + "".join(f"{f}\n" for f in figures)
+                               + "</div></details>")
+        if grid:
+            out.append('<div class="multiples">\n' + "".join(f"{f}\n" for f in grid) + "</div>")
         if len(out) == 1:
-            out.append("<p>No metrics were measured.</p>")
+            out.append("<p>No metric has more than one sample.</p>")
         return "\n".join(out)
 
     # ------------------------------------------------------------ footprint
@@ -718,5 +837,19 @@ def _pivot_chart(p: Pivot) -> str:
             series.append(Series(p.col_label(ck), tuple(sorted(pts))))
     if not series:
         return ""
-    return line_chart_svg(series, title=p.spec.title, x_label=p.dim_name(p.row_dims[0]),
-                          y_label=p.caption())
+    x_label = p.dim_name(p.row_dims[0])
+    chart = line_chart_svg(series, title=p.spec.title, x_label=x_label, y_label=p.caption())
+    if len(series) < 2:
+        return chart
+    # the overhead view: each line divided by the first at the same x (lines that lie on
+    # top of each other in the chart of values part here)
+    base = dict(series[0].points)
+    ratios = [Series(f"{s.name} / {series[0].name}",
+                     tuple((x, y / base[x]) for x, y in s.points if base.get(x)))
+              for s in series[1:]]
+    ratios = [r for r in ratios if r.points]
+    if not ratios:
+        return chart
+    return chart + "</figure>\n<figure class=\"chart\">" + line_chart_svg(
+        ratios, title=f"{p.spec.title}: relative to {series[0].name}", x_label=x_label,
+        y_label=f"ratio to {series[0].name} (1 = same)")

@@ -28,6 +28,7 @@ class ReportSpec:
     baselines: tuple[tuple[str, Match], ...] = ()  # (name, axis values) per [[baseline]]
     tables: tuple[PivotSpec, ...] = ()  # [[report.table]], in file order
     names: tuple[tuple[str, str], ...] = ()  # [report.names]
+    question: str = ""  # the file's description: what its reports answer (HTML title line)
 
     def baseline_pairs(self) -> list[tuple[str, dict[str, object]]]:
         """The baselines as the comparison tables take them."""
@@ -42,6 +43,7 @@ def to_json(spec: ReportSpec) -> str:
         "names": dict(spec.names),
         "baselines": [{"name": n, "match": [[k, v] for k, v in m]} for n, m in spec.baselines],
         "tables": [_table_doc(t) for t in spec.tables],
+        "question": spec.question,
     }
     return json.dumps(doc, sort_keys=True, separators=(",", ":"))
 
@@ -65,7 +67,8 @@ def from_json(text: str, where: str) -> ReportSpec:
             names=tuple(sorted((str(k), str(v)) for k, v in doc["names"].items())),
             baselines=tuple((str(b["name"]), tuple((str(k), v) for k, v in b["match"]))
                             for b in doc["baselines"]),
-            tables=tuple(_table(t) for t in doc["tables"]))
+            tables=tuple(_table(t) for t in doc["tables"]),
+            question=str(doc.get("question", "")))  # (absent in specs stored before it)
     except (ValueError, KeyError, TypeError, AttributeError) as err:
         raise RtoslabError(f"{where}: its stored report spec is not {SCHEMA} ({err}): read it with "
                            "the rtoslab version that wrote it") from None

@@ -141,6 +141,44 @@ def nice_ticks(lo: float, hi: float, max_ticks: int = 6) -> list[float]:
     return ticks or [lo]
 
 
+def axis_ticks(lo: float, hi: float, max_ticks: int = 6) -> list[float]:
+    """Round ticks that cover ``[lo, hi]``: the first at or below ``lo``, the last at or
+    above ``hi`` (an axis whose top is below the data draws it across the title)."""
+    if hi < lo:
+        lo, hi = hi, lo
+    if hi == lo:
+        hi = lo + (abs(lo) or 1.0)
+    step = nice_step((hi - lo) / max(1, max_ticks - 1))
+    first = math.floor(lo / step + 1e-9)
+    last = math.ceil(hi / step - 1e-9)
+    return [round(k * step, 10) for k in range(first, last + 1)]
+
+
+def log_ticks(lo: float, hi: float) -> list[float]:
+    """Ticks of a log axis covering ``[lo, hi]`` (both > 0): each power of ten, with 2 and 5
+    between them when the range spans fewer than three decades."""
+    first = math.floor(math.log10(lo) + 1e-9)
+    last = math.ceil(math.log10(hi) - 1e-9)
+    mults = (1.0, 2.0, 5.0) if last - first < 3 else (1.0,)
+    ticks = [m * 10.0**e for e in range(first, last + 1) for m in mults]
+    inside = [t for t in ticks if lo * (1 - 1e-9) <= t <= hi * (1 + 1e-9)]
+    return sorted({*inside, 10.0**first, 10.0**last})
+
+
+def fmt_tick(value: float) -> str:
+    """An axis label short enough not to be clipped: 150M, 2.5k, 1024, 0.5."""
+    a = abs(value)
+    for limit, div, suffix in ((1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "k")):
+        if a >= limit:
+            return fmt_num(round(value / div, 3)) + suffix
+    return fmt_num(value)
+
+
+def wide_range(values: Sequence[float]) -> bool:
+    """True when the values are all positive and span more than 100x: a log axis."""
+    return bool(values) and min(values) > 0 and max(values) / min(values) > 100
+
+
 # ---------------------------------------------------------------- drawing helpers
 
 # Rough width of one character per text class (11-12 px sans-serif), to cut long labels.
@@ -178,9 +216,13 @@ def _rect(x: float, y: float, w: float, h: float, cls: str, title: str) -> str:
     )
 
 
-def _svg(cls: str, width: int, height: int, label: str, body: list[str]) -> str:
+def _svg(cls: str, width: int, height: int, label: str, body: list[str],
+         plot: tuple[float, float, float, float] | None = None) -> str:
+    """``plot``: the plot area (x, y, width, height), written as ``data-plot`` so a test
+    in a browser can check that every mark lies inside it."""
+    box = f' data-plot="{" ".join(_f(v) for v in plot)}"' if plot is not None else ""
     return (
-        f'<svg class="{cls}" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'<svg class="{cls}"{box} xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}">'
         f"<title>{escape(label)}</title>\n" + "".join(f"{e}\n" for e in body) + "</svg>"
     )
@@ -468,27 +510,41 @@ def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_labe
     label = f"line chart: {title}"
     if not xs:
         return _svg("line", w, h, label, body)
+    log_x, log_y = x_names is None and wide_range(xs), wide_range(ys)  # names: an ordinal x
+    if log_y:
+        y_ticks = log_ticks(min(ys), max(ys))
+    else:
+        y_ticks = axis_ticks(min(0.0, min(ys)), max(ys) if max(ys) > 0 else 1.0, 6)
+    y_labels = [fmt_tick(t) for t in y_ticks]
+    left = max(left, 14.0 + 6.6 * max(len(t) for t in y_labels))
+    pw = w - left - right
     x_lo, x_hi = min(xs), max(xs)
     if x_hi == x_lo:
-        x_lo, x_hi = x_lo - 1, x_hi + 1
-    y_ticks = nice_ticks(min(0.0, min(ys)), max(ys) if max(ys) > 0 else 1.0, 6)
-    y_lo, y_hi = y_ticks[0], y_ticks[-1] if y_ticks[-1] > y_ticks[0] else y_ticks[0] + 1
+        x_lo, x_hi = (x_lo / 2, x_hi * 2) if log_x else (x_lo - 1, x_hi + 1)
+    y_lo, y_hi = y_ticks[0], y_ticks[-1]
+
+    def tx(v: float) -> float:
+        return math.log10(v) if log_x else v
+
+    def ty(v: float) -> float:
+        return math.log10(v) if log_y else v
 
     def px(x: float) -> float:
-        return left + pw * (x - x_lo) / (x_hi - x_lo)
+        return left + pw * (tx(x) - tx(x_lo)) / (tx(x_hi) - tx(x_lo))
 
     def py(y: float) -> float:
-        return top + ph * (1 - (y - y_lo) / (y_hi - y_lo))
+        return top + ph * (1 - (ty(y) - ty(y_lo)) / (ty(y_hi) - ty(y_lo)))
 
-    for t in y_ticks:
+    for t, text in zip(y_ticks, y_labels, strict=True):
         body.append(_line(left, py(t), left + pw, py(t), "grid"))
-        body.append(_text(left - 6, py(t) + 4, fmt_num(t), "tick", "end"))
+        body.append(_text(left - 6, py(t) + 4, text, "tick", "end"))
     shown = sorted(set(xs))
-    if x_names is not None and len(shown) > 1:  # names are wide: as many as fit
-        every = max(1, math.ceil(len(shown) / _tick_budget(pw, [x_names.get(t, "") for t in shown])))
-        shown = shown[::every]
-    for t in shown:
-        text = x_names.get(t, fmt_num(t)) if x_names is not None else fmt_num(t)
+    labels = [x_names.get(t, fmt_tick(t)) if x_names is not None else fmt_tick(t) for t in shown]
+    if len(shown) > 1:  # as many labels as fit: every k-th, the last one always
+        every = max(1, math.ceil(len(shown) / _tick_budget(pw, labels)))
+        keep = [i for i in range(len(shown)) if i % every == 0 or i == len(shown) - 1]
+        shown, labels = [shown[i] for i in keep], [labels[i] for i in keep]
+    for t, text in zip(shown, labels, strict=True):
         body.append(_text(px(t), top + ph + 15, text, "tick", "middle"))
     body.append(_line(left, top + ph, left + pw, top + ph, "axis"))
     body.append(_line(left, top, left, top + ph, "axis"))
@@ -507,8 +563,10 @@ def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_labe
     for m in marks:
         body.append(f'<circle class="mark" cx="{_f(px(m.x))}" cy="{_f(py(m.y))}" r="7" fill="none" '
                     f'stroke="#b42318" stroke-width="2"><title>{escape(m.title)}</title></circle>')
-    body.append(_text(left + pw / 2, h - 6, f"{x_label} (y: {y_label})", "alabel", "middle"))
-    return _svg("line", w, h, label, body)
+    scales = ", ".join(f"{a} log scale" for a, on in (("x", log_x), ("y", log_y)) if on)
+    body.append(_text(left + pw / 2, h - 6, f"{x_label} (y: {y_label}{'; ' + scales if scales else ''})",
+                      "alabel", "middle", max_px=w - 16))
+    return _svg("line", w, h, label, body, plot=(left, top, pw, ph))
 
 
 # ---------------------------------------------------------------- grouped bars
@@ -538,15 +596,21 @@ def grouped_bars_svg(groups: Sequence[str], series: Sequence[str],
     if reference is not None:  # ratios: start near the data so small differences show
         low = min([*present, reference])
         lo = max(0.0, low - (hi - low) * 0.15)
-    ticks = nice_ticks(lo, hi if hi > lo else lo + 1, 6)
-    y_lo, y_hi = ticks[0], ticks[-1] if ticks[-1] > ticks[0] else ticks[0] + 1
+    ticks = axis_ticks(lo, hi if hi > lo else lo + 1, 6)
+    y_lo, y_hi = ticks[0], ticks[-1]
+    if lo >= 0 > y_lo:
+        ticks = [t for t in ticks if t >= 0]
+        y_lo = ticks[0]
+    labels_y = [fmt_tick(t) for t in ticks]
+    left = max(left, 14.0 + 6.6 * max(len(t) for t in labels_y))
+    pw = w - left - right
 
     def py(y: float) -> float:
         return top + ph * (1 - (y - y_lo) / (y_hi - y_lo))
 
-    for t in ticks:
+    for t, text in zip(ticks, labels_y, strict=True):
         body.append(_line(left, py(t), left + pw, py(t), "grid"))
-        body.append(_text(left - 6, py(t) + 4, fmt_num(t), "tick", "end"))
+        body.append(_text(left - 6, py(t) + 4, text, "tick", "end"))
     slot = pw / len(groups)
     bar_w = max(1.0, (slot - 6) / rows)
     for g, group in enumerate(groups):
@@ -570,5 +634,5 @@ def grouped_bars_svg(groups: Sequence[str], series: Sequence[str],
         body.append(f'<rect x="{_f(left + pw + 14)}" y="{_f(ly - 9)}" width="12" height="10" '
                     f'fill="{color}"/>')
         body.append(_text(left + pw + 32, ly, name, "rlabel", max_px=right - 38))
-    body.append(_text(left + pw / 2, h - 6, y_label, "alabel", "middle"))
-    return _svg("bars", w, h, label, body)
+    body.append(_text(left + pw / 2, h - 6, y_label, "alabel", "middle", max_px=w - 16))
+    return _svg("bars", w, h, label, body, plot=(left, top, pw, ph))

@@ -207,6 +207,20 @@ class Store:
                 raise self._no_run(run_id)
             return False
 
+    def delete_run(self, run_id: int) -> int:
+        """Delete one run's rows (its results, metrics, samples, summaries; its
+        configurations stay, shared). Refuses an unknown id and a run still being written
+        by a live process. Returns the number of benchmark results deleted."""
+        stale = set(self.mark_stale_running())
+        with self._write() as conn:
+            status = writes.run_status(conn, run_id)
+            if status is None:
+                raise self._no_run(run_id)
+            if status == "running" and run_id not in stale:
+                raise RtoslabError(f"run {run_id} is still running (its process is alive): stop it "
+                                   "first, then delete it")
+            return writes.delete_run(conn, run_id)
+
     def _stale_run_ids(self) -> list[int]:
         return [run_id for run_id, owner in reads.running_owners(self._conn) if owner_is_gone(owner)]
 

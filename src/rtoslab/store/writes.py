@@ -220,3 +220,12 @@ def mark_incomplete(conn: sqlite3.Connection, run_ids: list[int]) -> None:
         "UPDATE runs SET status = 'incomplete' WHERE id = ? AND status = 'running'",
         ((run_id,) for run_id in run_ids),
     )
+
+
+def delete_run(conn: sqlite3.Connection, run_id: int) -> int:
+    """Delete a run and, by the schema's cascades, its benchmark results, metrics, samples,
+    summaries and masked-interrupt windows; configurations stay (other runs share them).
+    Returns how many benchmark results it had."""
+    n = conn.execute("SELECT COUNT(*) FROM bench_runs WHERE run_id = ?", (run_id,)).fetchone()[0]
+    conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+    return int(n)

@@ -278,6 +278,17 @@ def load_run_timelines(db_path: Path, view: RunView) -> list[Timeline]:
     return [t for i, t in _load(legacy) if mine.get(i) == t.benchmark]
 
 
+def run_timeline_files(db_path: Path, view: RunView) -> tuple[Path | None, list[Path]]:
+    """What `runs --delete` removes of a run's timelines: its own folder (None when it has
+    none), and from the older shared ``timelines/run-N/`` only the files of this run's own
+    results (the result id and the benchmark both match, as ``load_run_timelines`` reads)."""
+    own = timeline_dir(db_path, view.id)
+    mine = {r.id: r.benchmark for r in view.results}
+    legacy = db_path.parent / "timelines" / f"run-{view.id}"
+    files = [legacy / f"bench-{i}.json" for i, t in _load(legacy) if mine.get(i) == t.benchmark]
+    return (own if own.is_dir() else None), files
+
+
 def save_timeline(directory: Path, bench_run_id: int, timeline: Timeline) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"bench-{bench_run_id}.json"

@@ -22,10 +22,12 @@ from rtoslab.views import ResultView, RunView
 
 
 def measured_units(view: RunView) -> tuple[Unit, ...]:
-    """insn always; cycle when every metric of every result has it (timing model on)."""
+    """The units of an experiment's summary tables, time first (issue 28): modelled cycles
+    and µs when every metric of every result has them (timing model on), else guest
+    instructions."""
     metrics = [m for r in view.results for m in r.metrics]
     if metrics and all(Unit.CYCLE in m.summaries for m in metrics):
-        return (Unit.INSN, Unit.CYCLE)
+        return (Unit.CYCLE, Unit.US)
     return (Unit.INSN,)
 
 
