@@ -23,6 +23,7 @@ from rtoslab.builder.cmake import BuildResult, bench_inputs, build, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.builder.rust import rustc_version
+from rtoslab.builder.sharing import images_dir, private_run_dir, release_run_dir
 from rtoslab.catalog import Benchmark, Target, alloc_na_reason, define_na_reason, na_reason
 from rtoslab.exitcodes import code_of
 from rtoslab.lab_headers import trace_tasks
@@ -107,9 +108,12 @@ def _source_hash(bench_dir: Path, target_dir: Path, port_dir: Path) -> str:
 
 def external_inputs(config: BuildConfig, bench: Benchmark) -> list[Path]:
     """What the benchmark's bench.cmake pulled in from outside the checkout's firmware
-    folder (sources, include folders), as its last build configured them."""
+    folder (sources, include folders), as its last build configured them (the published
+    listing beside its image; before a successful build, the build folder's)."""
     fw = firmware_root().resolve()
-    build_dir = cache_root() / "build" / config.image_key()
+    build_dir = images_dir(config.image_key())
+    if not (build_dir / f"{bench.name}.inputs").is_file():
+        build_dir = cache_root() / "build" / config.image_key()
     return sorted({p.resolve() for p in bench_inputs(build_dir, bench.name)
                    if p.exists() and not p.resolve().is_relative_to(fw)})
 
@@ -178,6 +182,15 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
     """Run one built benchmark and analyse it; with the timeline hook on (``traced``) also
     arrange its timeline; with ``irq_windows`` also track masked windows. Failures become a
     failed result (and no timeline)."""
+    work = private_run_dir(config.measure_key(), bench.name)  # timing too: no collisions
+    try:
+        return _run_in(config, bench, built, runner, irq_windows, work)
+    finally:
+        release_run_dir(work, bench.name)
+
+
+def _run_in(config: BuildConfig, bench: Benchmark, built: BuildResult, runner: Runner,
+            irq_windows: bool, work: Path) -> tuple[BenchResult, Timeline | None]:
     target = config.target_info()
     timing = config.timing_settings()
     clock_hz = float(timing.get("clock_hz", target.clock_hz))  # type: ignore[arg-type]
@@ -185,7 +198,7 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
         benchmark=bench.name,
         elf=built.elfs[bench.name],
         target=target,
-        work_dir=cache_root() / "traces" / config.measure_key(),  # timing too: no collisions
+        work_dir=work,  # this run's own folder: its trace and event files (builder/sharing.py)
         insn_limit=bench.insn_limit,
         timeout_s=bench.timeout_s,
         model=plugin_model(timing, target),
@@ -314,7 +327,11 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
             for fut in as_completed(builds):
                 h = builds[fut]
                 try:
-                    built[h] = fut.result()
+                    done = fut.result()
+                    built[h] = done
+                    cfg, benches = to_build[h]
+                    store.add_build(run_id, h, cfg.target, cfg.kernel, len(benches), done.seconds,
+                                    done.rebuilt)
                 except RtoslabError as e:
                     built[h] = str(e)
                 report(Progress(to_build[h][0], "", "built"))

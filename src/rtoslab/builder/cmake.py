@@ -11,13 +11,15 @@ import json
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
 from rtoslab.builder.config import BuildConfig
 from rtoslab.builder.deps import cmake_var, dep_path, direct_deps
 from rtoslab.builder.rust import build_staticlibs, uses_rust
+from rtoslab.builder.sharing import images_dir, locked, publish
 from rtoslab.catalog import (
     Benchmark,
     Target,
@@ -121,6 +123,7 @@ class BuildResult:
     # benchmark -> why its own sources did not build ("build failed: <first error> (full
     # log: ...)"); only with build(..., partial=True), and then it has no ELF in `elfs`
     failed: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0  # how long the build held its lock (configure + ninja)
 
 
 def _render_value(value: object) -> str:
@@ -168,6 +171,27 @@ def _tool(name: str) -> str:
 
 
 def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -> BuildResult:
+    """Build under the configuration's lock and publish its images (``builder/sharing.py``):
+    the returned ``elfs`` are the published copies in ``images/<image_key>/``, each with its
+    linker map and the build's ``rtoslab-config.json`` beside it. Another process building
+    the same configuration waits, then finds it built (ninja has nothing to do)."""
+    with locked(f"build-{config.image_key()}"):
+        start = time.monotonic()
+        result = _build_locked(config, wanted, partial)
+        seconds = time.monotonic() - start
+        out = images_dir(result.config_hash)
+        if result.elfs:
+            publish(result.build_dir / "rtoslab-config.json", out)
+        elfs = {}
+        for name, elf in result.elfs.items():
+            publish(elf.with_suffix(".map"), out)
+            if (result.build_dir / f"{name}.inputs").is_file():  # what its bench.cmake added
+                publish(result.build_dir / f"{name}.inputs", out)
+            elfs[name] = publish(elf, out)
+    return replace(result, elfs=elfs, seconds=seconds)
+
+
+def _build_locked(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -> BuildResult:
     """Configure (if needed) and build the wanted benchmarks. Blocks until done.
 
     Ninja keeps going past a failed command (-k 0), so a benchmark whose own sources or

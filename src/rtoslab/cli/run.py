@@ -19,6 +19,7 @@ from rich.progress import Progress as RichProgress
 
 from rtoslab import api
 from rtoslab.builder.config import BuildConfig
+from rtoslab.builder.sharing import images_dir
 from rtoslab.catalog import Benchmark, get_kernel, get_target, suite_benchmarks
 from rtoslab.cli.common import (
     add_db_option,
@@ -29,7 +30,7 @@ from rtoslab.cli.common import (
     terminal_width,
 )
 from rtoslab.cli.tables import markdown_report, print_run_text
-from rtoslab.experiments.experiment import Experiment
+from rtoslab.experiments.experiment import Experiment, count_runs
 from rtoslab.pipeline import Progress
 from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.report.base import get_renderer
@@ -220,24 +221,68 @@ def check_irq_windows(plan: list[tuple[BuildConfig, list[Benchmark]]], wanted: b
 
 def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], jobs: int,
                   yes: bool, what: str) -> None:
-    """Say the plan's size and an estimate of its duration (from this database's earlier
-    runs of the same benchmarks) on stderr; refuse a large plan without --yes."""
+    """Say the plan's size and an estimate of its duration on stderr: the benchmarks'
+    emulation from this database's earlier runs of them, and the builds the cache lacks
+    from this database's earlier builds of the same targets (or a stated default); refuse
+    a large plan without --yes."""
     n_configs = len(plan)
     n_runs = sum(len(b) for _, b in plan)
+    if n_runs > LARGE_PLAN_RUNS and not yes:
+        raise _too_large(what, n_runs)
     typical = store.typical_wall_s(sorted({b.name for _, bs in plan for b in bs}))
     known = [typical[b.name] for _, bs in plan for b in bs if b.name in typical]
+    parts = []
+    seconds = 0.0
     if known:
-        seconds = sum(known) * n_runs / len(known) / jobs
-        estimate = f"about {_duration(seconds)} of emulation with {jobs} jobs (from earlier runs " \
-                   "in this database; builds not counted)"
+        seconds = sum(known) * n_runs / len(known)
+        parts.append("emulation from earlier runs in this database")
     else:
-        estimate = "no estimate: none of these benchmarks has run with this database"
+        parts.append("emulation not counted: none of these benchmarks has run with this database")
+    build_s, build_note = estimate_builds(store, plan)
+    seconds += build_s
+    parts.append(build_note)
+    estimate = f"about {_duration(seconds / jobs)} with {jobs} jobs ({'; '.join(parts)})"
     text = f"{what}: {n_configs} configuration(s), {n_runs} benchmark runs; {estimate}"
     with contextlib.suppress(OSError):
         _StderrConsole().print(text, markup=False, soft_wrap=True)
-    if n_runs > LARGE_PLAN_RUNS and not yes:
-        raise RtoslabError(f"{what} has {n_runs} benchmark runs (more than {LARGE_PLAN_RUNS}): pass "
-                           "--yes to run them, or shrink the matrix")
+
+
+# a configuration's build when this database has none to go by (measured: docs/performance.md)
+DEFAULT_BUILD_S = 20.0
+
+
+def estimate_builds(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]]) -> tuple[float, str]:
+    """Seconds of building the plan needs, and how that was estimated: a configuration
+    whose images are all published in the cache costs nothing; any other costs the median
+    of this database's earlier builds of its target (of any target when its own has none;
+    ``DEFAULT_BUILD_S`` when there are none at all)."""
+    history = store.typical_build_s()
+    overall = sorted(s for s, _ in history.values())
+    wanted: dict[str, tuple[BuildConfig, set[str]]] = {}
+    for config, benches in plan:
+        wanted.setdefault(config.image_key(), (config, set()))[1].update(b.name for b in benches)
+    todo = [c for key, (c, names) in wanted.items()
+            if not all((images_dir(key) / f"{n}.elf").is_file() for n in names)]
+    if not todo:
+        return 0.0, f"all {len(wanted)} build(s) cached"
+    seconds = 0.0
+    defaulted = 0
+    for config in todo:
+        if config.target in history:
+            seconds += history[config.target][0]
+        elif overall:
+            seconds += overall[len(overall) // 2]
+        else:
+            seconds += DEFAULT_BUILD_S
+            defaulted += 1
+    how = ("earlier builds in this database" if not defaulted else
+           f"a default of {DEFAULT_BUILD_S:.0f} s each: no earlier builds in this database")
+    return seconds, f"{len(todo)} of {len(wanted)} build(s) to do, from {how}"
+
+
+def _too_large(what: str, n_runs: int) -> RtoslabError:
+    return RtoslabError(f"{what} has {n_runs} benchmark runs (more than {LARGE_PLAN_RUNS}): pass "
+                        "--yes to run them, or shrink the matrix")
 
 
 def _duration(seconds: float) -> str:
@@ -298,6 +343,10 @@ def run_experiment(args: argparse.Namespace) -> int:
     if args.suite or args.bench or args.option or args.timing or args.define:
         raise RtoslabError("an experiment file sets its own benchmarks and options: "
                            "drop --suite/--bench/--option/--timing/--define")
+    if not args.yes:  # the guard counts the plan without expanding it (a million runs: at once)
+        n_runs = count_runs(args.experiment)
+        if n_runs > LARGE_PLAN_RUNS:
+            raise _too_large(f"experiment {args.experiment}", n_runs)
     exp = api.experiment(args.experiment)  # every check before anything is stored
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])

@@ -261,6 +261,26 @@ class Store:
             times.setdefault(str(name), []).append(float(wall))
         return {k: sorted(v)[len(v) // 2] for k, v in times.items()}
 
+    def add_build(self, run_id: int, image_key: str, target: str, kernel: str, benchmarks: int,
+                  seconds: float, rebuilt: bool) -> None:
+        """Record how long one configuration's build took in a run."""
+        with self._write() as conn:
+            conn.execute("INSERT INTO builds (run_id, image_key, target, kernel, benchmarks, seconds, "
+                         "rebuilt, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         (run_id, image_key, target, kernel, benchmarks, round(seconds, 3),
+                          int(rebuilt), self._now()))
+
+    def typical_build_s(self) -> dict[str, tuple[float, int]]:
+        """Per target: (median seconds, how many) of the stored builds that had work to do,
+        for the estimate of a plan's duration; a target never built here is left out."""
+        with self._read() as conn:
+            rows = conn.execute("SELECT target, seconds FROM builds WHERE rebuilt = 1 "
+                                "ORDER BY id DESC LIMIT 5000").fetchall()
+        times: dict[str, list[float]] = {}
+        for target, seconds in rows:
+            times.setdefault(str(target), []).append(float(seconds))
+        return {k: (sorted(v)[len(v) // 2], len(v)) for k, v in times.items()}
+
     def latest_run_id(self) -> int | None:
         """The id of the most recently started run, or None in an empty database."""
         with self._read() as conn:

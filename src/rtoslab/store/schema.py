@@ -181,11 +181,34 @@ def _v4_paced(conn: sqlite3.Connection) -> None:
         conn.execute("PRAGMA writable_schema = OFF")
 
 
+# v5: how long each configuration's build took (for the estimate of a plan's duration:
+# `rtoslab run` counts builds from earlier ones of the same target). ``seconds`` is the
+# time the build held its lock (configure + ninja, not the wait for another process);
+# ``rebuilt`` 0 when ninja found nothing to do.
+_V5_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE builds (
+        id         INTEGER PRIMARY KEY,
+        run_id     INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        image_key  TEXT NOT NULL,
+        target     TEXT NOT NULL,
+        kernel     TEXT NOT NULL,
+        benchmarks INTEGER NOT NULL,
+        seconds    REAL NOT NULL,
+        rebuilt    INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+    )
+    """,
+    "CREATE INDEX builds_by_target ON builds (target, rebuilt)",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "runs, configs, bench_runs, metrics, samples, summaries", _V1_STATEMENTS),
     Migration(2, "metrics: time_base, time_note", _V2_STATEMENTS),
     Migration(3, "irq_windows: masked-window reports", _V3_STATEMENTS),
     Migration(4, "metrics: time base 'paced'", _v4_paced),
+    Migration(5, "builds: build durations", _V5_STATEMENTS),
 )
 
 
