@@ -273,8 +273,12 @@ def _run_in(config: BuildConfig, bench: Benchmark, built: BuildResult, runner: R
 
 def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
             runner: Runner, on_progress: Callable[[Progress], None] | None = None,
-            jobs: int = 1, irq_windows: bool = False) -> list[BenchResult]:
+            jobs: int = 1, irq_windows: bool = False,
+            offsets: Sequence[int] | None = None) -> list[BenchResult]:
     """Run the plan, storing every result. Returns the results in plan order.
+    ``offsets``: for each configuration of ``plan``, the position of its first result in
+    the whole plan this one is a shard of (``rtoslab.shard``), stored as each result's
+    ``plan_index``; None: the plan is whole.
 
     Builds (one per configuration) and then runs (one per benchmark) go to a pool of
     ``jobs`` workers. Results are stored in plan order, each as soon as it and all
@@ -283,8 +287,11 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
     """
     runner.preflight()
     items: list[tuple[BuildConfig, Benchmark, int]] = []
-    for config, benches in plan:
+    positions: list[int] = []
+    for n, (config, benches) in enumerate(plan):
         config_id = store.upsert_config(config_identity(config))
+        start = len(items) if offsets is None else offsets[n]
+        positions.extend(range(start, start + len(benches)))
         items.extend((config, b, config_id) for b in benches)
     results: list[BenchResult | None] = [None] * len(items)
     timelines: dict[int, Timeline] = {}
@@ -300,7 +307,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
             config, bench, config_id = items[stored]
             result = results[stored]
             assert result is not None
-            bench_run_id = store.add_bench_result(run_id, config_id, source_hash(config, bench), result)
+            bench_run_id = store.add_bench_result(run_id, config_id, source_hash(config, bench), result,
+                                                  positions[stored])
             if stored in timelines:
                 save_timeline(timeline_dir(store.path, run_id), bench_run_id, timelines.pop(stored))
             report(Progress(config, bench.name, "done", result))

@@ -80,7 +80,7 @@ lto = true
     start = time.monotonic()
     n = count_runs(path)
     assert time.monotonic() - start < 5  # (the expansion takes minutes and hundreds of MB)
-    per_point = len(load_experiment(_write(tmp_path, f"""
+    per_point = len(load_experiment(_write(tmp_path, """
 name = "one"
 suite = "kernel"
 [matrix]

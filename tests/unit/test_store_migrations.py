@@ -12,7 +12,7 @@ from rtoslab.store import MIGRATIONS, Migration, latest_version, open_store
 from rtoslab.store.schema import current_version, migrate
 
 TABLES = {"schema_version", "runs", "configs", "bench_runs", "metrics", "samples", "summaries",
-          "irq_windows"}
+          "irq_windows", "builds"}
 
 
 def tables(path: Path) -> set[str]:
@@ -59,13 +59,14 @@ def test_newer_db_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite"
     open_store(path).close()
     conn = sqlite3.connect(path)
-    conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (5, 'later')")
+    newer = latest_version() + 1
+    conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, 'later')", (newer,))
     conn.commit()
     conn.close()
     with pytest.raises(RtoslabError) as err:
         open_store(path)
     assert str(err.value) == (
-        f"database {path} has schema v5, this rtoslab knows up to v{latest_version()}: "
+        f"database {path} has schema v{newer}, this rtoslab knows up to v{latest_version()}: "
         "upgrade rtoslab or use another --db"
     )
 
@@ -169,7 +170,7 @@ def test_v4_admits_time_base_paced_and_keeps_rows(tmp_path: Path) -> None:
         conn.execute(insert, ("old", "virtual"))
         with pytest.raises(sqlite3.IntegrityError):
             conn.execute(insert, ("early", "paced"))
-        assert migrate(conn, path, "now") == 3
+        assert migrate(conn, path, "now", MIGRATIONS[:4]) == 3
         assert current_version(conn, path) == 4
     finally:
         conn.close()

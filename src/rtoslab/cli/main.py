@@ -9,14 +9,25 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from rtoslab.cli import compare_cmd, doctor, export_cmd, list_cmd, new_cmd, run, runs, show, validate_cmd
+from rtoslab.cli import (
+    compare_cmd,
+    doctor,
+    export_cmd,
+    list_cmd,
+    merge_cmd,
+    new_cmd,
+    run,
+    runs,
+    show,
+    validate_cmd,
+)
 from rtoslab.cli.common import apply_path_options
 from rtoslab.project import use_project
 from rtoslab.records import RtoslabError
 from rtoslab.store.db import StoreWriteError
 from rtoslab.version import __version__
 
-SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, export_cmd, validate_cmd, new_cmd)
+SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, export_cmd, validate_cmd, new_cmd, merge_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,9 +8,11 @@ import os
 import shlex
 import signal
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
@@ -32,12 +34,16 @@ from rtoslab.cli.common import (
 from rtoslab.cli.tables import markdown_report, print_run_text
 from rtoslab.experiments.experiment import Experiment, count_runs
 from rtoslab.pipeline import Progress
+from rtoslab.plan import DEFAULT_BUILD_S, parse_shard, shard_of
 from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
 from rtoslab.report.labels import axes_label, varying_keys
 from rtoslab.store.db import Store
 from rtoslab.trace.timeline import load_timelines, timeline_dir
+
+if TYPE_CHECKING:
+    from rtoslab.cluster import ClusterSession
 
 DEFAULT_SUITE = api.DEFAULT_SUITE
 LARGE_PLAN_RUNS = 2000  # above this many benchmark runs, `run` asks for --yes first
@@ -76,6 +82,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "masked, with its source lines (docs/irq-windows.md)")
     p.add_argument("--yes", action="store_true",
                    help=f"run a plan of more than {LARGE_PLAN_RUNS} benchmark runs without asking")
+    p.add_argument("--shard", default=None, metavar="I/N",
+                   help="run shard I of N of the plan (by configuration, the same split on every "
+                   "machine) into this database; `rtoslab merge` joins the shards' databases")
+    p.add_argument("--cluster", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run the configurations as tasks on a Ray cluster (ADDRESS, e.g. "
+                   "ray://head:10001 or head:6379; without it $RAY_ADDRESS; 'local': start one "
+                   "here with -j workers); needs the extra: pip install 'rtoslab[cluster]'")
+    p.add_argument("--cluster-builds", choices=("driver", "workers"), default="driver",
+                   help="with --cluster: who builds the images: the driver, shipping them to the "
+                   "workers (default: workers need only QEMU), or each worker itself (workers need "
+                   "the toolchain); docs/performance.md measures both")
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path; the HTML report goes beside it with .html "
                    "(default: run-ID.md beside the database)")
@@ -170,7 +187,9 @@ class _ProgressLines:
 
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
              experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None,
-             irq_windows: bool = False) -> tuple[int, list[BenchResult], str]:
+             irq_windows: bool = False, shard: tuple[int, int] | None = None,
+             offsets: list[int] | None = None,
+             cluster: ClusterSession | None = None) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record (``rtoslab.api.execute_plan``) with progress on
     stderr. Returns (run id, results, final status).
 
@@ -196,7 +215,8 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
     try:
         with bar:
             outcome = api.execute_plan(store, plan, command, experiment, jobs, progress,
-                                       on_start=started.append, irq_windows=irq_windows)
+                                       on_start=started.append, irq_windows=irq_windows,
+                                       shard=shard, offsets=offsets, cluster=cluster)
     except BaseException:
         if started:
             lines.line(f"run {started[0]} stopped: stored as incomplete, with every result finished "
@@ -247,10 +267,6 @@ def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]],
         _StderrConsole().print(text, markup=False, soft_wrap=True)
 
 
-# a configuration's build when this database has none to go by (measured: docs/performance.md)
-DEFAULT_BUILD_S = 20.0
-
-
 def estimate_builds(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]]) -> tuple[float, str]:
     """Seconds of building the plan needs, and how that was estimated: a configuration
     whose images are all published in the cache costs nothing; any other costs the median
@@ -296,11 +312,11 @@ def _duration(seconds: float) -> str:
 def cmd(args: argparse.Namespace) -> int:
     if args.experiment is not None:
         return run_experiment(args)
+    shard = parse_shard(args.shard) if args.shard is not None else None
     get_target(args.target)
     get_kernel(args.kernel)
     benches = select_benchmarks(args)
     config = config_from_args(args)  # unknown options and bad settings fail before anything is stored
-    store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = [(config, benches)]
     if args.trace:
@@ -312,11 +328,32 @@ def cmd(args: argparse.Namespace) -> int:
                 (replace(twin, axes=tuple({**config.axis_values(), "defines.LAB_TRACE": 1}.items())),
                  benches)]
     check_irq_windows(plan, args.irq_windows)
-    announce_plan(store, plan, args.jobs, args.yes, "run")
-    run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs,
-                                        irq_windows=args.irq_windows)
+    offsets = None
+    if shard is not None:
+        plan, offsets = shard_of(plan, *shard)
+    with open_cluster(args) as cluster:  # an unknown address fails before anything is stored
+        store = open_db(args)
+        announce_plan(store, plan, args.jobs, args.yes, "run")
+        run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs,
+                                            irq_windows=args.irq_windows, shard=shard,
+                                            offsets=offsets, cluster=cluster)
     print_run(store, run_id, args)
     return 0 if status == "complete" else 1
+
+
+@contextlib.contextmanager
+def open_cluster(args: argparse.Namespace) -> Iterator[ClusterSession | None]:
+    """The Ray cluster --cluster names (None without it), closed at the end."""
+    if args.cluster is None:
+        yield None
+        return
+    from rtoslab.cluster import connect  # (Ray is an optional extra: imported only when asked for)
+
+    session = connect(args.cluster or os.environ.get("RAY_ADDRESS", ""), args.jobs, args.cluster_builds)
+    try:
+        yield session
+    finally:
+        session.close()
 
 
 def config_from_args(args: argparse.Namespace) -> BuildConfig:
@@ -343,19 +380,26 @@ def run_experiment(args: argparse.Namespace) -> int:
     if args.suite or args.bench or args.option or args.timing or args.define:
         raise RtoslabError("an experiment file sets its own benchmarks and options: "
                            "drop --suite/--bench/--option/--timing/--define")
+    shard = parse_shard(args.shard) if args.shard is not None else None
     if not args.yes:  # the guard counts the plan without expanding it (a million runs: at once)
         n_runs = count_runs(args.experiment)
         if n_runs > LARGE_PLAN_RUNS:
             raise _too_large(f"experiment {args.experiment}", n_runs)
     exp = api.experiment(args.experiment)  # every check before anything is stored
-    store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = exp.plan()
     check_irq_windows(plan, args.irq_windows)
-    announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
-    run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
-                                        jobs=args.jobs, names=dict(exp.names),
-                                        irq_windows=args.irq_windows)
+    offsets = None
+    if shard is not None:
+        plan, offsets = shard_of(plan, *shard)
+    with open_cluster(args) as cluster:
+        store = open_db(args)
+        what = f"experiment {exp.name}" + (f" shard {shard[0]}/{shard[1]}" if shard else "")
+        announce_plan(store, plan, args.jobs, args.yes, what)
+        run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
+                                            jobs=args.jobs, names=dict(exp.names),
+                                            irq_windows=args.irq_windows, shard=shard,
+                                            offsets=offsets, cluster=cluster)
     print_run(store, run_id, args, exp)
     return 0 if status == "complete" else 1
 

@@ -139,8 +139,10 @@ class Store:
         host: str,
         tool_versions: Mapping[str, str],
         experiment: str | None = None,
+        shard: str | None = None,
     ) -> int:
-        """Record a new run with status ``running``; committed before this returns."""
+        """Record a new run with status ``running``; committed before this returns.
+        ``shard``: "I/N" when the run is one shard of a plan."""
         with self._write() as conn:
             return writes.insert_run(
                 conn,
@@ -151,6 +153,7 @@ class Store:
                 tool_versions=tool_versions,
                 experiment=experiment,
                 owner=current_owner(),
+                shard=shard,
             )
 
     def upsert_config(self, identity: Mapping[str, object]) -> int:
@@ -164,8 +167,10 @@ class Store:
         with self._write() as conn:
             return writes.upsert_config(conn, identity)
 
-    def add_bench_result(self, run_id: int, config_id: int, source_hash: str, result: BenchResult) -> int:
-        """Store one benchmark result (its row, metrics, samples, summaries) atomically.
+    def add_bench_result(self, run_id: int, config_id: int, source_hash: str, result: BenchResult,
+                         plan_index: int | None = None) -> int:
+        """Store one benchmark result (its row, metrics, samples, summaries) atomically;
+        ``plan_index``: its position in the whole plan (a shard's results are a part of it).
 
         Returns the new ``bench_runs`` id. The run must exist and still be running.
         """
@@ -177,7 +182,8 @@ class Store:
                 raise RtoslabError(
                     f"run {run_id} is {status}: results can only be added to a running run; start a new run"
                 )
-            return writes.insert_bench_result(conn, run_id, config_id, source_hash, result, self._now())
+            return writes.insert_bench_result(conn, run_id, config_id, source_hash, result, self._now(),
+                                              plan_index)
 
     def finish_run(self, run_id: int, status: str) -> bool:
         """Set the final status (complete, incomplete or failed) of a running run.

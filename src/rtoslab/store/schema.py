@@ -181,7 +181,7 @@ def _v4_paced(conn: sqlite3.Connection) -> None:
         conn.execute("PRAGMA writable_schema = OFF")
 
 
-# v5: how long each configuration's build took (for the estimate of a plan's duration:
+# v5: shards (below), and how long each configuration's build took (for the estimate of a plan's duration:
 # `rtoslab run` counts builds from earlier ones of the same target). ``seconds`` is the
 # time the build held its lock (configure + ninja, not the wait for another process);
 # ``rebuilt`` 0 when ninja found nothing to do.
@@ -200,6 +200,10 @@ _V5_STATEMENTS: tuple[str, ...] = (
     )
     """,
     "CREATE INDEX builds_by_target ON builds (target, rebuilt)",
+    # a run of one shard of a plan (`run --shard I/N`) says which; `rtoslab merge` puts
+    # the shards' results back in the whole plan's order by each result's plan_index
+    "ALTER TABLE runs ADD COLUMN shard TEXT",
+    "ALTER TABLE bench_runs ADD COLUMN plan_index INTEGER",
 )
 
 
@@ -208,7 +212,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "metrics: time_base, time_note", _V2_STATEMENTS),
     Migration(3, "irq_windows: masked-window reports", _V3_STATEMENTS),
     Migration(4, "metrics: time base 'paced'", _v4_paced),
-    Migration(5, "builds: build durations", _V5_STATEMENTS),
+    Migration(5, "builds: build durations; runs.shard, bench_runs.plan_index", _V5_STATEMENTS),
 )
 
 

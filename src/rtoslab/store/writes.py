@@ -22,12 +22,13 @@ def insert_run(
     tool_versions: Mapping[str, str],
     experiment: str | None,
     owner: Owner,
+    shard: str | None = None,
 ) -> int:
     cur = conn.execute(
         """
         INSERT INTO runs (started_at, status, rtoslab_revision, host, tool_versions, command,
-                          experiment, owner_host, owner_pid, owner_start)
-        VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)
+                          experiment, owner_host, owner_pid, owner_start, shard)
+        VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         (
             started_at,
@@ -39,6 +40,7 @@ def insert_run(
             owner.host,
             owner.pid,
             owner.start,
+            shard,
         ),
     )
     assert cur.lastrowid is not None
@@ -115,6 +117,7 @@ def insert_bench_result(
     source_hash: str,
     result: BenchResult,
     created_at: str,
+    plan_index: int | None = None,
 ) -> int:
     if result.status not in BENCH_STATUSES:
         raise ValueError(
@@ -128,8 +131,8 @@ def insert_bench_result(
         """
         INSERT INTO bench_runs (run_id, config_id, benchmark, source_hash, status, reason,
                                 console, total_insns, total_cycles, calib_insns, calib_cycles,
-                                extra, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                extra, created_at, plan_index)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         (
             run_id,
@@ -146,6 +149,7 @@ def insert_bench_result(
             to_json(extra_document(result.wall_s, result.counters, result.footprint,
                                    result.footprint_error)),
             created_at,
+            plan_index,
         ),
     )
     assert cur.lastrowid is not None
