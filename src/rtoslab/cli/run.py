@@ -31,7 +31,7 @@ from rtoslab.cli.common import (
     positive_int,
     terminal_width,
 )
-from rtoslab.cli.tables import markdown_report, print_run_text
+from rtoslab.cli.tables import for_view, markdown_report, print_run_text
 from rtoslab.experiments.experiment import Experiment, count_runs
 from rtoslab.pipeline import Progress
 from rtoslab.plan import DEFAULT_BUILD_S, parse_shard, shard_of
@@ -407,6 +407,8 @@ def run_experiment(args: argparse.Namespace) -> int:
 def print_run(store: Store, run_id: int, args: argparse.Namespace, exp: Experiment | None = None) -> None:
     """Write the run's Markdown and HTML reports, then print it (tables or JSON)."""
     view = store.load_run(run_id)
+    if exp is not None:
+        exp = for_view(exp, view)
     baselines = [(b.name, dict(b.match)) for b in exp.baselines] if exp is not None else []
     # The reports first: a reader of stdout that goes away early (| head) loses nothing.
     md = get_renderer("markdown")

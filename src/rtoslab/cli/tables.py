@@ -6,12 +6,14 @@ question, [[report.table]]), a summary per unit whose columns are the configurat
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from rtoslab.experiments.experiment import Experiment, load_experiment
 from rtoslab.records import RtoslabError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.comparison import experiment_tables
+from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.irq_windows import text_section as irq_windows_text
 from rtoslab.report.labels import timing_footer
 from rtoslab.report.pivot import build_pivot, render_pivot
@@ -26,9 +28,19 @@ def experiment_of(view: RunView) -> Experiment | None:
     if not view.experiment:
         return None
     try:
-        return load_experiment(Path(view.experiment))
+        return for_view(load_experiment(Path(view.experiment)), view)
     except RtoslabError:
         return None
+
+
+def for_view(exp: Experiment, view: RunView) -> Experiment:
+    """The experiment as a run of part of its plan can show it: without the baselines
+    that match none of the run's configurations (a shard's, `run --shard`, or an
+    interrupted run's; the merged store of all shards has them all)."""
+    axes = [axes_of(c) for c in view.configs]
+    kept = tuple(b for b in exp.baselines
+                 if any(all(a.get(k) == v for k, v in b.match if k != "benchmark") for a in axes))
+    return exp if len(kept) == len(exp.baselines) else replace(exp, baselines=kept)
 
 
 def _footer(view: RunView) -> str:
