@@ -54,6 +54,7 @@ from rtoslab.trace.timeline import Timeline, save_timeline, timeline_dir
 
 INSTALL_HINT = "pip install 'rtoslab[cluster]' (make setup installs it)"
 BUILDS = ("driver", "workers")
+NODE_CHECK_S = 120  # each node's tool check, before a run record exists
 MAX_RETRIES = 2  # a task lost with its worker is tried at most 3 times in all
 # what a worker needs, by what travels (doctor --worker checks the same lists)
 WORKER_TOOLS = {"driver": ("qemu-system-arm",),
@@ -130,7 +131,43 @@ def connect(address: str, jobs: int, builds: str = "driver") -> ClusterSession:
     except Exception as err:  # Ray's own errors: ConnectionError, RuntimeError, ...
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise RtoslabError(f"--cluster {address}: cannot join the Ray cluster ({first[:200]})") from None
+    try:
+        _check_nodes(ray, builds)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            ray.shutdown()
+        raise
     return ClusterSession(ray, address, builds, jobs)
+
+
+def _expected(builds: str) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The tools a worker needs and the versions they must have: the driver's."""
+    tools = WORKER_TOOLS[builds] + (("rtoslab-plugin",) if builds == "workers" else ())
+    mine = {t.name: t.version for t in tool_status() if t.found}
+    return tools, {k: v for k, v in mine.items() if k in tools}
+
+
+def _check_nodes(ray: Any, builds: str) -> None:
+    """Every node with CPUs must have the tools a task needs, in the driver's versions:
+    one line naming the first tool and node that do not, before anything is stored."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    tools, expect = _expected(builds)
+    nodes = [n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU", 0) > 0]
+    check = ray.remote(num_cpus=0, max_retries=0)(check_worker)
+    refs = [check.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False))
+            .remote(tools, expect) for n in nodes]
+    ready, late = ray.wait(refs, num_returns=len(refs), timeout=NODE_CHECK_S)
+    problems = [p for r in ready for p in ray.get(r)]
+    if late:
+        problems.append(f"{len(late)} of {len(nodes)} Ray node(s) did not answer the tool check within "
+                        f"{NODE_CHECK_S} s: check them with `rtoslab doctor --worker`")
+    if not nodes:
+        problems.append("the Ray cluster has no node with CPUs: start a worker with "
+                        "`ray start --address ...`")
+    if problems:
+        more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+        raise RtoslabError(problems[0] + more)
 
 
 # ----------------------------------------------------------------------------- worker side
