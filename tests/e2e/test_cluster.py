@@ -23,7 +23,7 @@ from .conftest import REPO, RunCli
 if not (os.environ.get("CI") or os.environ.get("RTOSLAB_REQUIRE_QEMU") == "1"):  # there: must not skip
     pytest.importorskip("ray", reason="needs the extra rtoslab[cluster] (make setup installs it)")
 sys.path.insert(0, str(REPO / "scripts"))
-from local_ray_cluster import LocalCluster  # noqa: E402
+from local_ray_cluster import LocalCluster
 
 pytestmark = pytest.mark.qemu
 
