@@ -117,3 +117,10 @@ def test_a_node_without_qemu_is_named(run_cli: RunCli, tmp_path: Path) -> None:
     assert len(lines) == 1 and "lacks qemu-system-arm" in lines[0] and "worker " in lines[0], proc.stderr
     assert not db.exists()
     assert time.monotonic() - start < 600
+
+
+def test_doctor_worker(run_cli: RunCli, tmp_path: Path) -> None:
+    ok = run_cli("doctor", "--worker")
+    assert ok.returncode == 0 and "has what a task needs" in ok.stdout, ok.stdout + ok.stderr
+    bare = run_cli("doctor", "--worker", env={"XDG_CACHE_HOME": str(tmp_path)})  # no patched QEMU there
+    assert bare.returncode == 1 and "lacks the one clock" in bare.stdout, bare.stdout
