@@ -76,13 +76,25 @@ def cli(*args: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def finish(proc: subprocess.Popen[bytes], what: str) -> None:
-    _, err = proc.communicate()
+def finish(proc: subprocess.Popen[bytes], what: str, t0: float) -> float:
+    """Wait for the run; return the seconds from ``t0`` to its first line on stderr (the
+    plan's announcement, printed once the run is ready to start: for --cluster local,
+    after Ray has started)."""
+    assert proc.stderr is not None
+    first = None
+    tail: list[bytes] = []
+    for line in proc.stderr:
+        if first is None:
+            first = time.perf_counter() - t0
+        tail = [*tail[-30:], line]
+    proc.wait()
     if proc.returncode != 0:
-        sys.exit(f"{what} failed (exit {proc.returncode}):\n{err.decode()[-1500:]}")
+        sys.exit(f"{what} failed (exit {proc.returncode}):\n{b''.join(tail).decode()[-1500:]}")
+    return first or 0.0
 
 
-def run_mode(mode: str, experiment: Path, out: Path) -> tuple[float, Path]:
+def run_mode(mode: str, experiment: Path, out: Path) -> tuple[float, float, Path]:
+    """(wall seconds, seconds before the plan started, the database) of one mode."""
     cache = Path(tempfile.mkdtemp(prefix=f"scale-{mode}-", dir=out))
     env = {**os.environ, "RTOSLAB_CACHE": str(cache)}
     db = out / mode / "r.sqlite"
@@ -90,23 +102,22 @@ def run_mode(mode: str, experiment: Path, out: Path) -> tuple[float, Path]:
     base = ["run", str(experiment), "--yes", "--json"]
     t0 = time.perf_counter()
     if mode == "local1":
-        finish(cli(*base, "-j", "1", "--db", str(db), env=env), mode)
+        start = finish(cli(*base, "-j", "1", "--db", str(db), env=env), mode, t0)
     elif mode == "local2":
-        finish(cli(*base, "-j", "2", "--db", str(db), env=env), mode)
+        start = finish(cli(*base, "-j", "2", "--db", str(db), env=env), mode, t0)
     elif mode in ("ray-driver", "ray-workers"):
         builds = "workers" if mode == "ray-workers" else "driver"
-        finish(cli(*base, "-j", "2", "--cluster", "local", "--cluster-builds", builds, "--db", str(db),
-                   env=env), mode)
+        start = finish(cli(*base, "-j", "2", "--cluster", "local", "--cluster-builds", builds, "--db",
+                           str(db), env=env), mode, t0)
     elif mode == "shards2":
         parts = [out / mode / f"shard{i}.sqlite" for i in (1, 2)]
         procs = [cli(*base, "-j", "1", "--shard", f"{i}/2", "--db", str(p), env=env)
                  for i, p in zip((1, 2), parts, strict=True)]
-        for p in procs:
-            finish(p, mode)
-        finish(cli("merge", *map(str, parts), "-o", str(db), env=env), "merge")
+        start = max(finish(p, mode, t0) for p in procs)
+        finish(cli("merge", *map(str, parts), "-o", str(db), env=env), "merge", t0)
     wall = time.perf_counter() - t0
     subprocess.run(["rm", "-rf", str(cache)], check=False)
-    return wall, db
+    return wall, start, db
 
 
 def per_config(db: Path) -> tuple[int, float, float]:
@@ -141,15 +152,18 @@ def main() -> int:
     print(f"sweep {experiment} ({', '.join(args.axis) or 'whole'}); databases in {out}", flush=True)
     load = os.getloadavg()[0]
     walls: dict[str, float] = {}
+    starts: dict[str, float] = {}
     dbs: dict[str, Path] = {}
     for mode in modes:
-        walls[mode], dbs[mode] = run_mode(mode, experiment, out)
-        print(f"{mode}: {walls[mode]:.1f} s (load average {os.getloadavg()[0]:.1f})", flush=True)
+        walls[mode], starts[mode], dbs[mode] = run_mode(mode, experiment, out)
+        print(f"{mode}: {walls[mode]:.1f} s, of which {starts[mode]:.1f} s before the plan started "
+              f"(load average {os.getloadavg()[0]:.1f})", flush=True)
     ref = dbs.get("local2") or next(iter(dbs.values()))
-    print("\n| mode | wall time | samples vs local -j 2 |\n|---|---|---|")
+    print("\n| mode | wall time | of it before the plan started | samples vs local -j 2 |\n"
+          "|---|---|---|---|")
     for mode in modes:
         verdict = same(ref, dbs[mode]) if dbs[mode] != ref else "(reference)"
-        print(f"| {mode} | {walls[mode]:.1f} s | {verdict} |")
+        print(f"| {mode} | {walls[mode]:.1f} s | {starts[mode]:.1f} s | {verdict} |")
     if "local1" in dbs:
         n, b, r = per_config(dbs["local1"])
         print(f"\nmodel (from local1): C = {n} configurations, b = {b:.2f} s build, r = {r:.2f} s "
@@ -163,7 +177,10 @@ def main() -> int:
         if "local2" in walls:
             for mode in ("ray-driver", "ray-workers", "shards2"):
                 if mode in walls:
-                    print(f"  {mode} vs local -j 2: {(walls[mode] / walls['local2'] - 1) * 100:+.0f}%")
+                    net = walls[mode] - starts[mode]
+                    print(f"  {mode} vs local -j 2: {(walls[mode] / walls['local2'] - 1) * 100:+.0f}% "
+                          f"({(net / (walls['local2'] - starts['local2']) - 1) * 100:+.0f}% without "
+                          "the time before the plan started)")
     print(f"\nload average at the start {load:.1f}, at the end {os.getloadavg()[0]:.1f} "
           f"(2 cores; other work on the machine slows every mode)")
     return 0

@@ -96,6 +96,14 @@ class LocalCluster:
             time.sleep(1)
         raise RuntimeError(f"the local Ray cluster did not reach {n} node(s) in {timeout_s:.0f} s")
 
+    def kill_node(self, index: int) -> None:
+        """Kill extra node ``index`` (1: the first worker node) at once, as a machine that
+        dies would go: SIGKILL to its process group."""
+        proc = self.procs[index]
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
     def stop(self) -> None:
         """Stop every process this cluster started (each `ray start --block` stops the Ray
         processes it started), by its own process group, workers first."""

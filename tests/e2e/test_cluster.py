@@ -124,3 +124,25 @@ def test_doctor_worker(run_cli: RunCli, tmp_path: Path) -> None:
     assert ok.returncode == 0 and "has what a task needs" in ok.stdout, ok.stdout + ok.stderr
     bare = run_cli("doctor", "--worker", env={"XDG_CACHE_HOME": str(tmp_path)})  # no patched QEMU there
     assert bare.returncode == 1 and "lacks the one clock" in bare.stdout, bare.stdout
+
+
+def test_a_node_lost_mid_run(run_cli: RunCli, tmp_path: Path) -> None:
+    """The worker node dies while tasks run (SIGKILL to all its processes): its tasks are
+    retried on the head (at most twice) and the run still ends complete and identical to
+    a local run."""
+    db = tmp_path / "r.sqlite"
+    experiment = str(REPO / "examples" / "smoke-sweep.toml")
+    local = run_cli("run", experiment, "-j", "2", "--json", "--db", str(db))
+    assert local.returncode == 0, local.stderr
+    with LocalCluster(workers=1, cpus=1, timeout_s=180) as c:
+        proc = _cli("run", experiment, "--cluster", c.address, "--json", "--db", str(db), env=c.client_env)
+        assert proc.stderr is not None
+        seen = []
+        for line in proc.stderr:
+            seen.append(line)
+            if line.startswith("[1/"):
+                c.kill_node(1)
+                break
+        out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, "".join(seen) + err
+    assert _results(out) == _results(local.stdout)

@@ -333,12 +333,17 @@ def cmd(args: argparse.Namespace) -> int:
         plan, offsets = shard_of(plan, *shard)
     with open_cluster(args) as cluster:  # an unknown address fails before anything is stored
         store = open_db(args)
-        announce_plan(store, plan, args.jobs, args.yes, "run")
+        announce_plan(store, plan, _workers(cluster, args.jobs), args.yes, "run")
         run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs,
                                             irq_windows=args.irq_windows, shard=shard,
                                             offsets=offsets, cluster=cluster)
     print_run(store, run_id, args)
     return 0 if status == "complete" else 1
+
+
+def _workers(cluster: ClusterSession | None, jobs: int) -> int:
+    """What runs at once: the cluster's worker CPUs, else -j."""
+    return max(1, cluster.workers()) if cluster is not None else jobs
 
 
 @contextlib.contextmanager
@@ -395,7 +400,7 @@ def run_experiment(args: argparse.Namespace) -> int:
     with open_cluster(args) as cluster:
         store = open_db(args)
         what = f"experiment {exp.name}" + (f" shard {shard[0]}/{shard[1]}" if shard else "")
-        announce_plan(store, plan, args.jobs, args.yes, what)
+        announce_plan(store, plan, _workers(cluster, args.jobs), args.yes, what)
         run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
                                             jobs=args.jobs, names=dict(exp.names),
                                             irq_windows=args.irq_windows, shard=shard,
