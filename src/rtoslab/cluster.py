@@ -8,14 +8,18 @@ in plan order, exactly as ``pipeline.execute`` does, so the stored run, its prog
 lines, its JSON and its exit status are those of a local run.
 
 One task is one configuration: its benchmarks, run one after another on one worker CPU
-(``num_cpus=1``). What travels (docs/performance.md, "Large sweeps", measured):
+(``num_cpus=1``). What travels (docs/performance.md, "Large sweeps", measured and
+modelled):
 
+- ``builds="workers"`` (the default): the task builds the configuration in the worker's
+  own cache (locked and published as any local build: builder/sharing.py); builds spread
+  over the workers as runs do. A worker needs the whole toolchain (arm-none-eabi-gcc,
+  cmake, ninja; cargo for the Rust models), in the driver's versions.
 - ``builds="driver"``: the driver builds each configuration (its own cache, ``-j``
   builds at once) and ships the images (ELF + linker map) and the plugin library to the
-  task; a worker then needs only rtoslab's patched ``qemu-system-arm`` and this package.
-- ``builds="workers"``: the task builds the configuration in the worker's own cache
-  (locked and published as any local build: builder/sharing.py); a worker needs the
-  whole toolchain (arm-none-eabi-gcc, cmake, ninja; cargo for the Rust models).
+  task; a worker then needs only rtoslab's patched ``qemu-system-arm`` and this package,
+  but the driver's cores bound the sweep (beyond about D x (b + r) / b workers for D
+  driver cores, b seconds of build and r of emulation per configuration).
 
 Either way a task first checks its node: a missing tool, or a tool whose version differs
 from the one the configuration's stored identity names (the driver's), fails the task's
@@ -108,7 +112,7 @@ class ClusterSession:
         return _execute(self, store, run_id, plan, on_progress, irq_windows, offsets)
 
 
-def connect(address: str, jobs: int, builds: str = "driver") -> ClusterSession:
+def connect(address: str, jobs: int, builds: str = "workers") -> ClusterSession:
     """Connect to the cluster at ``address`` (``local``: start a Ray instance here with
     ``jobs`` worker CPUs). One line, before anything is stored, when Ray is missing or
     nothing answers at the address."""

@@ -21,9 +21,10 @@ Plan = list[tuple[BuildConfig, list[Benchmark]]]
 
 # A configuration's build, when no earlier build of its target is in the database (the
 # median build of the kernel suite measured here: docs/performance.md, "Large sweeps").
-DEFAULT_BUILD_S = 20.0
-# One benchmark run, for the split (the estimate uses the database's earlier runs).
-DEFAULT_RUN_S = 1.0
+DEFAULT_BUILD_S = 8.0
+# One benchmark run, for the split (the estimate uses the database's earlier runs): the
+# kernel suite's mean emulation per benchmark measured with the build default.
+DEFAULT_RUN_S = 0.2
 
 _SHARD = re.compile(r"(\d+)/(\d+)")
 

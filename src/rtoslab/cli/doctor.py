@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--worker", action="store_true",
                    help="check this node as a Ray worker of `run --cluster` instead (what a worker "
                    "needs: deploy/worker.Containerfile)")
-    p.add_argument("--cluster-builds", choices=("driver", "workers"), default="driver",
+    p.add_argument("--cluster-builds", choices=("workers", "driver"), default="workers",
                    help="with --worker: who builds, as `run --cluster-builds` (workers that build "
                    "need the toolchain too)")
     p.set_defaults(func=cmd)

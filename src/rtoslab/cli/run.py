@@ -89,10 +89,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="run the configurations as tasks on a Ray cluster (ADDRESS, e.g. "
                    "ray://head:10001 or head:6379; without it $RAY_ADDRESS; 'local': start one "
                    "here with -j workers); needs the extra: pip install 'rtoslab[cluster]'")
-    p.add_argument("--cluster-builds", choices=("driver", "workers"), default="driver",
-                   help="with --cluster: who builds the images: the driver, shipping them to the "
-                   "workers (default: workers need only QEMU), or each worker itself (workers need "
-                   "the toolchain); docs/performance.md measures both")
+    p.add_argument("--cluster-builds", choices=("workers", "driver"), default="workers",
+                   help="with --cluster: who builds the images: each worker its configurations "
+                   "(default: scales with the workers; they need the toolchain), or the driver, "
+                   "shipping images and plugin (workers need only QEMU; the driver's cores bound "
+                   "the builds); docs/performance.md, 'Large sweeps'")
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path; the HTML report goes beside it with .html "
                    "(default: run-ID.md beside the database)")
