@@ -10,8 +10,9 @@ SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 
 # 1. Debian packages (toolchain, build tools).
-# chromium: the HTML report is tested in a real headless browser.
-APT_PKGS=(gcc-arm-none-eabi libnewlib-arm-none-eabi cmake ninja-build python3-venv chromium)
+# chromium: the HTML report is tested in a real headless browser. git: a kernel tree given
+# with --kernel-source is identified by its commit (docs/ci.md; tests/e2e/test_ci.py).
+APT_PKGS=(gcc-arm-none-eabi libnewlib-arm-none-eabi cmake ninja-build python3-venv chromium git)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from rtoslab.builder.config import BuildConfig, check_cflags
+from rtoslab.builder.config import BuildConfig, check_cflags, with_kernel_source
 from rtoslab.catalog import (
     Benchmark,
     add_search_paths,
@@ -33,11 +33,13 @@ from rtoslab.catalog import (
     suite_benchmarks,
 )
 from rtoslab.experiments.experiment import Experiment, check_timing, load_experiment
-from rtoslab.pipeline import Progress, execute
+from rtoslab.pipeline import Progress, execute, preflight
 from rtoslab.project import use_project
 from rtoslab.records import BenchResult, RtoslabError, Sample
 from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.rows import run_rows
+from rtoslab.report.spec import ReportSpec
+from rtoslab.report.spec import to_json as spec_json
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store, default_db_path, open_store
 from rtoslab.timing import check_resolved, plugin_args
@@ -92,9 +94,11 @@ def select(benchmarks: Sequence[str] = (), suite: str | None = None) -> list[Ben
 def configuration(target: str = DEFAULT_TARGET, kernel: str = DEFAULT_KERNEL,
                   cflags: str | Sequence[str] = "-O2", options: Mapping[str, object] | None = None,
                   defines: Mapping[str, object] | None = None,
-                  timing: Mapping[str, object] | None = None) -> BuildConfig:
+                  timing: Mapping[str, object] | None = None,
+                  kernel_source: str | Path | None = None) -> BuildConfig:
     """One checked configuration (its axes: what is given). Raises one line for an unknown
-    target or kernel, a bad option, define, compiler flag or timing setting."""
+    target or kernel, a bad option, define, compiler flag or timing setting, or a
+    ``kernel_source`` tree the kernel's port does not take (docs/ci.md)."""
     get_target(target)
     get_kernel(kernel)
     flags = tuple(shlex.split(cflags)) if isinstance(cflags, str) else tuple(cflags)
@@ -109,7 +113,7 @@ def configuration(target: str = DEFAULT_TARGET, kernel: str = DEFAULT_KERNEL,
     config.validate()
     if plugin_args(dict(config.timing)):
         check_resolved(config.timing_settings())  # the plugin's cross-setting rules
-    return config
+    return with_kernel_source(config, kernel_source, given=True)
 
 
 def experiment(path: str | Path) -> Experiment:
@@ -119,23 +123,35 @@ def experiment(path: str | Path) -> Experiment:
     return exp
 
 
+def check_machine(plan: Plan, runner: QemuRunner | None = None) -> None:
+    """What running ``plan`` needs of this machine (the patched QEMU for the one clock,
+    the emulator, plugin, build tools and a writable build cache): one line with the fix,
+    before a run record exists."""
+    if any(config.timing_settings().get("time") == "one-clock" for config, _ in plan):
+        check_one_clock()
+    preflight(runner if runner is not None else QemuRunner())
+
+
 def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None = None, jobs: int = 1,
                  on_progress: Callable[[Progress], None] | None = None,
                  on_start: Callable[[int], None] | None = None, irq_windows: bool = False,
-                 shard: tuple[int, int] | None = None, offsets: Sequence[int] | None = None,
+                 report_spec: ReportSpec | None = None, shard: tuple[int, int] | None = None,
+                 offsets: Sequence[int] | None = None,
                  cluster: ClusterSession | None = None) -> RunOutcome:
     """Execute a plan inside a new run record of ``store`` (``on_start`` gets its id);
-    ``irq_windows``: also track masked interrupt windows (docs/irq-windows.md).
+    ``irq_windows``: also track masked interrupt windows (docs/irq-windows.md);
+    ``report_spec``: the experiment's, stored with the run (``show`` reports with it).
     ``shard`` (I, N) with ``offsets``: the plan is shard I of N of a whole plan
     (``rtoslab.plan.shard_of``); ``cluster``: run the configurations as tasks on this
     Ray cluster (``rtoslab.cluster.connect``); it is closed when the plan ends.
 
     Any exception (Ctrl-C, a failed write) marks the run incomplete, keeping every result
     stored before it, and is raised again."""
-    if any(config.timing_settings().get("time") == "one-clock" for config, _ in plan):
-        check_one_clock()  # one line with the fix, before a run record exists
+    runner = QemuRunner()
+    check_machine(plan, runner)
     session = cluster
     run_id = store.begin_run(command, rtoslab_revision(), host_name(), tool_versions(), experiment,
+                             spec_json(report_spec) if report_spec is not None else None,
                              shard=None if shard is None else f"{shard[0]}/{shard[1]}")
     if on_start is not None:
         on_start(run_id)
@@ -144,7 +160,7 @@ def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None 
             results = session.execute(store, run_id, plan, on_progress, irq_windows=irq_windows,
                                       offsets=offsets)
         else:
-            results = execute(store, run_id, plan, QemuRunner(), on_progress, jobs=jobs,
+            results = execute(store, run_id, plan, runner, on_progress, jobs=jobs,
                               irq_windows=irq_windows, offsets=offsets)
     except BaseException:
         with contextlib.suppress(RtoslabError):  # else it reads as incomplete once we are gone
@@ -158,36 +174,48 @@ def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None 
     return RunOutcome(run_id, status, tuple(results), store.path)
 
 
-def run(benchmarks: Sequence[str] = (), *, suite: str | None = None, target: str = DEFAULT_TARGET,
-        kernel: str = DEFAULT_KERNEL, cflags: str | Sequence[str] = "-O2",
+def run(benchmarks: Sequence[str] = (), *, suite: str | None = None, target: str | None = None,
+        kernel: str | None = None, cflags: str | Sequence[str] | None = None,
         options: Mapping[str, object] | None = None, defines: Mapping[str, object] | None = None,
         timing: Mapping[str, object] | None = None, experiment_file: str | Path | None = None,
         db: str | Path | None = None, jobs: int = 1, bench_paths: Iterable[str | Path] = (),
         port_paths: Iterable[str | Path] = (), target_paths: Iterable[str | Path] = (),
         project_from: str | Path | None = ".",
-        on_progress: Callable[[Progress], None] | None = None) -> RunOutcome:
+        on_progress: Callable[[Progress], None] | None = None,
+        kernel_source: str | Path | None = None) -> RunOutcome:
     """Build, run, analyse and store benchmarks on one configuration (or an experiment
     file's matrix), as ``rtoslab run`` does; returns the stored run's id and results.
 
+    ``target``, ``kernel``, ``cflags``: default mps2-an385, baremetal, -O2 (an experiment
+    file sets its own: then none of them, as of benchmarks/suite/options/defines/timing).
     ``db``: the results database (default: $RTOSLAB_DB or ./rtoslab-results/results.sqlite).
     ``project_from``: where to look for rtoslab.toml (None: do not).
+    ``kernel_source``: a kernel source tree (``--kernel-source``) for the kernels that take one.
     """
     search(bench_paths, port_paths, target_paths, project_from)
+    spec: ReportSpec | None = None
     if experiment_file is not None:
-        if benchmarks or suite or options or defines or timing:
-            raise RtoslabError("an experiment file sets its own benchmarks and options: pass none of "
-                               "benchmarks/suite/options/defines/timing with it")
+        if benchmarks or suite or options or defines or timing or target is not None \
+                or kernel is not None or cflags is not None:
+            raise RtoslabError("an experiment file sets its own benchmarks, configurations and options: "
+                               "pass none of benchmarks/suite/target/kernel/cflags/options/defines/timing "
+                               "with it (edit the file instead)")
         exp = experiment(experiment_file)
+        if kernel_source is not None:
+            exp = exp.with_kernel_source(kernel_source)
         plan: Plan = exp.plan()
+        spec = exp.report_spec()
         command = f"rtoslab.run(experiment_file={str(experiment_file)!r})"
     else:
         chosen = select(benchmarks, suite)
-        plan = [(configuration(target, kernel, cflags, options, defines, timing), chosen)]
+        plan = [(configuration(target or DEFAULT_TARGET, kernel or DEFAULT_KERNEL,
+                               cflags if cflags is not None else "-O2", options, defines, timing,
+                               kernel_source), chosen)]
         command = f"rtoslab.run({', '.join(b.name for b in chosen)})"
     with open_store(Path(db) if db is not None else default_db_path()) as store:
         return execute_plan(store, plan, command,
                             str(experiment_file) if experiment_file is not None else None, jobs,
-                            on_progress)
+                            on_progress, report_spec=spec)
 
 
 def resolve_run(store: Store, ref: int | str) -> int:
@@ -197,8 +225,8 @@ def resolve_run(store: Store, ref: int | str) -> int:
         return ref
     word = ref.strip()
     if word == "latest" or word.startswith("latest~"):
-        back_text = word.removeprefix("latest").removeprefix("~") or "0"
-        if not back_text.isdigit():
+        back_text = "0" if word == "latest" else word.removeprefix("latest~")
+        if not (back_text.isascii() and back_text.isdigit()):  # ("latest~" alone is no N)
             raise RtoslabError(f"bad run '{ref}': write latest or latest~N with N a whole number")
         back = int(back_text)
         runs = store.list_runs(limit=back + 1)

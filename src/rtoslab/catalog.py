@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
+from rtoslab.builder.kernel_source import KernelSourceSpec
 from rtoslab.names import did_you_mean
 from rtoslab.paths import firmware_root
 from rtoslab.records import DERIVED_KINDS, DerivedSpec, MetricDecl, RtoslabError
@@ -68,6 +69,10 @@ def add_search_paths(bench: Iterable[Path] = (), port: Iterable[Path] = (),
             if not path.is_dir():
                 raise RtoslabError(f"--{kind}-path {p}: no such folder: give a {kind} folder or a "
                                    f"folder of them")
+            if ";" in str(path):
+                raise RtoslabError(f"--{kind}-path {path}: the path has ';', which CMake reads as a "
+                                   "list separator (the build would split it): rename the folder "
+                                   "or move it to a path without ';'")
             if path not in out:
                 out.append(path)
         new[kind] = tuple(out)
@@ -454,6 +459,9 @@ class Kernel:
     rules: tuple[OptionRule, ...] = ()
     # Options that take only some values (port.toml [values]): option -> the values.
     values: dict[str, tuple[str | int | bool, ...]] = field(default_factory=dict)
+    # The kernel's sources may come from the user's tree (port.toml [kernel_source]:
+    # `--kernel-source DIR`; rtoslab.builder.kernel_source). None: the port has no hook.
+    source: KernelSourceSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -523,6 +531,8 @@ class PortFile:
     rule: tuple[OptionRule, ...] = ()
     # Options that take only some values: any other is refused before building.
     values: dict[str, tuple[str | int | bool, ...]] = field(default_factory=dict)
+    # The hook for building the kernel from the user's own tree (--kernel-source).
+    kernel_source: KernelSourceSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -626,6 +636,17 @@ def kernels() -> dict[str, Kernel]:
                                    "port's options")
             if not allowed:
                 raise RtoslabError(f"{toml}: key 'values.{key}' is empty: list the values it takes")
+        if d.kernel_source is not None:
+            crate = d.kernel_source.pinned.split("/", 1)[0]
+            if crate not in d.deps:
+                deps = ", ".join(d.deps) or "none"
+                raise RtoslabError(f"{toml}: key 'kernel_source.pinned' is {d.kernel_source.pinned!r}: "
+                                   f"its first part must be a crate of 'deps' ({deps})")
+            try:
+                re.compile(d.kernel_source.version_pattern)
+            except re.error as e:
+                raise RtoslabError(f"{toml}: key 'kernel_source.version_pattern' is not a regular "
+                                   f"expression ({e})") from e
         found[name] = Kernel(
             name=name,
             path=toml.parent,
@@ -640,6 +661,7 @@ def kernels() -> dict[str, Kernel]:
             min_cores=d.min_cores,
             rules=d.rule,
             values=dict(d.values),
+            source=d.kernel_source,
         )
     return found
 

@@ -19,7 +19,7 @@ from rtoslab.analysis.analyse import analyse
 from rtoslab.analysis.derived import apply_totals, derive, total_names
 from rtoslab.analysis.irq_windows import locate, parse_report
 from rtoslab.analysis.paced import apply_paced, is_paced
-from rtoslab.builder.cmake import BuildResult, bench_inputs, build, link_flags
+from rtoslab.builder.cmake import BuildResult, bench_inputs, build, check_build_tools, link_flags
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.builder.rust import rustc_version
@@ -27,8 +27,8 @@ from rtoslab.builder.sharing import images_dir, private_run_dir, release_run_dir
 from rtoslab.catalog import Benchmark, Target, alloc_na_reason, define_na_reason, na_reason
 from rtoslab.exitcodes import code_of
 from rtoslab.lab_headers import trace_tasks
-from rtoslab.paths import cache_root, firmware_root
-from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, PairMeta, RtoslabError
+from rtoslab.paths import cache_root, check_cache, firmware_root
+from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, HostError, PairMeta, RtoslabError
 from rtoslab.runners.base import Runner, RunRequest
 from rtoslab.runners.fault import symbolize
 from rtoslab.runners.qemu import exception_handlers
@@ -90,6 +90,9 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
         "emulator": tools.get("qemu-system-arm", ""),
         "plugin": tools.get("rtoslab-plugin", ""),
     }
+    tree = config.kernel_tree()
+    if tree is not None:  # the user's kernel tree (--kernel-source): version, content, commit
+        identity["kernel_source"] = tree.identity()
     if config.kernel_info().rust_crate:  # a Rust model: Debian's rustc builds its images
         identity["rust_compiler"] = rustc_version()
     flash_ws_from = config.flash_ws_from()
@@ -207,6 +210,8 @@ def _run_in(config: BuildConfig, bench: Benchmark, built: BuildResult, runner: R
     )
     try:
         out = runner.run(req)
+    except HostError:
+        raise  # a full disk: the run stops (incomplete), no benchmark is blamed
     except RtoslabError as e:
         msg = str(e) if str(e).startswith(bench.name) else f"{bench.name}: {e}"
         return BenchResult(bench.name, "failed", msg), None
@@ -220,7 +225,8 @@ def _run_in(config: BuildConfig, bench: Benchmark, built: BuildResult, runner: R
     counters = {k: v for k, v in out.console_report.counters.items() if k not in EXTRA_KEYS}
     # Every outcome of this run carries its console, wall time, counters and footprint.
     failed = BenchResult(bench.name, "failed", None, console=out.console, wall_s=round(out.wall_s, 3),
-                         counters=counters, footprint=footprint, footprint_error=footprint_error)
+                         counters=counters, footprint=footprint, footprint_error=footprint_error,
+                         console_dropped=out.console_dropped)
     if reserved:
         return replace(failed, reason=f"{bench.name}: LAB-KV name(s) {', '.join(reserved)} are "
                        "reserved: rename the value in the benchmark"), None
@@ -269,6 +275,15 @@ def _run_in(config: BuildConfig, bench: Benchmark, built: BuildResult, runner: R
     return replace(failed, status="ok", irq_windows=windows, metrics=tuple(metrics), calibration=calib,
                    total_insns=end.total_insns if end else 0,
                    total_cycles=end.total_cycles if end else 0), timeline
+
+
+def preflight(runner: Runner) -> None:
+    """What a run needs of the machine, checked before its run record exists (so a missing
+    tool or an unusable cache leaves no empty run behind): a writable build cache, CMake,
+    Ninja, the compiler, and the runner's emulator and plugin."""
+    check_cache()
+    check_build_tools()
+    runner.preflight()
 
 
 def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
@@ -340,6 +355,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                     cfg, benches = to_build[h]
                     store.add_build(run_id, h, cfg.target, cfg.kernel, len(benches), done.seconds,
                                     done.rebuilt)
+                except HostError:
+                    raise  # a full disk: the run stops (incomplete), no benchmark is blamed
                 except RtoslabError as e:
                     built[h] = str(e)
                 report(Progress(to_build[h][0], "", "built"))

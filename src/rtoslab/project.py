@@ -3,6 +3,8 @@
 rtoslab looks for it in the current directory and then in each parent (the first one
 found wins). Its folders are searched besides the checkout's (``rtoslab.catalog``)::
 
+    kernel_source = "FreeRTOS-Kernel"   # optional: the kernel tree the kernels that take
+                                        # one build from (`--kernel-source` overrides it)
     [paths]
     bench = ["bench"]        # folders of benchmark folders, or benchmark folders
     port = ["ports"]
@@ -39,6 +41,7 @@ class ProjectFile:
     """The schema of rtoslab.toml."""
 
     paths: ProjectPaths = ProjectPaths()
+    kernel_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class Project:
     bench: tuple[Path, ...]
     port: tuple[Path, ...]
     target: tuple[Path, ...]
+    kernel_source: Path | None = None  # the kernel tree (checked when a configuration uses it)
 
 
 def find_project(start: Path) -> Path | None:
@@ -74,7 +78,13 @@ def load_project(path: Path) -> Project:
                 raise RtoslabError(f"{path}: key 'paths.{kind}[{i}]' is {text!r}, which is not a folder "
                                    f"(from {root}): create it or fix the path")
         resolved[kind] = tuple(out)
-    return Project(root, resolved["bench"], resolved["port"], resolved["target"])
+    source = None
+    if spec.kernel_source:
+        source = (root / spec.kernel_source).resolve()
+        if not source.is_dir():
+            raise RtoslabError(f"{path}: key 'kernel_source' is {spec.kernel_source!r}, which is not a "
+                               f"folder (from {root}): give the kernel tree's folder")
+    return Project(root, resolved["bench"], resolved["port"], resolved["target"], source)
 
 
 def use_project(start: Path) -> Project | None:

@@ -17,6 +17,18 @@ class RtoslabError(Exception):
     """An error the user can act on. ``str(err)`` is one line: what went wrong and what to do."""
 
 
+class HostError(RtoslabError):
+    """The machine failed, not the input and not a benchmark (a full disk, the database or
+    the build cache not writable): a run in progress stops and is stored ``incomplete``
+    with every result finished before; the CLI exits 1."""
+
+
+class WriteError(HostError):
+    """A file or the database could not be written (a full disk, an I/O error, a read-only
+    place): what was stored before stays. The CLI exits 1 with it (README, "Exit status"),
+    not 2: the input was fine."""
+
+
 class Unit(StrEnum):
     """The unit of a measured value. A StrEnum: ``Unit.INSN == "insn"``, and it is stored,
     printed and exported as that text."""
@@ -337,17 +349,19 @@ class BenchResult:
     footprint: Footprint | None = None
     footprint_error: str | None = None
     irq_windows: IrqWindows | None = None  # with `run --irq-windows` (docs/irq-windows.md)
+    console_dropped: int = 0  # console bytes left out of ``console`` (the runner's cap)
 
 
 # Keys of the extra-values document that are not counters (a counter may not use them).
-EXTRA_KEYS = ("wall_s", "footprint", "footprint_error")
+EXTRA_KEYS = ("wall_s", "footprint", "footprint_error", "console_dropped")
 
 
 def extra_document(wall_s: float | None, counters: Mapping[str, int], footprint: Footprint | None,
-                   footprint_error: str | None) -> dict[str, object]:
+                   footprint_error: str | None, console_dropped: int = 0) -> dict[str, object]:
     """A result's extra values as one JSON object with sorted keys: the text stored in
     ``bench_runs.extra`` and the ``extra`` of rtoslab.export/1. Counters are top-level
-    keys beside ``wall_s``, ``footprint`` and ``footprint_error`` (each only when set)."""
+    keys beside ``wall_s``, ``footprint``, ``footprint_error`` and ``console_dropped``
+    (the console bytes the runner left out; each only when set)."""
     clash = sorted(set(counters) & set(EXTRA_KEYS))
     if clash:
         raise ValueError(f"counter name(s) {', '.join(clash)} are reserved extra keys")
@@ -358,6 +372,8 @@ def extra_document(wall_s: float | None, counters: Mapping[str, int], footprint:
         doc["footprint"] = dict(sorted(footprint.as_dict().items()))
     if footprint_error is not None:
         doc["footprint_error"] = footprint_error
+    if console_dropped:
+        doc["console_dropped"] = console_dropped
     return dict(sorted(doc.items()))
 
 
@@ -369,6 +385,7 @@ class ExtraValues:
     counters: dict[str, int]
     footprint: Footprint | None
     footprint_error: str | None
+    console_dropped: int = 0
 
 
 def parse_extra(doc: Mapping[str, object]) -> ExtraValues:
@@ -377,6 +394,7 @@ def parse_extra(doc: Mapping[str, object]) -> ExtraValues:
     wall = doc.get("wall_s")
     fp = doc.get("footprint")
     err = doc.get("footprint_error")
+    dropped = doc.get("console_dropped")
     counters = {k: v for k, v in doc.items()
                 if k not in EXTRA_KEYS and isinstance(v, int) and not isinstance(v, bool)}
     return ExtraValues(
@@ -385,6 +403,7 @@ def parse_extra(doc: Mapping[str, object]) -> ExtraValues:
         counters=dict(sorted(counters.items())),
         footprint=Footprint.from_dict(fp) if isinstance(fp, Mapping) else None,
         footprint_error=err if isinstance(err, str) else None,
+        console_dropped=dropped if isinstance(dropped, int) and not isinstance(dropped, bool) else 0,
     )
 
 

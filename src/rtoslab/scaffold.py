@@ -44,10 +44,24 @@ class Scaffold:
 
 
 def new(kind: Kind, name: str, cwd: Path, into: Path | None = None) -> Scaffold:
-    """Create the folder for a new benchmark, port or target named ``name``."""
+    """Create the folder for a new benchmark, port or target named ``name``. A folder that
+    cannot be written (a read-only mount, a full disk) is one line; nothing half-made
+    stays behind."""
     if not _NAMES[kind].fullmatch(name):
         rule = "[a-z][a-z0-9_]" if kind == "bench" else "[a-z][a-z0-9_-]"
         raise RtoslabError(f"bad {kind} name '{name}': use {rule}*, at most 31 characters")
+    target = into / name if into is not None else None
+    try:
+        return _new(kind, name, cwd, into)
+    except OSError as err:
+        if target is not None and target.is_dir():
+            shutil.rmtree(target, ignore_errors=True)  # the half-made folder
+        where = err.filename or target or cwd
+        raise RtoslabError(f"cannot create the {kind} folder: {where}: {err.strerror}: choose a "
+                           "writable folder with --dir") from err
+
+
+def _new(kind: Kind, name: str, cwd: Path, into: Path | None) -> Scaffold:
     project: Path | None = None
     if into is None:
         found = find_project(cwd)

@@ -37,12 +37,16 @@ _TYPE_WORDS: dict[type, str] = {
 
 
 def load_toml(path: Path) -> dict[str, Any]:
-    """Decode a TOML file; a syntax error is one line naming the file."""
+    """Decode a TOML file; a syntax error or bytes that are not UTF-8 are one line naming
+    the file."""
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
         raise RtoslabError(f"{path}: not valid TOML ({e}): fix the file") from e
+    except UnicodeDecodeError as e:
+        raise RtoslabError(f"{path}: not UTF-8 text (byte {e.object[e.start]:#04x} at offset "
+                           f"{e.start}): save it as UTF-8 (TOML files are UTF-8)") from e
     except OSError as e:
         raise RtoslabError(f"{path}: cannot read ({e.strerror})") from e
 

@@ -79,6 +79,18 @@ class UnmodelledCore:
 
 
 @dataclass(frozen=True)
+class ClockRange:
+    """The range of the host's ``clock_hz`` (the plugin's ``time_hz=`` bounds; the firmware
+    holds the clock in 32 bits), as ``describe`` reports it."""
+
+    kind: Literal["int"]
+    min: int
+    max: int
+    unit: str
+    doc: str
+
+
+@dataclass(frozen=True)
 class Description:
     """The ``describe`` document."""
 
@@ -90,6 +102,9 @@ class Description:
     # QEMU's exit status when the plugin's instruction limit stops the guest (a hang);
     # declared once, in the plugin's config crate (args.rs EXIT_INSN_LIMIT)
     exit_insn_limit: int = -1
+    # the range of clock_hz (args.rs MAX_CLOCK_HZ); None only in a description read
+    # before it was reported, which parse_description refuses
+    clock_hz: ClockRange | None = None
 
     def setting(self, key: str) -> Setting | None:
         return next((s for s in self.settings if s.key == key), None)
@@ -111,6 +126,9 @@ def parse_description(data: object, where: str) -> Description:
                                "lists its choices")
         if s.key in HOST_SETTINGS:
             raise RtoslabError(f"{where}: key 'settings[{i}].key' is {s.key!r}, a host-only setting")
+    if desc.clock_hz is None:
+        raise RtoslabError(f"{where}: key 'clock_hz' is missing (the core clock's range): rebuild "
+                           "the plugin with `make setup`")
     if not 0 < desc.exit_insn_limit < 256:
         raise RtoslabError(f"{where}: key 'exit_insn_limit' is missing or not an exit status: "
                            "rebuild the plugin with `make setup`")
@@ -165,10 +183,13 @@ def check_value(desc: Description, key: str, value: object) -> Scalar:
     """Check one setting against the description; return it in its stored form (ints as
     int, choices and regions as str). Raises one line naming the setting."""
     if key == "clock_hz":
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        lo, hi = (desc.clock_hz.min, desc.clock_hz.max) if desc.clock_hz is not None else (1, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= lo \
+                and (hi is None or value <= hi):
             return value
-        raise RtoslabError(f"timing-model setting clock_hz={value}: give the core clock in Hz, "
-                           "e.g. 72000000")
+        top = f" to {hi}" if hi is not None else ""
+        raise RtoslabError(f"timing-model setting clock_hz={_shown(value)}: give the core clock in Hz, "
+                           f"a whole number from {lo}{top}, e.g. 72000000")
     if key == "time":
         if isinstance(value, str) and value in TIME_MODES:
             return value
@@ -203,12 +224,12 @@ def _shown(value: object) -> str:
 
 def check_overrides(overrides: Iterable[tuple[str, object]],
                     desc: Description | None = None) -> None:
-    """Check each overridden setting. Reads the plugin's description only when a plugin
-    setting (not clock_hz) is given."""
+    """Check each overridden setting. Reads the plugin's description only when a setting
+    other than ``time`` is given (clock_hz's range is in it)."""
     items = list(overrides)
     if not items:
         return
-    if desc is None and any(k not in HOST_SETTINGS for k, _ in items):
+    if desc is None and any(k != "time" for k, _ in items):
         desc = description()
     for key, value in items:
         check_value(desc or Description(DESCRIBE_SCHEMA, "", (), ()), key, value)

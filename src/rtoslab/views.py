@@ -89,6 +89,7 @@ class ResultView:
     created_at: str
     metrics: tuple[MetricView, ...] = ()
     irq_windows: IrqWindows | None = None  # stored by `run --irq-windows`
+    console_dropped: int = 0  # console bytes the runner left out (its cap), 0: all kept
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,9 @@ class RunView:
     command: str
     experiment: str | None
     results: tuple[ResultView, ...] = field(default=())
+    # an experiment's report spec as stored (JSON, rtoslab.report.spec); None: not an
+    # experiment, or stored before schema v5
+    report_spec: str | None = None
 
     @property
     def configs(self) -> tuple[ConfigView, ...]:

@@ -65,8 +65,8 @@ def test_cluster_run_is_identical_to_a_local_run(builds: str, cluster: LocalClus
                            str(db), "2"], capture_output=True, text=True, check=False)
     assert same.returncode == 0 and "0 different" in same.stdout, same.stdout
     # the timelines travelled back and were stored by the driver
-    assert len(list((tmp_path / "timelines" / "run-2").iterdir())) == \
-        len(list((tmp_path / "timelines" / "run-1").iterdir())) > 0
+    assert len(list((tmp_path / "timelines" / "r.sqlite" / "run-2").iterdir())) == \
+        len(list((tmp_path / "timelines" / "r.sqlite" / "run-1").iterdir())) > 0
 
 
 def test_ctrl_c_cancels_and_stores_incomplete(cluster: LocalCluster, tmp_path: Path) -> None:

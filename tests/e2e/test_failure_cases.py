@@ -159,7 +159,7 @@ def test_closed_output_pipe_keeps_the_results(tmp_path: Path) -> None:
     assert proc.returncode == 141  # as a shell reports a writer ended by SIGPIPE
     assert _runs(db) == [(1, "complete")]
     assert _results(db, 1) == [("call", "ok"), ("loop", "ok")]
-    assert (tmp_path / "run-1.md").is_file() and (tmp_path / "run-1.html").is_file()
+    assert (tmp_path / "r.sqlite.run-1.md").is_file() and (tmp_path / "r.sqlite.run-1.html").is_file()
 
 
 def test_readme_cflags_and_suite_with_bench(run_cli: RunCli, tmp_path: Path) -> None:

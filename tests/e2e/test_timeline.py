@@ -64,7 +64,7 @@ def test_trace_of_two_tasks_and_an_interrupt(run_cli: RunCli, tmp_path: Path) ->
     proc = run_cli("export", "latest", "--what", "trace", "--db", str(db))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == out.read_text()
-    html = (tmp_path / "run-1.html").read_text()
+    html = (tmp_path / "r.sqlite.run-1.html").read_text()
     assert '<section id="timeline">' in html and "irq PendSV_Handler" in html
 
 

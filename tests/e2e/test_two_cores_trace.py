@@ -67,7 +67,7 @@ def test_two_core_trace_is_per_core_and_repeats_exactly(run_cli: RunCli, tmp_pat
         assert ring.core == 0 and irq.core == 1
         assert ring.start_insns < irq.start_insns < ring.end_insns < irq.end_insns
     assert all(m.core == int(m.lane.split()[1]) for m in tl.marks)
-    html = (tmp_path / "run-2.html").read_text()
+    html = (tmp_path / "r.sqlite.run-2.html").read_text()
     assert irq_lanes[1] in html
 
 
@@ -87,4 +87,4 @@ def test_masked_windows_on_two_cores(run_cli: RunCli, tmp_path: Path) -> None:
     handler = {c: sum(w["count"] for w in levels[8 * c]["windows"] if w["cause"] == "handler:22")
                for c in (0, 1)}
     assert handler == {0: 65, 1: 33}
-    assert "core 1 level 0" in proc.stderr or "core 1 level 0" in (tmp_path / "run-1.md").read_text()
+    assert "core 1 level 0" in proc.stderr or "core 1 level 0" in (tmp_path / "r.sqlite.run-1.md").read_text()

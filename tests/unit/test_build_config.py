@@ -157,12 +157,23 @@ def test_good_timing_values_pass(plugin_description: timing.Description) -> None
     assert cfg.timing_settings()["core"] == "cortex-m4"
 
 
-def test_clock_hz_alone_needs_no_plugin_description(monkeypatch: pytest.MonkeyPatch) -> None:
-    def unavailable() -> timing.Description:
-        raise AssertionError("the description was read")
+def test_clock_hz_takes_its_range_from_the_plugin_description(
+        plugin_description: timing.Description, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26 item 18: `--timing clock_hz=100000000000000000000000` was accepted (and the
+    build failed on an integer constant too large); the range is the plugin's (describe's
+    `clock_hz`, args.rs MAX_CLOCK_HZ), not a copy on the host."""
+    from dataclasses import replace
 
-    monkeypatch.setattr(timing, "description", unavailable)
-    BuildConfig(timing=(("clock_hz", 72_000_000),)).validate()
+    BuildConfig(timing=(("clock_hz", 4_294_967_295),)).validate()
+    for bad in (10**23, 4_294_967_296, 0, -5):
+        with pytest.raises(RtoslabError, match=r"clock_hz=.*: give the core clock in Hz, a whole number "
+                           r"from 1 to 4294967295"):
+            BuildConfig(timing=(("clock_hz", bad),)).validate()
+    assert plugin_description.clock_hz is not None
+    lower = replace(plugin_description, clock_hz=replace(plugin_description.clock_hz, max=100_000_000))
+    monkeypatch.setattr(timing, "description", lambda: lower)
+    with pytest.raises(RtoslabError, match="from 1 to 100000000"):
+        BuildConfig(timing=(("clock_hz", 168_000_000),)).validate()
 
 
 def test_unknown_allocator_is_refused_before_building_with_the_known_ones() -> None:

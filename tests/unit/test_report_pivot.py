@@ -204,10 +204,10 @@ def test_markdown_report_opens_with_the_experiment_s_tables(tmp_path: Path) -> N
     from rtoslab.cli.tables import markdown_report
 
     f = tmp_path / "e.toml"
-    f.write_text('name = "e"\nbenchmarks = ["call"]\n[matrix]\nopt = ["-O0", "-O2"]\n'
+    f.write_text('name = "e"\nbenchmarks = ["ftl_os"]\n[matrix]\nopt = ["-O0", "-O2"]\n'
                  '[[report.table]]\ntitle = "by opt"\nrows = ["metric"]\ncolumns = ["opt"]\n'
                  'where = { benchmark = "ftl_os" }\nunit = "insn"\n')
-    text = markdown_report(_os_vs_fsm_run(), load_experiment(f))
+    text = markdown_report(_os_vs_fsm_run(), load_experiment(f).report_spec())
     assert text.index("## Results") < text.index("**by opt**") < text.index("\n## mps2-an385")
     assert "| metric | -O0 | -O2 |" in text and "| sw | 330 | 110 |" in text
 

@@ -1,18 +1,21 @@
 # FreeRTOS SMP on rtoslab's own ARMv8-M mainline SMP port. The kernel's sources come from
-# the crate freertos-next (LAB_DEPS_FREERTOS_NEXT, as for the freertos port); the portable
+# the crate freertos-next or the user's tree (LAB_KERNEL_SOURCE_DIR, as for the freertos port); the portable
 # layer is this folder's (portmacro.h is found on the include path through LAB_PORT_DIR);
 # the lab/port.h layer is the freertos port's port_freertos.c, compiled for SMP.
-if(NOT LAB_DEPS_FREERTOS_NEXT)
+# The kernel's folder: LAB_KERNEL_SOURCE_DIR, which rtoslab passes (port.toml [kernel_source]):
+# the pinned crate's FreeRTOS-Kernel/ folder, or the user's tree (--kernel-source DIR).
+if(NOT LAB_KERNEL_SOURCE_DIR)
   message(FATAL_ERROR
-    "kernel freertos-smp: LAB_DEPS_FREERTOS_NEXT is not set. rtoslab passes it (the folder of "
-    "the crate freertos-next); when running CMake by hand add -DLAB_DEPS_FREERTOS_NEXT=<that "
-    "folder>, after `make setup`.")
+    "kernel freertos-smp: LAB_KERNEL_SOURCE_DIR is not set. rtoslab passes it (the folder "
+    "FreeRTOS-Kernel/ of the crate freertos-next from `cargo metadata --manifest-path "
+    "deps/Cargo.toml`, or --kernel-source DIR); when running CMake by hand add "
+    "-DLAB_KERNEL_SOURCE_DIR=<that folder>, after `make setup`.")
 endif()
-set(LAB_FREERTOS_KERNEL ${LAB_DEPS_FREERTOS_NEXT}/FreeRTOS-Kernel)
+set(LAB_FREERTOS_KERNEL ${LAB_KERNEL_SOURCE_DIR})
 if(NOT EXISTS ${LAB_FREERTOS_KERNEL}/tasks.c)
   message(FATAL_ERROR
-    "kernel freertos-smp: ${LAB_FREERTOS_KERNEL}/tasks.c does not exist: LAB_DEPS_FREERTOS_NEXT "
-    "must be the folder of crate freertos-next (it contains FreeRTOS-Kernel/)")
+    "kernel freertos-smp: ${LAB_FREERTOS_KERNEL}/tasks.c does not exist: LAB_KERNEL_SOURCE_DIR "
+    "must be a FreeRTOS-Kernel folder")
 endif()
 if(NOT LAB_KERNEL_CONFIG_DIR OR NOT EXISTS ${LAB_KERNEL_CONFIG_DIR}/FreeRTOSConfig.h)
   message(FATAL_ERROR

@@ -28,6 +28,10 @@ use crate::values::{ArgError, err, once, parse_u32, parse_u64};
 /// timeout(1) exits; the host reads it from `rtoslab-plugin-describe describe`.
 pub const EXIT_INSN_LIMIT: i32 = 124;
 
+/// The fastest core clock, in Hz, the plugin (`time_hz=`) and the firmware (which holds
+/// `LAB_TARGET_CLOCK_HZ` in 32 bits) take; `describe` reports it as `clock_hz`'s range.
+pub const MAX_CLOCK_HZ: u64 = u32::MAX as u64;
+
 pub const DEFAULT_BASE: u32 = 0x2100_0000;
 pub const DEFAULT_SIZE: u32 = 0x4000;
 pub const DEFAULT_MAX_RECORDS: u64 = 4_000_000;
@@ -164,10 +168,9 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
     }
     let model = model.finish(handlers.unwrap_or_default())?;
     if let Some(hz) = time_hz {
-        if hz == 0 || hz > u64::from(u32::MAX) {
+        if hz == 0 || hz > MAX_CLOCK_HZ {
             return err(format!(
-                "time_hz={hz}: give the machine's CPU clock in Hz, 1 to {}",
-                u32::MAX
+                "time_hz={hz}: give the machine's CPU clock in Hz, 1 to {MAX_CLOCK_HZ}"
             ));
         }
         if model.core.is_none() {

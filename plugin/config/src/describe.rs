@@ -119,8 +119,25 @@ fn setting_json(s: &Setting) -> Json {
     Json::Obj(f)
 }
 
-/// The whole description: every timing-model setting, every core table, and the cores
-/// `core=` refuses by name (`unmodelled`: name and the one-line refusal).
+/// The range of the host's `clock_hz` setting (the core clock: the firmware is built for it
+/// and QEMU's time follows it): the plugin's `time_hz=` bounds, so the host checks a clock
+/// before anything is built.
+fn clock_json() -> Json {
+    Json::Obj(vec![
+        ("kind", Json::str("int")),
+        ("min", Json::Int(1)),
+        ("max", Json::Int(crate::args::MAX_CLOCK_HZ)),
+        ("unit", Json::str("Hz")),
+        (
+            "doc",
+            Json::str("the core clock: the firmware is built for it, cycles convert to time at it"),
+        ),
+    ])
+}
+
+/// The whole description: every timing-model setting, every core table, the cores
+/// `core=` refuses by name (`unmodelled`: name and the one-line refusal), and the range of
+/// the host's `clock_hz` (`clock_hz`).
 pub fn describe_json() -> Json {
     Json::Obj(vec![
         ("schema", Json::str(SCHEMA)),
@@ -163,6 +180,7 @@ pub fn describe_json() -> Json {
                     .collect(),
             ),
         ),
+        ("clock_hz", clock_json()),
     ])
 }
 
@@ -198,6 +216,9 @@ mod tests {
         assert!(text.contains(r#"{"key":"prefetch","kind":"choice","choices":["on","off"],"default":"off","requires":["flash"],"#));
         assert!(text.contains(r#""cores":[{"name":"cortex-m3","arch":"armv7-m","description":"#));
         assert_eq!(text.matches(r#""arch":"#).count(), CORES.len());
+        assert!(text.ends_with(
+            r#","clock_hz":{"kind":"int","min":1,"max":4294967295,"unit":"Hz","doc":"the core clock: the firmware is built for it, cycles convert to time at it"}}"#
+        ));
         assert!(text.contains(
             r#""unmodelled":[{"name":"cortex-m1","message":"cortex-m1 timing is not modelled; use --timing core=none for instruction counts"}"#
         ));

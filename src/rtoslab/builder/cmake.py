@@ -7,6 +7,7 @@ only what changed (nothing, for an unchanged configuration).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from rtoslab.builder.config import BuildConfig
 from rtoslab.builder.deps import cmake_var, dep_path, direct_deps
+from rtoslab.builder.kernel_source import CMAKE_VAR as KERNEL_SOURCE_VAR
 from rtoslab.builder.rust import build_staticlibs, uses_rust
 from rtoslab.builder.sharing import images_dir, locked, publish
 from rtoslab.catalog import (
@@ -29,8 +31,8 @@ from rtoslab.catalog import (
     target_lacks,
     too_few_cores,
 )
-from rtoslab.paths import cache_root, firmware_root
-from rtoslab.records import RtoslabError
+from rtoslab.paths import cache_root, firmware_root, is_no_space, low_on_space, no_space_error, says_no_space
+from rtoslab.records import HostError, RtoslabError
 from rtoslab.schema import parse_file
 
 _PLACEHOLDER = re.compile(r"@([A-Za-z_][A-Za-z0-9_]*)@")
@@ -59,6 +61,12 @@ def compile_flags() -> tuple[str, ...]:
 def link_flags() -> tuple[str, ...]:
     """Link options of every image (the result identity's "ldflags")."""
     return toolchain_flags().link
+
+
+# The CMake variables that carry lists (';'-separated on purpose); every other value is one.
+_CMAKE_LISTS = frozenset({"LAB_TARGET_CPU_FLAGS", "LAB_BENCH_DIRS", "LAB_OPT_FLAGS", "LAB_DEFINES",
+                          "LAB_COMPILE_FLAGS", "LAB_C_FLAGS", "LAB_WARNING_FLAGS", "LAB_LINK_FLAGS",
+                          "LAB_RUST_BENCHES"})
 
 
 def _cmake_list(items: tuple[str, ...] | list[str]) -> str:
@@ -170,14 +178,48 @@ def _tool(name: str) -> str:
     return path
 
 
+def check_build_tools() -> None:
+    """One line with the fix when CMake, Ninja or the compiler is missing."""
+    for name in ("cmake", "ninja", "arm-none-eabi-gcc"):
+        _tool(name)
+
+
 def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -> BuildResult:
+    """``build_image`` with a full disk (or any file that cannot be written) in the build
+    cache as one line: a HostError naming the disk when it is full, which stops the run."""
+    where = cache_root() / "build" / config.image_key()
+    full = False
+    try:
+        result = _build_shared(config, wanted, partial)
+        full = any(says_no_space(why) for why in result.failed.values())
+    except OSError as err:
+        if not is_no_space(err):
+            raise RtoslabError(f"build of {config.describe()}: cannot write {err.filename or where} "
+                               f"({err.strerror})") from err
+        full = True
+    except HostError:
+        full = True
+    except RtoslabError as err:
+        # A tool that fails on a full disk says so, or says something else (a build.ninja
+        # cut short); either way, when the cache's disk is (nearly) full it is the disk.
+        if not (says_no_space(str(err)) or low_on_space(where)):
+            raise
+        full = True
+    if full:
+        with contextlib.suppress(OSError):  # configure again next time: its files may be cut short
+            (where / "rtoslab-configure.json").unlink(missing_ok=True)
+        raise no_space_error(cache_root(), "the build cache")
+    return result
+
+
+def _build_shared(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -> BuildResult:
     """Build under the configuration's lock and publish its images (``builder/sharing.py``):
     the returned ``elfs`` are the published copies in ``images/<image_key>/``, each with its
     linker map and the build's ``rtoslab-config.json`` beside it. Another process building
     the same configuration waits, then finds it built (ninja has nothing to do)."""
     with locked(f"build-{config.image_key()}"):
         start = time.monotonic()
-        result = _build_locked(config, wanted, partial)
+        result = build_image(config, wanted, partial)
         seconds = time.monotonic() - start
         out = images_dir(result.config_hash)
         if result.elfs:
@@ -191,7 +233,7 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
     return replace(result, elfs=elfs, seconds=seconds)
 
 
-def _build_locked(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -> BuildResult:
+def build_image(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -> BuildResult:
     """Configure (if needed) and build the wanted benchmarks. Blocks until done.
 
     Ninja keeps going past a failed command (-k 0), so a benchmark whose own sources or
@@ -214,7 +256,6 @@ def _build_locked(config: BuildConfig, wanted: list[Benchmark], partial: bool = 
         **target_cmake_args(config.target_info(), build_dir / "target", config.clock_hz()),
         "LAB_KERNEL": config.kernel,
         "LAB_KERNEL_CONFIG_DIR": str(kconfig),
-        "LAB_BENCH_DIRS": ";".join(str(b.path) for b in sorted(benches, key=lambda b: b.name)),
         "LAB_OPT_FLAGS": ";".join(config.cflags),
         "LAB_DEFINES": ";".join(config.define_flags()),
         "LAB_COMPILE_FLAGS": _cmake_list(flags.compile),
@@ -226,6 +267,11 @@ def _build_locked(config: BuildConfig, wanted: list[Benchmark], partial: bool = 
     }
     for crate in config.kernel_info().deps:
         args[cmake_var(crate)] = str(dep_path(crate))
+    source = config.kernel_info().source
+    if source is not None:  # the kernel's folder: the user's tree, or the pinned one
+        tree = config.kernel_tree()
+        crate, _, inner = source.pinned.partition("/")
+        args[KERNEL_SOURCE_VAR] = str(tree.path if tree is not None else dep_path(crate) / inner)
     # A target or port outside the checkout (--target-path, --port-path): its folder.
     for var, folder in (("LAB_TARGET_DIR", config.target_info().path),
                         ("LAB_PORT_DIR", config.kernel_info().path)):
@@ -242,26 +288,70 @@ def _build_locked(config: BuildConfig, wanted: list[Benchmark], partial: bool = 
         args["LAB_RUST_BENCHES"] = ";".join(rust_benches)
         args["LAB_RUST_LIB_DIR"] = str(build_dir / "rust")
 
+    for key, value in args.items():  # (BuildConfig.validate refuses these before any run)
+        if key not in _CMAKE_LISTS and ";" in value:
+            raise RtoslabError(f"build of {config.describe()}: {key}={value} has ';', which CMake "
+                               "reads as a list separator: use a path without ';'")
     stamp = build_dir / "rtoslab-configure.json"
     log = build_dir / "build.log"
-    want_stamp = json.dumps(args, sort_keys=True, indent=1)
-    if not stamp.exists() or stamp.read_text() != want_stamp or not (build_dir / "build.ninja").exists():
-        cmd = [cmake, "-G", "Ninja", "-S", str(firmware_root()), "-B", str(build_dir)]
-        cmd += [f"-D{k}={v}" for k, v in args.items()]
-        _run_logged(cmd, log, f"configure of {config.describe()} ({chash})")
-        stamp.write_text(want_stamp)
-        (build_dir / "rtoslab-config.json").write_text(
-            json.dumps({"hash": chash, "target": config.target, "kernel": config.kernel,
-                        "kernel_options": config.resolved_kernel_options(),
-                        "cflags": list(config.cflags), "defines": config.define_map(),
-                        "timing": config.timing_settings()},
-                       indent=1, sort_keys=True, default=str))
+    # A benchmark whose own bench.cmake stops the configuration (a FATAL_ERROR, a syntax
+    # error) is left out and the configuration tried again: it fails alone, the others
+    # build. (A missing source file or no sources at all: CMakeLists.txt leaves the
+    # benchmark out itself and says why in <bench>.broken.)
+    left_out: dict[str, str] = {}
+    regenerated = False
+    while True:
+        args["LAB_BENCH_DIRS"] = ";".join(str(b.path) for b in sorted(benches, key=lambda b: b.name)
+                                          if b.name not in left_out)
+        want_stamp = json.dumps(args, sort_keys=True, indent=1)
+        what_cfg = f"configure of {config.describe()} ({chash})"
+        if not (stamp.exists() and stamp.read_text() == want_stamp
+                and (build_dir / "build.ninja").exists()):
+            stamp.unlink(missing_ok=True)
+            cmd = [cmake, "-G", "Ninja", "-S", str(firmware_root()), "-B", str(build_dir)]
+            cmd += [f"-D{k}={v}" for k, v in args.items()]
+            code, out = _run_logged(cmd, log, what_cfg, check=False)
+            if code != 0:
+                if says_no_space(out):
+                    raise no_space_error(cache_root(), "the build cache")
+                culprit = configure_culprit(out, [b for b in benches if b.name not in left_out])
+                if culprit is None:
+                    raise RtoslabError(f"{what_cfg} failed: {first_error(out)[:300]} (full log: {log})")
+                left_out[culprit] = first_error(out)
+                continue
+            stamp.write_text(want_stamp)
+            (build_dir / "rtoslab-config.json").write_text(
+                json.dumps({"hash": chash, "target": config.target, "kernel": config.kernel,
+                            "kernel_options": config.resolved_kernel_options(),
+                            "cflags": list(config.cflags), "defines": config.define_map(),
+                            "kernel_source": config.kernel_source,
+                            "timing": config.timing_settings()},
+                           indent=1, sort_keys=True, default=str))
+        if not regenerated:
+            # CMake's own re-run when a bench.cmake (or a globbed folder) changed, now and
+            # not inside the build, so that a benchmark it leaves out is known first
+            regenerated = True
+            code, out = _run_logged(["ninja", "-C", str(build_dir), "build.ninja"], log, what_cfg,
+                                    check=False)
+            if code != 0:
+                if says_no_space(out):
+                    raise no_space_error(cache_root(), "the build cache")
+                stamp.unlink(missing_ok=True)  # configure afresh: the loop finds the culprit
+                continue
+        break
     names = sorted({b.name for b in wanted})
     for b in wanted:
         if b not in benches:
             raise RtoslabError(f"benchmark {b.name} cannot be built for kernel {config.kernel}")
     what = f"build of {config.describe()} ({chash})"
-    failed = build_staticlibs(config.target_info(), kernel,
+    broken = {n: f"build failed: {why[:300]} (full log: {log})" for n, why in left_out.items()}
+    for n in names:
+        note = build_dir / f"{n}.broken"
+        if n not in broken and note.is_file():
+            broken[n] = f"build failed: {note.read_text().strip()[:300]}"
+    broken = {n: why for n, why in broken.items() if n in names}
+    names = [n for n in names if n not in broken]
+    failed = broken | build_staticlibs(config.target_info(), kernel,
                               [b for b in wanted if b.name in rust_benches], build_dir / "rust",
                               log, config.define_map(), config.clock_hz())
     names = [n for n in names if n not in failed]
@@ -269,11 +359,14 @@ def _build_locked(config: BuildConfig, wanted: list[Benchmark], partial: bool = 
     if names:  # (none left: nothing to build; ninja without targets would build them all)
         code, out = _run_logged(["ninja", "-k", "0", "-C", str(build_dir), *names], log, what,
                                 check=False)
+    if code != 0 and says_no_space(out):
+        raise no_space_error(cache_root(), "the build cache")
     if code != 0:
         own = bench_failures(out, names)
         if own is None:  # something every image shares failed: the whole configuration
             raise RtoslabError(f"{what} failed: {first_error(out)[:300]} (full log: {log})")
-        failed |= {n: f"build failed: {err[:300]} (full log: {log})" for n, err in own.items()}
+        failed |= {n: f"build failed: {(memory_overflow(err, config.target_info()) or err)[:300]} "
+                   f"(full log: {log})" for n, err in own.items()}
     if failed and not partial:
         n = sorted(failed)[0]
         raise RtoslabError(f"{what} failed: {n}: {failed[n]}")
@@ -283,6 +376,25 @@ def _build_locked(config: BuildConfig, wanted: list[Benchmark], partial: bool = 
         if not p.is_file():
             raise RtoslabError(f"build of {n} produced no ELF at {p}: see {log}")
     return BuildResult(chash, build_dir, elfs, rebuilt, failed)
+
+
+_CMAKE_ERROR_AT = re.compile(r"^CMake Error at (.+?):\d+ ")
+
+
+def configure_culprit(output: str, benches: list[Benchmark]) -> str | None:
+    """The benchmark whose own file (its bench.cmake) the first CMake error is in, or None
+    when the error is not in a benchmark's folder (then the whole configuration fails)."""
+    for line in output.splitlines():
+        m = _CMAKE_ERROR_AT.match(line)
+        if m is None:
+            continue
+        where = Path(m.group(1))
+        for b in benches:
+            folder = b.path.resolve()
+            if where.is_absolute() and where.resolve().is_relative_to(folder):
+                return b.name
+        return None
+    return None
 
 
 _NINJA_FAILED = re.compile(r"^FAILED: (?:\[code=\d+\] )?(.*)$")
@@ -344,12 +456,64 @@ _ERROR_LINE = re.compile(r"(\berror:|\bError\b|FAILED:|CMake Error)")
 _COMPILER_ERROR = re.compile(r"\S: (fatal )?error: ")
 
 
+_UNDEFINED = re.compile(r"(?:(?P<file>[^\s:]+):(?P<line>\d+): )?undefined reference to [`'](?P<sym>[^`']+)'")
+_LOCATION_BACKWARDS = re.compile(r"cannot move location counter backwards \(from (?P<at>[0-9a-fA-F]+) "
+                                 r"to (?P<limit>[0-9a-fA-F]+)\)")
+_REGION_OVERFLOW = re.compile(r"region [`'](?P<region>[^`']+)' overflowed by (?P<by>\d+) bytes?")
+
+
+def _link_error(raw: list[str]) -> str | None:
+    """The linker's first useful line (not collect2's "ld returned 1 exit status"): a
+    missing symbol as ``undefined reference to 'name' (file.c:line)``; a region that does
+    not fit as the linker says it (``memory_overflow`` turns it into bytes needed and had)."""
+    for ln in raw:
+        m = _UNDEFINED.search(ln)
+        if m:
+            where = f" ({Path(m['file']).name}:{m['line']})" if m["file"] else ""
+            return f"undefined reference to '{m['sym']}'{where}"
+    for ln in raw:
+        m = _REGION_OVERFLOW.search(ln) or _LOCATION_BACKWARDS.search(ln)
+        if m:
+            return m.group(0)
+    return None
+
+
+def memory_overflow(error: str, target: Target) -> str | None:
+    """A link error that says the image does not fit (``region `RAM' overflowed by N bytes``,
+    or this project's linker script's ``cannot move location counter backwards (from A to
+    B)`` when the statics run past the stack's place), as what it needs and what the
+    target has, from target.toml [[memory]]; None for any other error."""
+    m = _REGION_OVERFLOW.search(error)
+    if m:
+        region = next((r for r in target.memory if r.name == m["region"]), None)
+        if region is None:
+            return None
+        word = "RAM" if region.kind != "flash" else "flash"
+        return (f"benchmark needs {region.size + int(m['by'])} bytes of {word} (region {region.name}), "
+                f"{target.name} has {region.size}")
+    m = _LOCATION_BACKWARDS.search(error)
+    if m:
+        at, limit = int(m["at"], 16), int(m["limit"], 16)
+        region = next((r for r in target.memory if r.base <= limit <= r.base + r.size), None)
+        if region is None or at < region.base:
+            return None
+        word = "RAM" if region.kind != "flash" else "flash"
+        # what was placed up to ``at``, and what the script keeps after ``limit`` (the stack)
+        need = (at - region.base) + (region.base + region.size - limit)
+        return (f"benchmark needs {need} bytes of {word} (region {region.name}, main stack included), "
+                f"{target.name} has {region.size}")
+    return None
+
+
 def first_error(output: str) -> str:
-    """The compiler's or CMake's first error line (not a command line that says -Werror);
-    for CMake, with the indented message that follows it (a port's or target's
-    FATAL_ERROR text says what to change)."""
+    """The compiler's, linker's or CMake's first error line (not a command line that says
+    -Werror, nor collect2's summary); for CMake, with the indented message that follows
+    it (a port's or target's FATAL_ERROR text says what to change)."""
     raw = output.splitlines()
     lines = [ln.strip() for ln in raw if ln.strip()]
+    linked = _link_error(raw)
+    if linked is not None:
+        return linked
     # The compiler's own "file:line:col: error: ..." before ninja's "FAILED: target" line,
     # which comes first in the output but says only which file failed.
     for ln in raw:
@@ -363,7 +527,9 @@ def first_error(output: str) -> str:
         if text.startswith("CMake Error"):
             message = []
             for nxt in raw[i + 1:]:
-                if not nxt.startswith("  ") or not nxt.strip():
+                if not nxt.strip():
+                    continue  # (CMake sets a file name apart by a blank line)
+                if not nxt.startswith("  "):
                     break
                 message.append(nxt.strip())
             return " ".join([text, *message])

@@ -12,9 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from rtoslab.builder.kernel_source import KernelTree, check_tree
 from rtoslab.catalog import (
     Kernel,
     Target,
@@ -22,8 +23,10 @@ from rtoslab.catalog import (
     check_kernel_fits_target,
     get_kernel,
     get_target,
+    kernels,
 )
 from rtoslab.names import did_you_mean
+from rtoslab.paths import cache_root, repo_root
 from rtoslab.records import RtoslabError
 from rtoslab.timing import check_overrides
 
@@ -68,13 +71,53 @@ def check_define(name: str, value: object) -> str:
     return text
 
 
+# Compiler flags the stored identity cannot show (docs/formats.md §8): a result's identity
+# holds its cflags as text and its macros as `defines`, never the content of a file a flag
+# names or a macro set behind another tool's option. (prefix, what it does, what to do)
+_MACRO_FIX = "give macros as defines (--define NAME=VALUE, or [matrix.defines] in an experiment)"
+_HIDDEN_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("-Wp,", "-Xpreprocessor"), "passes options to the preprocessor (macros the stored identity "
+     "would not show)", _MACRO_FIX),
+    (("-A", "--assert", "--define-macro", "--undefine-macro"), "sets preprocessor predicates or "
+     "macros the stored identity would not show", _MACRO_FIX),
+    (("-include", "-imacros", "--include", "--imacros"), "reads a header whose macros and code the "
+     "stored identity cannot record", "#include it in the benchmark's sources, and " + _MACRO_FIX),
+    (("-I", "-i", "--include-"), "adds a header folder whose files the stored identity cannot "
+     "record", "name it in the benchmark's bench.cmake (LAB_BENCH_INCLUDES), whose files are "
+     "hashed into the result"),
+    (("@",), "reads more flags from a file the stored identity cannot record",
+     "write the flags themselves"),
+    (("-specs", "--specs"), "reads a GCC specs file the stored identity cannot record", "drop it"),
+    (("-Wa,", "-Xassembler"), "passes options to the assembler (symbols, include folders) the "
+     "stored identity would not show", "drop it; " + _MACRO_FIX),
+    (("-Wl,", "-Xlinker", "-T", "-L", "-l", "--library"), "passes linker inputs or options (scripts, "
+     "libraries, symbols) the stored identity cannot record", "drop it: the link flags are "
+     "firmware/cmake/flags.toml's"),
+    (("-B", "--sysroot", "-fplugin", "-wrapper", "--prefix"), "changes which compiler programs or "
+     "system files are used, which the stored identity cannot record", "drop it"),
+    (("-fprofile-use", "-fauto-profile", "-fprofile-sample-use"), "reads a profile file the stored "
+     "identity cannot record", "drop it"),
+    (("-fsanitize-blacklist", "-fsanitize-ignorelist", "-fsanitize-coverage-allowlist",
+      "-fsanitize-coverage-denylist"), "reads a list file the stored identity cannot record", "drop it"),
+)
+
+
 def check_cflags(cflags: tuple[str, ...]) -> None:
-    """Macros travel as defines (part of the image key, LAB_DEFINES), never in cflags."""
+    """Macros travel as defines (part of the image key, LAB_DEFINES), never in cflags; a
+    flag that sets macros or reads files the stored identity cannot show is refused, and
+    so is ';' (CMake splits a value on it: "-O2;-DFOO=1" would reach the compiler as two
+    flags). One line naming the flag and what to do instead."""
     for flag in cflags:
+        if ";" in flag:
+            raise RtoslabError(f"has '{flag}', with ';', which CMake reads as a list separator (the "
+                               "flag would reach the compiler split in two): separate flags with spaces")
         if flag.startswith(("-D", "-U")):
             name = flag[2:].partition("=")[0] or "NAME"
             raise RtoslabError(f"has '{flag}', which sets a macro: give it as a define instead "
                                f"(--define {name}=VALUE, or [matrix.defines] in an experiment)")
+        for prefixes, what, fix in _HIDDEN_FLAGS:
+            if flag.startswith(prefixes):
+                raise RtoslabError(f"has '{flag}', which {what}: {fix}")
 
 
 def split_cflags(cflags: tuple[str, ...]) -> dict[str, object]:
@@ -106,6 +149,10 @@ class BuildConfig:
     # The axis values that made this configuration, as an experiment (or the run command
     # line) named them: stored in the identity so comparisons need not re-parse flags.
     axes: tuple[tuple[str, object], ...] = field(default=(), compare=False)
+    # The folder of the user's kernel tree (--kernel-source; absolute), "" for the port's
+    # pinned sources. Only a port declaring [kernel_source] takes one. Its identity (not the
+    # path) enters the keys: ``kernel_tree``.
+    kernel_source: str = ""
 
     # ------------------------------------------------------------------ derived values
     def target_info(self) -> Target:
@@ -113,6 +160,18 @@ class BuildConfig:
 
     def kernel_info(self) -> Kernel:
         return get_kernel(self.kernel)
+
+    def kernel_tree(self) -> KernelTree | None:
+        """The user's kernel tree, checked against the port's [kernel_source] (one line
+        naming what is missing, or the unsupported version); None: the pinned sources."""
+        if not self.kernel_source:
+            return None
+        kernel = self.kernel_info()
+        if kernel.source is None:
+            raise RtoslabError(f"--kernel-source: kernel {kernel.name} has no sources to replace "
+                               "(its port.toml declares no [kernel_source]); kernels that take "
+                               "one: " + (", ".join(sorted(_source_kernels())) or "none"))
+        return check_tree(kernel.source, Path(self.kernel_source), kernel.name)
 
     def resolved_kernel_options(self) -> dict[str, object]:
         """The port's defaults with this configuration's overrides; unknown keys fail."""
@@ -195,17 +254,33 @@ class BuildConfig:
         cross-setting check is ``rtoslab.timing.check_resolved(self.timing_settings())``."""
         self.resolved_kernel_options()
         check_kernel_fits_target(self.kernel_info(), self.target_info())
+        self.kernel_tree()
         alloc = self.define_map().get("LAB_ALLOC")
         if alloc is not None and alloc not in allocator_capabilities():
             known = ", ".join(sorted(allocator_capabilities()))
             raise RtoslabError(f"unknown allocator {alloc!r} (--define LAB_ALLOC): choose one of {known} "
                                "(folders under firmware/allocators/)")
         check_cflags(self.cflags)
+        self._check_cmake_paths()
         check_overrides(self.timing)
         settings, _ = self._resolve_timing()  # a clock beyond the target's flash rule is refused here
         if settings["time"] == "one-clock" and str(settings.get("core", "none")) == "none":
             raise RtoslabError("timing-model setting time=one-clock needs a cycle model: the clock "
                                "follows modelled cycles; give core=... or time=instruction")
+
+    def _check_cmake_paths(self) -> None:
+        """The folders this configuration's build passes to CMake as single values: a ';'
+        in one would split it (CMake's list separator). (Benchmark folders: names are
+        [a-z0-9_]+, and a --bench-path with ';' is refused when added.)"""
+        for what, path, fix in (
+                ("the build cache (RTOSLAB_CACHE)", cache_root(), "set RTOSLAB_CACHE to a folder"),
+                ("the rtoslab checkout", repo_root(), "move the checkout to a folder"),
+                (f"target {self.target}'s folder", self.target_info().path, "move it to a folder"),
+                (f"kernel port {self.kernel}'s folder", self.kernel_info().path, "move it to a folder"),
+                ("the kernel source tree", Path(self.kernel_source or "."), "move it to a folder")):
+            if ";" in str(path):
+                raise RtoslabError(f"{what} {path} has ';' in its path, which CMake reads as a list "
+                                   f"separator (the build would split it): {fix} without ';'")
 
     def axis_values(self) -> dict[str, object]:
         """The axes stored in the identity: those an experiment set (``axes``), else the
@@ -239,6 +314,9 @@ class BuildConfig:
         }
         if self.defines:
             ident["defines"] = self.define_map()
+        tree = self.kernel_tree()
+        if tree is not None:  # the user's kernel tree, by content (pinned sources: absent)
+            ident["kernel_source"] = tree.content
         if self.clock_hz() != self.target_info().clock_hz:
             # The firmware is built for the clock (LAB_TARGET_CLOCK_HZ): SysTick reloads,
             # tick rates and timer periods follow it. Only a clock other than the target's
@@ -254,6 +332,28 @@ class BuildConfig:
 
     def describe(self) -> str:
         return self.label or " ".join(self.cflags)
+
+
+def _source_kernels() -> list[str]:
+    return [k.name for k in kernels().values() if k.source is not None and not k.is_template]
+
+
+def with_kernel_source(config: BuildConfig, folder: Path | str | None, *, given: bool,
+                       where: str = "--kernel-source") -> BuildConfig:
+    """``config`` built from the kernel tree at ``folder`` when its kernel takes one. A
+    folder ``given`` for this configuration (--kernel-source) on a kernel without the hook
+    is refused; one that applies to many (an experiment, rtoslab.toml) skips such kernels.
+    A refusal is one line starting with ``where``."""
+    if folder is None or folder == "":
+        return config
+    if config.kernel_info().source is None and not given:
+        return config
+    new = replace(config, kernel_source=str(Path(folder).resolve()))
+    try:
+        new.kernel_tree()  # checked now: one line before anything is built
+    except RtoslabError as e:
+        raise RtoslabError(f"{where}: {str(e).removeprefix('--kernel-source: ')}") from e
+    return new
 
 
 def _option_value(value: object, default: object) -> object:

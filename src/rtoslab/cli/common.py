@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import shutil
 from pathlib import Path
+
+from rich.console import Console
 
 from rtoslab.catalog import add_search_paths
 from rtoslab.store.db import Store, default_db_path, open_store
@@ -18,6 +22,18 @@ def add_db_option(p: argparse.ArgumentParser) -> None:
 def terminal_width() -> int:
     """The terminal's width (160 when output is not a terminal), at least 80."""
     return max(80, shutil.get_terminal_size((160, 40)).columns)
+
+
+class StdoutConsole(Console):
+    """rich's console on stdout whose closed pipe (``rtoslab list | true``) is a
+    BrokenPipeError, which ``main`` turns into exit status 141 as a shell would (rich's own
+    answer, SystemExit(1), would read as "a benchmark failed" and say nothing)."""
+
+    def __init__(self) -> None:
+        super().__init__(highlight=False)
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError("stdout is closed")
 
 
 def add_layout_options(p: argparse.ArgumentParser) -> None:
@@ -61,3 +77,38 @@ def apply_path_options(args: argparse.Namespace) -> None:
 
 RUN_REF_HELP = "a run id, 'latest', or 'latest~N' (the Nth run before the latest)"
 
+
+
+def add_kernel_source_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--kernel-source", type=Path, default=None, metavar="DIR",
+                   help="build the kernel from this source tree instead of the pinned sources "
+                   "(a FreeRTOS-Kernel V11 tree for freertos and freertos-smp); its git commit, "
+                   "or its content hash, enters each result's identity (docs/ci.md). Default: "
+                   "rtoslab.toml's kernel_source, if any")
+
+
+def kernel_source_of(args: argparse.Namespace) -> tuple[Path | None, bool]:
+    """The kernel tree the command line names (--kernel-source), else rtoslab.toml's:
+    (folder or None, given on the command line)."""
+    given = getattr(args, "kernel_source", None)
+    if given is not None:
+        return given, True
+    return getattr(args, "project_kernel_source", None), False
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it,
+    then renamed over it, so a full disk leaves no empty or cut file (and an earlier
+    version of the file stays). A path that is not a regular file (a pipe, /dev/stdout)
+    is written directly. Raises OSError as ``Path.write_text`` does."""
+    if path.exists() and not path.is_file():
+        path.write_text(text, encoding="utf-8")
+        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from rich.console import Console
 from rich.table import Table
 
 from rtoslab.builder.deps import dep_path
 from rtoslab.builder.rust import doctor_rows as rust_doctor_rows
 from rtoslab.catalog import kernels
+from rtoslab.cli.common import StdoutConsole
 from rtoslab.records import RtoslabError
 from rtoslab.timing import description
 from rtoslab.tools import ONE_CLOCK_FIX, patched_qemu, qemu_problem, tool_status
@@ -97,7 +97,7 @@ def cmd(args: argparse.Namespace) -> int:
     for item, ok, text in rust_doctor_rows():  # Rust kernel ports (docs/rust-models.md)
         missing += not ok
         table.add_row(item, "ok" if ok else "[red]missing[/red]", text)
-    Console().print(table)
+    StdoutConsole().print(table)
     if missing:
         print(f"{missing} item(s) missing or unusable: `make setup` installs all of them")
         return 1

@@ -11,7 +11,8 @@ from rtoslab.cli.common import RUN_REF_HELP, add_db_option, open_db
 from rtoslab.records import RtoslabError
 from rtoslab.report.chrome_trace import chrome_trace_json
 from rtoslab.report.export import export_json, export_samples_csv, export_summaries_csv
-from rtoslab.trace.timeline import load_timelines, timeline_dir
+from rtoslab.report.text import terminal_safe
+from rtoslab.trace.timeline import load_run_timelines
 
 WHAT = ("summaries-csv", "samples-csv", "json", "trace")
 
@@ -49,7 +50,7 @@ def cmd(args: argparse.Namespace) -> int:
         text = export_samples_csv(view, store.load_run_samples(view))
     elif args.what == "trace":
         # The timelines are stored under the run's number, whatever reference named it.
-        timelines = load_timelines(timeline_dir(store.path, run_id))
+        timelines = load_run_timelines(store.path, view)
         if not timelines:
             raise RtoslabError(f"{_run_name(run_id, args.run_id)} has no timeline: rerun it with "
                                "`rtoslab run --trace` (or an experiment with the define "
@@ -58,7 +59,8 @@ def cmd(args: argparse.Namespace) -> int:
     else:
         text = export_json(view, store.load_run_samples(view))
     if args.output is None:
-        sys.stdout.write(text)
+        # raw into a file or pipe (the data as stored); on a terminal, escapes shown not obeyed
+        sys.stdout.write(terminal_safe(text) if sys.stdout.isatty() else text)
     else:
         try:
             args.output.write_text(text)

@@ -6,10 +6,12 @@ import argparse
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from rtoslab.catalog import Target, benchmarks, kernels, na_reason, suites, targets, too_few_cores
-from rtoslab.cli.common import add_path_options
+from rtoslab.cli.common import StdoutConsole, add_path_options
 from rtoslab.records import RtoslabError
+from rtoslab.report.text import terminal_safe
 from rtoslab.timing import Setting, description
 
 
@@ -20,13 +22,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd(args: argparse.Namespace) -> int:
-    con = Console()
+    con = StdoutConsole()
     t = Table(title="targets")
     for col in ("name", "core", "cores", "clock", "flash wait states", "QEMU machine", "description"):
         t.add_column(col)
     for tg in targets().values():
-        t.add_row(tg.name, tg.core, str(tg.spec.cores), f"{tg.clock_hz / 1e6:g} MHz", flash_ws_text(tg),
-                  tg.qemu_machine, tg.description)
+        t.add_row(*_cells(tg.name, tg.core, str(tg.spec.cores), f"{tg.clock_hz / 1e6:g} MHz",
+                          flash_ws_text(tg), tg.qemu_machine, tg.description))
     con.print(t)
 
     k = Table(title="kernels")
@@ -36,14 +38,19 @@ def cmd(args: argparse.Namespace) -> int:
         caps = ", ".join(
             c.removeprefix("LAB_HAS_").lower() for c, v in sorted(kern.capabilities.items()) if v
         )
-        k.add_row(kern.name + (" (template)" if kern.is_template else ""), caps or "-", kern.description)
+        about = kern.description
+        if kern.source is not None:  # port.toml [kernel_source]: docs/ci.md
+            src = kern.source
+            about += (f" --kernel-source: a {src.name} tree, {src.version_from} up to (not "
+                      f"including) {src.version_below}.")
+        k.add_row(*_cells(kern.name + (" (template)" if kern.is_template else ""), caps or "-", about))
     con.print(k)
 
     s = Table(title="suites")
     s.add_column("suite")
     s.add_column("benchmarks")
     for name, benches in sorted(suites().items()):
-        s.add_row(name, ", ".join(sorted(benches)))
+        s.add_row(*_cells(name, ", ".join(sorted(benches))))
     con.print(s)
 
     b = Table(title="benchmarks")
@@ -57,10 +64,16 @@ def cmd(args: argparse.Namespace) -> int:
         few = [tg.name for tg in targets().values() if too_few_cores(bench, tg)]
         if few:
             na.append(f"{', '.join(few)} (needs {bench.min_cores} cores)")
-        b.add_row(bench.name, ", ".join(bench.suites), bench.description, ", ".join(na) or "-")
+        b.add_row(*_cells(bench.name, ", ".join(bench.suites), bench.description, ", ".join(na) or "-"))
     con.print(b)
     print_timing(con)
     return 0
+
+
+def _cells(*texts: str) -> list[Text]:
+    """Table cells from folders that may be the user's: shown as text (no markup), control
+    characters as escapes."""
+    return [Text(terminal_safe(t)) for t in texts]
 
 
 def flash_ws_text(target: Target) -> str:
@@ -91,7 +104,8 @@ def print_timing(con: Console) -> None:
     for s in desc.settings:
         t.add_row(s.key, _values(s), "-" if s.default is None else str(s.default),
                   ", ".join(s.requires) or "-", s.doc)
-    t.add_row("clock_hz", "Hz > 0", "the target's clock", "-",
+    clock = desc.clock_hz
+    t.add_row("clock_hz", f"{clock.min}..{clock.max} Hz" if clock else "Hz > 0", "the target's clock", "-",
               "host only: the core clock the firmware is built for and cycles are converted at")
     t.add_row("time", "one-clock, instruction", "one-clock (instruction with core=none)", "core",
               "host only: what QEMU's virtual time follows: modelled cycles (needs make setup's "

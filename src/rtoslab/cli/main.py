@@ -10,12 +10,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rtoslab.cli import (
+    ci_cmd,
     compare_cmd,
     doctor,
     export_cmd,
+    history_cmd,
     list_cmd,
     merge_cmd,
     new_cmd,
+    publish_cmd,
     run,
     runs,
     show,
@@ -23,11 +26,12 @@ from rtoslab.cli import (
 )
 from rtoslab.cli.common import apply_path_options
 from rtoslab.project import use_project
-from rtoslab.records import RtoslabError
-from rtoslab.store.db import StoreWriteError
+from rtoslab.records import HostError, RtoslabError
+from rtoslab.report.text import terminal_safe
 from rtoslab.version import __version__
 
-SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, export_cmd, validate_cmd, new_cmd, merge_cmd)
+SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, ci_cmd, history_cmd, publish_cmd,
+               export_cmd, validate_cmd, new_cmd, merge_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -91,14 +95,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        use_project(Path.cwd())  # rtoslab.toml here or above: the user's own folders
+        project = use_project(Path.cwd())  # rtoslab.toml here or above: the user's own folders
+        args.project_kernel_source = project.kernel_source if project is not None else None
         apply_path_options(args)
         code = int(args.func(args))
         sys.stdout.flush()
         return code
     except BrokenPipeError:
         return _stdout_gone()
-    except StoreWriteError as e:
+    except HostError as e:  # a full disk, an unwritable database: exit 1, not bad input
         _say(f"rtoslab: error: {e}")
         return 1
     except RtoslabError as e:
@@ -111,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _say(line: str) -> None:
     with contextlib.suppress(OSError):  # stderr closed too: the exit status says it
-        print(line, file=sys.stderr)
+        print(terminal_safe(line), file=sys.stderr)
 
 
 if __name__ == "__main__":

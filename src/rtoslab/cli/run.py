@@ -20,32 +20,38 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.progress import Progress as RichProgress
 
 from rtoslab import api
-from rtoslab.builder.config import BuildConfig
+from rtoslab.builder.config import BuildConfig, with_kernel_source
 from rtoslab.builder.sharing import images_dir
 from rtoslab.catalog import Benchmark, get_kernel, get_target, suite_benchmarks
 from rtoslab.cli.common import (
     add_db_option,
+    add_kernel_source_option,
     add_layout_options,
     add_path_options,
+    kernel_source_of,
     open_db,
     positive_int,
     terminal_width,
+    write_whole,
 )
-from rtoslab.cli.tables import for_view, markdown_report, print_run_text
+from rtoslab.cli.tables import markdown_report, print_run_text, report_spec_of
 from rtoslab.experiments.experiment import Experiment, count_runs
 from rtoslab.pipeline import Progress
 from rtoslab.plan import DEFAULT_BUILD_S, parse_shard, shard_of
-from rtoslab.records import BenchResult, RtoslabError
+from rtoslab.records import BenchResult, RtoslabError, WriteError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
 from rtoslab.report.labels import axes_label, varying_keys
+from rtoslab.report.spec import ReportSpec
+from rtoslab.report.text import terminal_safe
 from rtoslab.store.db import Store
-from rtoslab.trace.timeline import load_timelines, timeline_dir
+from rtoslab.trace.timeline import load_run_timelines
 
 if TYPE_CHECKING:
     from rtoslab.cluster import ClusterSession
 
 DEFAULT_SUITE = api.DEFAULT_SUITE
+DEFAULT_CFLAGS = "-O2"
 LARGE_PLAN_RUNS = 2000  # above this many benchmark runs, `run` asks for --yes first
 
 
@@ -53,25 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("run", help="build, run, analyse, store and print benchmarks")
     p.add_argument("experiment", nargs="?", type=Path, default=None,
                    help="an experiment file (TOML); without it, --suite/--bench on one configuration")
-    p.add_argument("-j", "--jobs", type=positive_int, default=os.cpu_count() or 1,
-                   help="parallel builds and runs (default: number of cores)")
-    p.add_argument("--suite", action="append", default=[], metavar="NAME",
-                   help=f"suite to run (repeatable: the union; default: {DEFAULT_SUITE})")
-    p.add_argument("--bench", action="append", default=[], metavar="NAME",
-                   help="run this benchmark (repeatable; with --suite: the suite and these)")
-    p.add_argument("--target", default=api.DEFAULT_TARGET, help=f"target (default: {api.DEFAULT_TARGET})")
-    p.add_argument("--kernel", default=api.DEFAULT_KERNEL,
-                   help=f"kernel port (default: {api.DEFAULT_KERNEL})")
-    p.add_argument("--cflags", default="-O2", help="compiler flags of the configuration (default: -O2)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="kernel option override (repeatable)")
-    p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
-                   help="preprocessor definition for all firmware code (repeatable), e.g. "
-                   "TOGGLE_TASKS=3")
-    p.add_argument("--timing", "--model", dest="timing", action="append", default=[],
-                   metavar="KEY=VALUE",
-                   help="timing-model setting (repeatable; `rtoslab list` shows them, "
-                   "docs/timing-model.md); --model is the old spelling")
+    add_selection_options(p)
     p.add_argument("--trace", action="store_true",
                    help="also run each benchmark with the timeline hook on (LAB_TRACE=1): "
                    "figures with and without it side by side, and a timeline in the HTML report "
@@ -96,15 +84,61 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "the builds); docs/performance.md, 'Large sweeps'")
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path; the HTML report goes beside it with .html "
-                   "(default: run-ID.md beside the database)")
+                   "(default: DB.run-ID.md beside the database DB, e.g. results.sqlite.run-7.md)")
+    add_kernel_source_option(p)
     add_path_options(p)
     add_layout_options(p)
     add_db_option(p)
     p.set_defaults(func=cmd)
 
 
+def add_selection_options(p: argparse.ArgumentParser) -> None:
+    """What to run on one configuration (and how many jobs): `run` and `ci` share them."""
+    p.add_argument("-j", "--jobs", type=positive_int, default=os.cpu_count() or 1,
+                   help="parallel builds and runs (default: number of cores)")
+    p.add_argument("--suite", action="append", default=[], metavar="NAME",
+                   help=f"suite to run (repeatable: the union; default: {DEFAULT_SUITE})")
+    p.add_argument("--bench", action="append", default=[], metavar="NAME",
+                   help="run this benchmark (repeatable; with --suite: the suite and these)")
+    # (None when not given: an experiment file refuses them, as it sets its own)
+    p.add_argument("--target", default=None, help=f"target (default: {api.DEFAULT_TARGET})")
+    p.add_argument("--kernel", default=None, help=f"kernel port (default: {api.DEFAULT_KERNEL})")
+    p.add_argument("--cflags", default=None, help=f"compiler flags of the configuration (default: "
+                   f"{DEFAULT_CFLAGS})")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="kernel option override (repeatable)")
+    p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
+                   help="preprocessor definition for all firmware code (repeatable), e.g. "
+                   "TOGGLE_TASKS=3")
+    p.add_argument("--timing", "--model", dest="timing", action="append", default=[],
+                   metavar="KEY=VALUE",
+                   help="timing-model setting (repeatable; `rtoslab list` shows them, "
+                   "docs/timing-model.md); --model is the old spelling")
+
+
+def fill_selection_defaults(args: argparse.Namespace) -> None:
+    """Without an experiment file: the defaults of --target, --kernel, --cflags."""
+    args.target = args.target if args.target is not None else api.DEFAULT_TARGET
+    args.kernel = args.kernel if args.kernel is not None else api.DEFAULT_KERNEL
+    args.cflags = args.cflags if args.cflags is not None else DEFAULT_CFLAGS
+
+
+def refuse_selection_with_file(args: argparse.Namespace) -> None:
+    """An experiment file is the whole plan: a flag that would change it is refused, one
+    line (it used to be ignored while the stored command named it)."""
+    given = [flag for flag, value in (("--target", args.target), ("--kernel", args.kernel),
+                                      ("--cflags", args.cflags)) if value is not None]
+    if given:
+        raise RtoslabError(f"an experiment file sets its own targets, kernels and flags: {'/'.join(given)} "
+                           f"would not apply: edit the file's [matrix] (target, kernel, opt, lto, cflags) "
+                           f"or drop {'/'.join(given)}")
+    if args.suite or args.bench or args.option or args.timing or args.define:
+        raise RtoslabError("an experiment file sets its own benchmarks and options: edit the file "
+                           "or drop --suite/--bench/--option/--timing/--define")
+
+
 _EXAMPLES = {"--option": "configTICK_RATE_HZ=1000", "--timing": "flash_ws=2",
-             "--define": "TOGGLE_TASKS=3"}
+             "--define": "TOGGLE_TASKS=3", "--config": "opt=-O2"}
 
 
 def parse_option(text: str, flag: str = "--option") -> tuple[str, object]:
@@ -163,6 +197,8 @@ class _ProgressLines:
     def line(self, text: str, markup: str | None = None) -> None:
         if not self.open:
             return
+        text = terminal_safe(text)  # a firmware's reason or a folder's name may hold escapes
+        markup = terminal_safe(markup) if markup is not None else None
         try:
             if self.err.is_terminal and markup is not None:
                 self.err.print(markup, soft_wrap=True)
@@ -188,8 +224,8 @@ class _ProgressLines:
 
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
              experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None,
-             irq_windows: bool = False, shard: tuple[int, int] | None = None,
-             offsets: list[int] | None = None,
+             irq_windows: bool = False, report_spec: ReportSpec | None = None,
+             shard: tuple[int, int] | None = None, offsets: list[int] | None = None,
              cluster: ClusterSession | None = None) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record (``rtoslab.api.execute_plan``) with progress on
     stderr. Returns (run id, results, final status).
@@ -217,7 +253,8 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
         with bar:
             outcome = api.execute_plan(store, plan, command, experiment, jobs, progress,
                                        on_start=started.append, irq_windows=irq_windows,
-                                       shard=shard, offsets=offsets, cluster=cluster)
+                                       report_spec=report_spec, shard=shard, offsets=offsets,
+                                       cluster=cluster)
     except BaseException:
         if started:
             lines.line(f"run {started[0]} stopped: stored as incomplete, with every result finished "
@@ -263,7 +300,7 @@ def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]],
     seconds += build_s
     parts.append(build_note)
     estimate = f"about {_duration(seconds / jobs)} with {jobs} jobs ({'; '.join(parts)})"
-    text = f"{what}: {n_configs} configuration(s), {n_runs} benchmark runs; {estimate}"
+    text = terminal_safe(f"{what}: {n_configs} configuration(s), {n_runs} benchmark runs; {estimate}")
     with contextlib.suppress(OSError):
         _StderrConsole().print(text, markup=False, soft_wrap=True)
 
@@ -313,6 +350,7 @@ def _duration(seconds: float) -> str:
 def cmd(args: argparse.Namespace) -> int:
     if args.experiment is not None:
         return run_experiment(args)
+    fill_selection_defaults(args)
     shard = parse_shard(args.shard) if args.shard is not None else None
     get_target(args.target)
     get_kernel(args.kernel)
@@ -329,6 +367,7 @@ def cmd(args: argparse.Namespace) -> int:
                 (replace(twin, axes=tuple({**config.axis_values(), "defines.LAB_TRACE": 1}.items())),
                  benches)]
     check_irq_windows(plan, args.irq_windows)
+    api.check_machine(plan)
     offsets = None
     if shard is not None:
         plan, offsets = shard_of(plan, *shard)
@@ -365,11 +404,41 @@ def open_cluster(args: argparse.Namespace) -> Iterator[ClusterSession | None]:
 def config_from_args(args: argparse.Namespace) -> BuildConfig:
     """The configuration the run command line names (its axes: the flags given), checked
     (``rtoslab.api.configuration``)."""
-    return api.configuration(
+    config = api.configuration(
         target=args.target, kernel=args.kernel, cflags=args.cflags,
-        options=dict(parse_option(o) for o in args.option),
-        defines=dict(parse_option(o, "--define") for o in args.define),
-        timing=dict(parse_option(o, "--timing") for o in args.timing))
+        options=parse_options(args.option, "--option"),
+        defines=parse_options(args.define, "--define"),
+        timing=parse_options(args.timing, "--timing"))
+    folder, given = kernel_source_of(args)
+    return with_kernel_source(config, folder, given=given)
+
+
+def experiment_from_args(args: argparse.Namespace) -> Experiment:
+    """The experiment file, checked, with --kernel-source (or, when the file names no
+    kernel tree, rtoslab.toml's) applied to the kernels that take one."""
+    exp = api.experiment(args.experiment)
+    folder, given = kernel_source_of(args)
+    if folder is None:
+        return exp
+    if given:
+        return exp.with_kernel_source(folder)
+    if any(p.config.kernel_source for p in exp.points) or \
+            not any(p.config.kernel_info().source is not None for p in exp.points):
+        return exp  # the file names its own tree, or none of its kernels takes one
+    return exp.with_kernel_source(folder, "rtoslab.toml kernel_source")
+
+
+def parse_options(texts: list[str], flag: str) -> dict[str, object]:
+    """Every KEY=VALUE of a repeatable flag; a key given twice is one line (the last one
+    used to win silently)."""
+    out: dict[str, object] = {}
+    for text in texts:
+        key, value = parse_option(text, flag)
+        if key in out:
+            raise RtoslabError(f"{flag} {key} is given twice ({key}={out[key]} and {key}={value}): "
+                               "give it once")
+        out[key] = value
+    return out
 
 
 def traced_twin(config: BuildConfig) -> BuildConfig:
@@ -383,18 +452,17 @@ def run_experiment(args: argparse.Namespace) -> int:
     if args.trace:
         raise RtoslabError("--trace is for a suite or --bench run: in an experiment file, add "
                            "the define LAB_TRACE = [0, 1] as an axis instead")
-    if args.suite or args.bench or args.option or args.timing or args.define:
-        raise RtoslabError("an experiment file sets its own benchmarks and options: "
-                           "drop --suite/--bench/--option/--timing/--define")
+    refuse_selection_with_file(args)
     shard = parse_shard(args.shard) if args.shard is not None else None
     if not args.yes:  # the guard counts the plan without expanding it (a million runs: at once)
         n_runs = count_runs(args.experiment)
         if n_runs > LARGE_PLAN_RUNS:
             raise _too_large(f"experiment {args.experiment}", n_runs)
-    exp = api.experiment(args.experiment)  # every check before anything is stored
+    exp = experiment_from_args(args)  # every check before anything is stored
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = exp.plan()
     check_irq_windows(plan, args.irq_windows)
+    api.check_machine(plan)
     offsets = None
     if shard is not None:
         plan, offsets = shard_of(plan, *shard)
@@ -404,37 +472,45 @@ def run_experiment(args: argparse.Namespace) -> int:
         announce_plan(store, plan, _workers(cluster, args.jobs), args.yes, what)
         run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
                                             jobs=args.jobs, names=dict(exp.names),
-                                            irq_windows=args.irq_windows, shard=shard,
+                                            irq_windows=args.irq_windows,
+                                            report_spec=exp.report_spec(), shard=shard,
                                             offsets=offsets, cluster=cluster)
-    print_run(store, run_id, args, exp)
+    print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
 
-def print_run(store: Store, run_id: int, args: argparse.Namespace, exp: Experiment | None = None) -> None:
-    """Write the run's Markdown and HTML reports, then print it (tables or JSON)."""
+def report_path(db: Path, run_id: int) -> Path:
+    """The Markdown report's default path: beside the database, named by the database's
+    file name and the run (``results.sqlite.run-7.md``; the HTML report: ``.html``), so
+    the reports of two databases in one folder never overwrite each other."""
+    return db.parent / f"{db.name}.run-{run_id}{get_renderer('markdown').file_suffix}"
+
+
+def print_run(store: Store, run_id: int, args: argparse.Namespace) -> None:
+    """Write the run's Markdown and HTML reports, then print it (tables or JSON), with the
+    report spec stored with it (as `show` does)."""
     view = store.load_run(run_id)
-    if exp is not None:
-        exp = for_view(exp, view)
-    baselines = [(b.name, dict(b.match)) for b in exp.baselines] if exp is not None else []
+    exp = report_spec_of(view)
+    baselines = exp.baseline_pairs() if exp is not None else []
     # The reports first: a reader of stdout that goes away early (| head) loses nothing.
-    md = get_renderer("markdown")
     report: Path | None = args.report
-    path = report if report is not None else store.path.parent / f"run-{run_id}{md.file_suffix}"
+    path = report if report is not None else report_path(store.path, run_id)
     html_path = path.with_suffix(".html")
     writing = path
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(markdown_report(view, exp))
+        write_whole(path, markdown_report(view, exp))
         writing = html_path
-        html_path.write_text(render_html(view, store.load_run_samples(view), baselines=baselines,
+        write_whole(html_path, render_html(view, store.load_run_samples(view), baselines=baselines,
                                          tables=exp.tables if exp is not None else (),
                                          rows=exp.rows if exp is not None else "benchmark",
-                                         timelines=load_timelines(timeline_dir(store.path, run_id))))
+                                         timelines=load_run_timelines(store.path, view)))
     except OSError as err:
         # (a failed write, e.g. a full disk, carries no file name: name the one being written)
-        raise RtoslabError(f"run {run_id} is stored, but its report {err.filename or writing} could "
-                           f"not be written ({err.strerror}): `rtoslab show {run_id} --format html` "
-                           "prints it again") from err
+        # (exit 1, as for the database: the input was fine; no cut or empty file is left)
+        raise WriteError(f"run {run_id} is stored, but its report {writing} could not be written "
+                         f"({err.strerror or err}): free space there (or pass --report elsewhere); "
+                         f"`rtoslab show {run_id} --format html` prints it again") from err
     with contextlib.suppress(OSError):
         print(f"run {run_id}: reports written to {path} and {html_path}", file=sys.stderr)
     if args.json:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 from datetime import datetime
 
-from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from rtoslab.cli.common import add_db_option, open_db
+from rtoslab.cli.common import StdoutConsole, add_db_option, open_db
 from rtoslab.records import RtoslabError
+from rtoslab.report.text import terminal_safe
 from rtoslab.views import RunInfo
 
 RUN_STATUSES = ("running", "complete", "incomplete", "failed")  # store/schema.py runs.status
@@ -54,11 +55,12 @@ def cmd(args: argparse.Namespace) -> int:
     filtered = args.status is not None or args.experiment is not None or args.since is not None
     runs = store.list_runs(-1 if filtered else args.limit)  # SQLite: LIMIT -1 is no limit
     runs = matching(runs, args.status, args.experiment, args.since)[: args.limit]
-    t = Table(title=f"runs in {store.path}")
+    t = Table(title=Text(terminal_safe(f"runs in {store.path}")))
     for col in ("id", "started", "status", "ok", "failed", "n/a", "command"):
         t.add_column(col)
     for r in runs:
-        t.add_row(str(r.id), r.started_at, r.status, str(r.n_ok), str(r.n_failed), str(r.n_na),
-                  r.command)
-    Console().print(t)
+        # Text: a command holding [brackets] is not markup; control characters as escapes
+        t.add_row(*(Text(terminal_safe(str(x))) for x in (r.id, r.started_at, r.status, r.n_ok,
+                                                           r.n_failed, r.n_na, r.command)))
+    StdoutConsole().print(t)
     return 0

@@ -13,12 +13,13 @@ from rtoslab.cli.common import (
     open_db,
     terminal_width,
 )
-from rtoslab.cli.tables import experiment_of, markdown_report, print_run_text
+from rtoslab.cli.tables import markdown_report, print_run_text, report_spec_of
 from rtoslab.records import RtoslabError
 from rtoslab.report.base import get_renderer, renderer_names
 from rtoslab.report.html import render_html
 from rtoslab.report.rows import config_title
-from rtoslab.trace.timeline import load_timelines, timeline_dir
+from rtoslab.report.text import terminal_safe
+from rtoslab.trace.timeline import load_run_timelines
 from rtoslab.views import ResultView, RunView
 
 
@@ -39,6 +40,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd(args: argparse.Namespace) -> int:
+    if args.json and args.format not in (None, "json"):
+        raise RtoslabError(f"--json prints the JSON document and --format {args.format} another "
+                           f"format: give one of them")
     store = open_db(args, read_only=True)
     run_id = resolve_run(store, args.run_id)
     fmt = "json" if args.json else (args.format or "terminal")
@@ -47,21 +51,21 @@ def cmd(args: argparse.Namespace) -> int:
         text = console_text(view, args.console)
         if not text:
             print(f"run {view.id}: {args.console} printed nothing (or did not run)", file=sys.stderr)
-        sys.stdout.write(text)
+        sys.stdout.write(terminal_safe(text))  # escapes shown, not obeyed; the store keeps them
         return 0
     if args.why is not None:
-        sys.stdout.write(why_text(view, args.why))
+        sys.stdout.write(terminal_safe(why_text(view, args.why)))
         return 0
-    exp = experiment_of(view)
+    exp = report_spec_of(view)  # stored with the run (or, before v5, its file's)
     if fmt == "terminal":
         print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide)
         return 0
     if fmt == "html":
-        baselines = [(b.name, dict(b.match)) for b in exp.baselines] if exp is not None else []
+        baselines = exp.baseline_pairs() if exp is not None else []
         out = render_html(view, store.load_run_samples(view), baselines=baselines,
                           tables=exp.tables if exp is not None else (),
                           rows=exp.rows if exp is not None else "benchmark",
-                          timelines=load_timelines(timeline_dir(store.path, run_id)))
+                          timelines=load_run_timelines(store.path, view))
     elif fmt == "markdown":
         out = markdown_report(view, exp)
     else:

@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from rtoslab.experiments.experiment import Experiment, load_experiment
+from rtoslab.experiments.experiment import load_experiment
 from rtoslab.records import RtoslabError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.comparison import experiment_tables
@@ -18,29 +18,35 @@ from rtoslab.report.irq_windows import text_section as irq_windows_text
 from rtoslab.report.labels import timing_footer
 from rtoslab.report.pivot import build_pivot, render_pivot
 from rtoslab.report.rows import run_rows, time_base_lines
+from rtoslab.report.spec import ReportSpec
+from rtoslab.report.spec import from_json as spec_from_json
 from rtoslab.report.terminal import TerminalRenderer, time_base_text
+from rtoslab.report.text import terminal_safe, terminal_safe_value
 from rtoslab.views import RunView
 
 
-def experiment_of(view: RunView) -> Experiment | None:
-    """The experiment file a stored run came from, if it still loads (its tables and
-    baselines); None when the run was not an experiment or the file is gone or changed."""
+def report_spec_of(view: RunView) -> ReportSpec | None:
+    """The report spec of an experiment run: the one stored with it (schema v5 on); for a
+    run stored before, its experiment file's, if it still loads. None: not an experiment
+    (or an older run whose file is gone or no longer loads)."""
+    if view.report_spec is not None:
+        return for_view(spec_from_json(view.report_spec, f"run {view.id}"), view)
     if not view.experiment:
         return None
     try:
-        return for_view(load_experiment(Path(view.experiment)), view)
+        return for_view(load_experiment(Path(view.experiment)).report_spec(), view)
     except RtoslabError:
         return None
 
 
-def for_view(exp: Experiment, view: RunView) -> Experiment:
-    """The experiment as a run of part of its plan can show it: without the baselines
+def for_view(spec: ReportSpec, view: RunView) -> ReportSpec:
+    """The report spec as a run of part of its plan can show it: without the baselines
     that match none of the run's configurations (a shard's, `run --shard`, or an
     interrupted run's; the merged store of all shards has them all)."""
     axes = [axes_of(c) for c in view.configs]
-    kept = tuple(b for b in exp.baselines
-                 if any(all(a.get(k) == v for k, v in b.match if k != "benchmark") for a in axes))
-    return exp if len(kept) == len(exp.baselines) else replace(exp, baselines=kept)
+    kept = tuple((name, match) for name, match in spec.baselines
+                 if any(all(a.get(k) == v for k, v in match if k != "benchmark") for a in axes))
+    return spec if len(kept) == len(spec.baselines) else replace(spec, baselines=kept)
 
 
 def _footer(view: RunView) -> str:
@@ -50,18 +56,19 @@ def _footer(view: RunView) -> str:
     return "timing: differs between configurations (each configuration's table says; --per-config)"
 
 
-def print_run_text(view: RunView, exp: Experiment | None, *, width: int, per_config: bool,
+def print_run_text(view: RunView, exp: ReportSpec | None, *, width: int, per_config: bool,
                    wide: bool) -> None:
     out = sys.stdout
+    view = terminal_safe_value(view)  # control characters shown as escapes (the store keeps them)
     many = len(view.configs) > 1
     out.write(TerminalRenderer(width=width, configs=False).render(view))
-    if exp is not None:
+    if exp is not None and view.results:  # (a run stopped before its first result has none)
         for spec in exp.tables:
             out.write("\n" + render_pivot(build_pivot(view, spec, timing_footer), width=width, wide=wide))
     if many and any(r.status == "ok" for r in view.results):
         name = exp.name if exp is not None else f"run {view.id}"
         rows = exp.rows if exp is not None else "benchmark"
-        baselines = [(b.name, dict(b.match)) for b in exp.baselines] if exp is not None else []
+        baselines = exp.baseline_pairs() if exp is not None else []
         out.write("\n" + experiment_tables(view, name, rows, baselines, width=width, wide=wide,
                                            footer=_footer(view)))
     if per_config or not many:
@@ -74,10 +81,10 @@ def print_run_text(view: RunView, exp: Experiment | None, *, width: int, per_con
             out.write(time_base_text(bases) + "\n")
     windows = irq_windows_text(view)
     if windows:
-        out.write("\n" + windows)
+        out.write("\n" + terminal_safe(windows))
 
 
-def markdown_report(view: RunView, exp: Experiment | None) -> str:
+def markdown_report(view: RunView, exp: ReportSpec | None) -> str:
     """The Markdown report, with the experiment's own tables ([[report.table]]) first,
     after the run's header and before the per-configuration sections; the masked
     interrupt windows (`run --irq-windows`) last."""
@@ -86,7 +93,7 @@ def markdown_report(view: RunView, exp: Experiment | None) -> str:
     return f"{text}\n## Masked interrupt windows\n\n```\n{windows}```\n" if windows else text
 
 
-def _markdown_body(view: RunView, exp: Experiment | None) -> str:
+def _markdown_body(view: RunView, exp: ReportSpec | None) -> str:
     text = get_renderer("markdown").render(view)
     if exp is None or not exp.tables or not view.results:
         return text

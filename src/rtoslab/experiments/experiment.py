@@ -2,6 +2,8 @@
 
     name = "opt-sweep"                       # required, [a-z0-9_-]+
     description = "..."
+    # kernel_source = "../FreeRTOS-Kernel"   # optional: kernels that take a source tree
+                                             # (port.toml [kernel_source]) build from it
     suite = "kernel"                         # and/or
     benchmarks = ["k_yield", "k_sem"]
 
@@ -44,9 +46,14 @@
 
     [[report.table]]                         # the experiment's question, printed and
     title = "yield vs N"                     # shown first (report/pivot.py): dimensions
-    rows = ["defines.TOGGLE_TASKS"]          # are the matrix's axes, "benchmark" and
+    rows = ["defines.TOGGLE_TASKS",          # are the matrix's axes, "benchmark" and
+            "kernel_options.configUSE_PORT_OPTIMISED_TASK_SELECTION"]
     columns = ["kernel", "lto"]              # "metric"; every dimension that varies
-    metrics = ["yield"]                      # must be placed (or fixed with `where`)
+    metrics = ["yield_switch"]               # must be placed (or fixed with `where`):
+                                             # checked before anything runs, with the
+                                             # metrics each benchmark's sources declare
+                                             # (rtoslab.bench_metrics), where's and
+                                             # ratio's values
     unit = "cycle"                           # cycle (the default: modelled time) | us |
                                              # ms (us / 1000, shown to the us) | insn
                                              # (rates: insn/op | cycle/op | op/s)
@@ -56,7 +63,7 @@
                                              # "stat" is a dimension that rows or columns
                                              # place (seed 001's table: rows = ["stat"],
                                              # columns = ["metric"])
-    where = { opt = "-O2", benchmark = "k_yield" }   # keep only these values
+    where = { opt = "-O2", cflags = "", "timing.clock_hz" = 25000000 }  # keep only these
     ratio = ["kernel", "freertos", "baremetal"]  # optional: cells are over / under on AXIS
                                              # (an axis the under configuration lacks,
                                              # e.g. the other kernel's option, matches any
@@ -75,15 +82,27 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from rtoslab.builder.config import BuildConfig, check_cflags, check_define
-from rtoslab.catalog import Benchmark, add_search_paths, benchmarks, kernels, suites, targets
+from rtoslab.bench_metrics import DeclaredMetrics, declared_metrics
+from rtoslab.builder.config import BuildConfig, check_cflags, check_define, with_kernel_source
+from rtoslab.catalog import (
+    Benchmark,
+    add_search_paths,
+    alloc_na_reason,
+    benchmarks,
+    define_na_reason,
+    kernels,
+    na_reason,
+    suites,
+    targets,
+)
 from rtoslab.records import RtoslabError, Unit
-from rtoslab.report.pivot import SCALED_UNITS, PivotSpec
+from rtoslab.report.pivot import PIVOT_STATS, SCALED_UNITS, PivotSpec, value_texts
+from rtoslab.report.spec import ReportSpec
 from rtoslab.schema import load_toml, parse
 from rtoslab.timing import check_overrides, check_resolved, plugin_args
 
@@ -174,6 +193,9 @@ class ExperimentFile:
     bench_paths: tuple[str, ...] = ()
     port_paths: tuple[str, ...] = ()
     target_paths: tuple[str, ...] = ()
+    # A kernel source tree (relative to the experiment file's folder) for the kernels whose
+    # port takes one (port.toml [kernel_source]; `--kernel-source` overrides it).
+    kernel_source: str = ""
 
 
 # --------------------------------------------------------------------------- the result
@@ -228,6 +250,23 @@ class Experiment:
 
     def run_count(self) -> int:
         return sum(len(b) for _, b in self.plan())
+
+    def with_kernel_source(self, folder: Path | str, where: str = "--kernel-source") -> Experiment:
+        """The experiment with every kernel that takes a source tree built from ``folder``
+        (the others as they were); refused when no kernel of the matrix takes one."""
+        if not any(p.config.kernel_info().source is not None for p in self.points):
+            raise RtoslabError(f"{where}: no kernel of the experiment {self.name} "
+                               f"({', '.join(sorted({p.config.kernel for p in self.points}))}) takes a "
+                               "kernel source tree (port.toml [kernel_source])")
+        points = tuple(replace(p, config=with_kernel_source(p.config, folder, given=False, where=where))
+                       for p in self.points)
+        return replace(self, points=points)
+
+    def report_spec(self) -> ReportSpec:
+        """What the reports need of the file, stored with the run (rtoslab.report.spec)."""
+        return ReportSpec(name=self.name, rows=self.rows,
+                          baselines=tuple((b.name, b.match) for b in self.baselines),
+                          tables=self.tables, names=self.names)
 
 
 # --------------------------------------------------------------------------- loading
@@ -382,8 +421,18 @@ def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
         if key not in dims:
             raise c.fail(f"report.names.{key}", f"is not an axis: use one of {', '.join(dims)}")
     tables = tuple(_pivot_table(c, i, t, dims, names) for i, t in enumerate(f.report.table))
-    return Experiment(f.name, f.description, path, tuple(benches), tuple(points), baselines, rows,
-                      tuple(dropped), tables, tuple(sorted(names.items())))
+    if tables:
+        plan = _TablePlan(axes, points, dropped, benches)
+        for i, spec in enumerate(tables):
+            plan.check(c, f"report.table[{i}]", spec)
+    exp = Experiment(f.name, f.description, path, tuple(benches), tuple(points), baselines, rows,
+                     tuple(dropped), tables, tuple(sorted(names.items())))
+    if f.kernel_source:
+        try:
+            exp = exp.with_kernel_source(path.parent / f.kernel_source, "kernel_source")
+        except RtoslabError as e:
+            raise c.fail("kernel_source", str(e).removeprefix("kernel_source: ")) from e
+    return exp
 
 
 def count_runs(path: Path) -> int:
@@ -478,6 +527,130 @@ def _pivot_table(c: _Checker, i: int, t: PivotTableFile, dims: list[str],
                      stats=tuple(t.stats), where=dict(t.where),
                      ratio=(t.ratio[0], t.ratio[1], t.ratio[2]) if t.ratio else None, names=names,
                      chart=t.chart)
+
+
+class _TablePlan:
+    """What the plan will store, as far as a report table needs it before anything runs:
+    each point's axes, the benchmarks that run there (not n/a by their kernel, target,
+    allocator or defines) and the metric names each declares (rtoslab.bench_metrics). A
+    table's metrics, ``where`` and ``ratio`` values must be ones the plan has, and no two
+    results may fall in one of its cells (a varying dimension left unplaced): each is one
+    line before anything is built, where the run would have ended after storing
+    everything, or printed an empty table."""
+
+    def __init__(self, axes: dict[str, tuple[object, ...]], points: list[Point],
+                 dropped: list[frozenset[str]], benches: list[Benchmark]) -> None:
+        self.axes = axes
+        self.declared = {b.name: declared_metrics(b) for b in benches}
+        self.bench_names = [b.name for b in benches]
+        self.records: list[tuple[dict[str, object], str]] = []  # (point axes, benchmark)
+        for point, drop in zip(points, dropped, strict=True):
+            config = point.config
+            kernel, target, defines = config.kernel_info(), config.target_info(), config.define_map()
+            for b in benches:
+                if b.name in drop or na_reason(b, kernel, target) or alloc_na_reason(b, defines) \
+                        or define_na_reason(b, defines):
+                    continue
+                self.records.append((dict(point.axes), b.name))
+
+    def metrics(self, benches: list[str]) -> DeclaredMetrics:
+        """The union of what ``benches`` declare."""
+        found = [self.declared[b] for b in benches]
+        return DeclaredMetrics(frozenset().union(*(d.names for d in found)),
+                               any(d.open for d in found))
+
+    def values(self, dim: str, spec: PivotSpec) -> Sequence[object] | None:
+        """The values ``dim`` takes in the plan (None: any, i.e. an open benchmark's metric)."""
+        if dim == "benchmark":
+            return list(self.bench_names)
+        if dim == "stat":
+            return list(spec.stats or (spec.stat,))
+        if dim == "metric":
+            found = self.metrics(self.bench_names)
+            return None if found.open else sorted(found.names)
+        return list(self.axes[dim])
+
+    def check(self, c: _Checker, where: str, spec: PivotSpec) -> None:
+        head = f"('{spec.title}')"
+        for stat in spec.stats or (spec.stat,):
+            if stat not in PIVOT_STATS:
+                raise c.fail(f"{where}.stat", f"{head} is {stat!r}: use one of {', '.join(PIVOT_STATS)}")
+        for dim, value in spec.where.items():
+            allowed = self.values(dim, spec)
+            if allowed is not None and not any(value == v and isinstance(value, bool) == isinstance(v, bool)
+                                               for v in allowed):
+                raise c.fail(f"{where}.where.{dim}", f"{head} is {value!r}: not a value of {dim} in this "
+                             f"experiment ({_shown(allowed)}): the table would be empty")
+        benches = [b for b in self.bench_names
+                   if "benchmark" not in spec.where or spec.where["benchmark"] == b]
+        declared = self.metrics(benches)
+        for name in spec.metrics:
+            if not declared.may_have(name):
+                raise c.fail(f"{where}.metrics", f"{head} names {name!r}, a metric no benchmark of the "
+                             f"table declares: use one of {_shown(sorted(declared.names))}")
+        if spec.ratio is not None:
+            axis, over, under = spec.ratio
+            allowed = self.values(axis, spec)
+            for value in (over, under):
+                if allowed is not None and not any(value in value_texts(v) for v in allowed):
+                    raise c.fail(f"{where}.ratio", f"{head} divides by {axis} = {value!r}, which is not a "
+                                 f"value of {axis} in this experiment ({_shown(allowed)})")
+        self._check_cells(c, where, head, spec)
+
+    def _check_cells(self, c: _Checker, where: str, head: str, spec: PivotSpec) -> None:
+        """No two results of the plan in one cell (as report.pivot.build_pivot places them;
+        "metric" is always placed). Two results of one benchmark collide when their points
+        agree on every placed axis; two benchmarks' results only when both declare a metric
+        the table shows (an open benchmark counts with the names it surely has)."""
+        ratio_axis = spec.ratio[0] if spec.ratio else None
+        placed = [d for d in (*spec.rows, *spec.columns) if d not in ("metric", "stat", ratio_axis)]
+        cells: dict[tuple[object, ...], list[tuple[dict[str, object], str]]] = {}
+        for axes, bench in self.records:
+            dims: dict[str, object] = {**axes, "benchmark": bench}
+            if any(dims.get(k) != v for k, v in spec.where.items() if k not in ("metric", "stat")):
+                continue
+            mine = self.declared[bench]
+            shown = set(spec.metrics) if spec.metrics else set(mine.names)
+            if "metric" in spec.where:
+                shown &= {str(spec.where["metric"])}
+            if not mine.open and not shown & mine.names:
+                continue  # no result of it in this table
+            side = ""
+            if spec.ratio is not None:
+                _, over, under = spec.ratio
+                texts = value_texts(dims.get(spec.ratio[0]))
+                if over not in texts and under not in texts:
+                    continue
+                side = "over" if over in texts else "under"
+            key = (side, *(repr(dims.get(d)) for d in placed))
+            for other_axes, other in cells.get(key, []):
+                # (one benchmark at two points: the same metrics, unless the table shows
+                # only names it may not declare; two benchmarks: a name both surely do)
+                if other == bench and spec.metrics and not shown & mine.sure:
+                    continue
+                if other != bench and not shown & mine.sure & self.declared[other].sure:
+                    continue
+                differ = [k for k in dict.fromkeys([*axes, *other_axes])
+                          if axes.get(k) != other_axes.get(k) and k not in placed]
+                if other != bench:
+                    differ.insert(0, "benchmark")
+                label = _point_label(axes, differ, bench)
+                other_label = _point_label(other_axes, differ, other)
+                raise c.fail(where, f"{head} leaves {' and '.join(differ)} unplaced: {other_label} and "
+                             f"{label} would fall in one cell: place {' or '.join(differ)} in rows or "
+                             "columns, or fix it with where")
+            cells.setdefault(key, []).append((axes, bench))
+
+
+def _point_label(axes: dict[str, object], keys: list[str], bench: str) -> str:
+    parts = [f"{k}={axes.get(k)!r}" if axes.get(k) == "" else f"{k}={axes.get(k)}"
+             for k in keys if k != "benchmark"]
+    return bench + (f" at {', '.join(parts)}" if parts else "")
+
+
+def _shown(values: Sequence[object]) -> str:
+    text = ", ".join(str(v) for v in values[:12])
+    return text + (f", ... ({len(values)} in all)" if len(values) > 12 else "") if values else "none"
 
 
 def check_timing(exp: Experiment) -> None:

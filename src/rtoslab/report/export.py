@@ -177,7 +177,8 @@ def _result_doc(samples: Samples, result: ResultView, columns: list[str] | None)
         "total_insns": result.total_insns,
         "total_cycles": result.total_cycles,
         "calibration": None if cal is None else {"insns": cal.insns, "cycles": cal.cycles},
-        "extra": extra_document(result.wall_s, result.counters, result.footprint, result.footprint_error),
+        "extra": extra_document(result.wall_s, result.counters, result.footprint, result.footprint_error,
+                                result.console_dropped),
         "console": result.console,
         "metrics": [_metric_doc(samples, m, columns) for m in result.metrics],
     }

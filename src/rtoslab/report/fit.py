@@ -15,6 +15,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from rtoslab.report.text import terminal_safe
+
 _GAP = 3  # rich's padding and rule between two columns
 
 
@@ -31,7 +33,11 @@ def _width(header: str, cells: Sequence[str]) -> int:
 def fit_table(header: Sequence[str], body: Sequence[Sequence[str]], n_labels: int, *, title: str,
               caption: str = "", width: int = 160, wide: bool = False) -> str:
     """Render ``header``/``body`` (the first ``n_labels`` columns are labels) as one or
-    more tables no wider than ``width`` (one table when ``wide``)."""
+    more tables no wider than ``width`` (one table when ``wide``). Control characters in
+    any of it are shown as escapes (``terminal_safe``)."""
+    header = [terminal_safe(h) for h in header]
+    body = [[terminal_safe(c) for c in row] for row in body]
+    title, caption = terminal_safe(title), terminal_safe(caption)
     columns = list(zip(*body, strict=True)) if body else [() for _ in header]
     widths = [_width(h, col) for h, col in zip(header, columns, strict=True)]
     label_w = sum(w + _GAP for w in widths[:n_labels]) + 1

@@ -26,7 +26,7 @@ from rtoslab.records import Footprint, RtoslabError, Sample, Summary, Unit
 from rtoslab.report.comparison.run_tables import config_labels, grouped_rows, report_table
 from rtoslab.report.comparison.table import Baselines, Column
 from rtoslab.report.irq_windows import html_section as irq_windows_html
-from rtoslab.report.labels import timing_footer
+from rtoslab.report.labels import kernel_label, timing_footer
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
 from rtoslab.report.pivot import Pivot, PivotSpec, build_pivot, pivot_grid
 from rtoslab.report.rows import Row, config_title, grouped_warnings, run_rows, time_base_lines
@@ -128,6 +128,8 @@ svg .ratiobar.above { fill: var(--above); }
 svg .ratiobar.below { fill: var(--below); }
 svg .ratiobar.equal { fill: #8b94a3; }
 """
+# The stylesheet, for other self-contained pages (the history site of `rtoslab publish`).
+CSS = _CSS
 
 
 def _e(value: object) -> str:
@@ -392,7 +394,7 @@ class _Page:
                                        "flags", "timing model")]
         rows = []
         for c in self.configs:
-            kernel = f"{_e(c.kernel)}<br>" + _kernel_options(c)
+            kernel = f"{_e(kernel_label(c))}<br>" + _kernel_options(c)
             kernel += f'options hash <code class="hash">{_e(c.kernel_config_hash)}</code>'
             flags = f"cflags {_words(c.cflags)}<br>ldflags {_words(c.ldflags)}"
             cells = [

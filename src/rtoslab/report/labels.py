@@ -92,3 +92,21 @@ def flash_ws_origin(identity: Mapping[str, object]) -> str:
             isinstance(axes, Mapping) and "timing.flash_ws" in axes):
         return "given"
     return "target default"
+
+
+def kernel_source_text(source: Mapping[str, object]) -> str:
+    """``V11.2.0 at 1a2b3c4d5e6f`` (``+dirty``), or ``V11.2.0, content 0123abcd4567``."""
+    version = str(source.get("version", "?"))
+    commit = source.get("commit")
+    if isinstance(commit, str) and commit:
+        return f"{version} at {commit[:12]}" + ("+dirty" if source.get("dirty") else "")
+    return f"{version}, content {str(source.get('content', '?'))[:12]}"
+
+
+def kernel_label(config: ConfigView) -> str:
+    """``freertos``, or ``freertos (kernel tree V11.2.0 at 1a2b3c4d5e6f)`` when it was built
+    from the user's tree (identity ``kernel_source``)."""
+    source = config.identity.get("kernel_source")
+    if isinstance(source, Mapping):
+        return f"{config.kernel} (kernel tree {kernel_source_text(source)})"
+    return config.kernel

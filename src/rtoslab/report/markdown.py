@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+from rtoslab.report.labels import kernel_label
 from rtoslab.report.numbers import STAT_COLUMNS, stat_cells
 from rtoslab.report.rows import Row, config_title, grouped_warnings, problem_rows, run_rows, time_base_lines
+from rtoslab.report.text import markdown_safe
 from rtoslab.views import ConfigView, RunView
 
 _HEADER = ("benchmark", "metric", "unit", *STAT_COLUMNS)
@@ -13,8 +15,9 @@ _ALIGN = ("---", "---", "---", *("--:" for _ in STAT_COLUMNS))
 
 
 def _cell(text: str) -> str:
-    """Text safe inside a table cell: one line, pipes escaped."""
-    return " ".join(text.split()).replace("|", "\\|")
+    """Text safe inside a table cell or a line of prose: one line, pipes escaped, HTML
+    shown as text (``markdown_safe``)."""
+    return markdown_safe(text)
 
 
 def _code(text: str) -> str:
@@ -34,16 +37,16 @@ def _table(header: tuple[str, ...], align: tuple[str, ...], rows: list[list[str]
 
 def _identity(view: RunView) -> list[str]:
     tools = ", ".join(f"{name} {version}" for name, version in sorted(view.tool_versions.items()))
-    fields = [
-        ("status", view.status),
-        ("started", view.started_at),
-        ("finished", view.finished_at or "-"),
+    fields = [  # (code spans show their text as it is; the rest is escaped)
+        ("status", _cell(view.status)),
+        ("started", _cell(view.started_at)),
+        ("finished", _cell(view.finished_at or "-")),
         ("revision", _code(view.rtoslab_revision)),
-        ("host", view.host),
+        ("host", _cell(view.host)),
     ]
     if view.experiment:
-        fields.append(("experiment", view.experiment))
-    fields += [("command", _code(view.command)), ("tools", tools or "-")]
+        fields.append(("experiment", _cell(view.experiment)))
+    fields += [("command", _code(view.command)), ("tools", _cell(tools or "-"))]
     return [f"- {key}: {value}" for key, value in fields]
 
 
@@ -54,10 +57,10 @@ def _json_code(value: dict[str, object]) -> str:
 def _config_lines(config: ConfigView) -> list[str]:
     return [
         f"- configuration: {_code(config.hash)}",
-        f"- target: {config.target} (core {config.core})",
-        f"- kernel: {config.kernel}",
+        f"- target: {_cell(config.target)} (core {_cell(config.core)})",
+        f"- kernel: {_cell(kernel_label(config))}",
         f"- kernel config: {_json_code(config.kernel_config)} (hash {_code(config.kernel_config_hash)})",
-        f"- compiler: {config.compiler} {config.compiler_version}",
+        f"- compiler: {_cell(config.compiler)} {_cell(config.compiler_version)}",
         f"- cflags: {_code(config.cflags)}",
         f"- ldflags: {_code(config.ldflags)}",
         f"- timing model: {_json_code(config.model)}",
@@ -70,7 +73,7 @@ def _stat_row(row: Row) -> list[str]:
 
 def _where(row: Row) -> str:
     """Benchmark and configuration of a row, for the problem and warning lists."""
-    return f"{_code(row.benchmark)} on {config_title(row.config)} ({_code(row.config.hash)})"
+    return f"{_code(row.benchmark)} on {_cell(config_title(row.config))} ({_code(row.config.hash)})"
 
 
 class MarkdownRenderer:
@@ -84,7 +87,7 @@ class MarkdownRenderer:
             out += ["", "No results are stored for this run."]
         for config in view.configs:
             ok = [r for r in rows if r.config.id == config.id and r.status == "ok"]
-            out += ["", f"## {config_title(config)}", "", *_config_lines(config), ""]
+            out += ["", f"## {_cell(config_title(config))}", "", *_config_lines(config), ""]
             if ok:
                 out += _table(_HEADER, _ALIGN, [_stat_row(r) for r in ok])
             else:

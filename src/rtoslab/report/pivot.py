@@ -27,6 +27,7 @@ from rtoslab.records import RtoslabError, TimeBase, Unit
 from rtoslab.report.comparison.table import STATS, axes_of
 from rtoslab.report.fit import fit_table
 from rtoslab.report.labels import SEPARATOR, axis_text
+from rtoslab.report.text import markdown_safe
 from rtoslab.views import RunView
 
 DIMENSIONS_ALWAYS = ("benchmark", "metric")
@@ -54,6 +55,14 @@ class PivotSpec:
 
 
 Key = tuple[object, ...]
+
+
+def value_texts(value: object) -> set[str]:
+    """How a ratio's OVER or UNDER may name an axis value: as Python prints it, and a
+    boolean also as TOML writes it (``lto`` true: "True" or "true")."""
+    if isinstance(value, bool):
+        return {str(value), str(value).lower()}
+    return {str(value)}
 
 
 @dataclass(frozen=True)
@@ -164,10 +173,10 @@ def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Piv
                 side = "over"
                 if spec.ratio is not None:
                     axis, over, under = spec.ratio
-                    value = dims.get(axis)
-                    if str(value) not in (over, under):
+                    texts = value_texts(dims.get(axis))
+                    if over not in texts and under not in texts:
                         continue
-                    side = "over" if str(value) == over else "under"
+                    side = "over" if over in texts else "under"
                 rk = tuple(dims.get(d) for d in row_dims if not (spec.ratio and d == spec.ratio[0]))
                 ck = tuple(dims.get(d) for d in col_dims if not (spec.ratio and d == spec.ratio[0]))
                 cell = sides[side]
@@ -260,11 +269,12 @@ def render_pivot(p: Pivot, fmt: str = "terminal", width: int = 160, wide: bool =
     if p.paced:
         caption += "\n" + p.paced_note()
     if fmt == "markdown":
-        lines = [f"**{p.spec.title}** ({p.caption()})", "", "| " + " | ".join(header) + " |",
-                 "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(cells) + " |" for cells in body]
+        md = markdown_safe
+        lines = [f"**{md(p.spec.title)}** ({md(p.caption())})", "",
+                 "| " + " | ".join(md(h) for h in header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(md(c) for c in cells) + " |" for cells in body]
         if p.paced:
-            lines += ["", f"*{p.paced_note()}*"]
+            lines += ["", f"*{md(p.paced_note())}*"]
         return "\n".join(lines) + "\n"
     return fit_table(header, body, len(p.row_dims), title=p.spec.title, caption=caption, width=width,
                      wide=wide)

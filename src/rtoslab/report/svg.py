@@ -11,7 +11,7 @@ its numbers (a tooltip, no script needed).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -444,10 +444,21 @@ class Series:
     points: tuple[tuple[float, float], ...]  # (x, y), x ascending
 
 
-def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_label: str) -> str:
+@dataclass(frozen=True)
+class Mark:
+    """A point a line chart marks (a ring of class ``mark``), e.g. a regression."""
+
+    x: float
+    y: float
+    title: str
+
+
+def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_label: str,
+                   x_names: Mapping[float, str] | None = None, marks: Sequence[Mark] = ()) -> str:
     """Lines of a value against a numeric axis (class ``line``), one ``path.series`` per
     series with a dot per point, and a legend on the right (e.g. total time against N,
-    one line per model)."""
+    one line per model). ``x_names``: the x ticks' texts (e.g. revisions; else the
+    numbers); ``marks``: points ringed in red, each with its tooltip."""
     w, h = LINE_WIDTH, LINE_HEIGHT
     left, right, top, bottom = 64.0, 190.0, 28.0, 40.0
     pw, ph = w - left - right, h - top - bottom
@@ -472,8 +483,13 @@ def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_labe
     for t in y_ticks:
         body.append(_line(left, py(t), left + pw, py(t), "grid"))
         body.append(_text(left - 6, py(t) + 4, fmt_num(t), "tick", "end"))
-    for t in sorted(set(xs)):
-        body.append(_text(px(t), top + ph + 15, fmt_num(t), "tick", "middle"))
+    shown = sorted(set(xs))
+    if x_names is not None and len(shown) > 1:  # names are wide: as many as fit
+        every = max(1, math.ceil(len(shown) / _tick_budget(pw, [x_names.get(t, "") for t in shown])))
+        shown = shown[::every]
+    for t in shown:
+        text = x_names.get(t, fmt_num(t)) if x_names is not None else fmt_num(t)
+        body.append(_text(px(t), top + ph + 15, text, "tick", "middle"))
     body.append(_line(left, top + ph, left + pw, top + ph, "axis"))
     body.append(_line(left, top, left, top + ph, "axis"))
     for i, s in enumerate(series):
@@ -488,6 +504,9 @@ def line_chart_svg(series: Sequence[Series], *, title: str, x_label: str, y_labe
         body.append(_line(left + pw + 14, ly - 4, left + pw + 34, ly - 4, "legend").replace(
             'class="legend"', f'class="legend" stroke="{color}" stroke-width="2"'))
         body.append(_text(left + pw + 40, ly, s.name, "rlabel", max_px=right - 46))
+    for m in marks:
+        body.append(f'<circle class="mark" cx="{_f(px(m.x))}" cy="{_f(py(m.y))}" r="7" fill="none" '
+                    f'stroke="#b42318" stroke-width="2"><title>{escape(m.title)}</title></circle>')
     body.append(_text(left + pw / 2, h - 6, f"{x_label} (y: {y_label})", "alabel", "middle"))
     return _svg("line", w, h, label, body)
 

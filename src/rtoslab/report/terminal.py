@@ -16,6 +16,7 @@ from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.labels import axes_label, timing_footer, varying_keys
 from rtoslab.report.numbers import fmt_num
 from rtoslab.report.rows import Row, config_title, grouped_warnings, run_rows, time_base_lines
+from rtoslab.report.text import terminal_safe_value
 from rtoslab.views import ConfigView, RunView
 
 _STATUS_STYLE = {"running": "yellow", "complete": "green", "incomplete": "yellow", "failed": "red"}
@@ -164,7 +165,8 @@ class TerminalRenderer:
             emoji=False,
             legacy_windows=False,
         )
-        for part in run_renderables(view, self.configs, self.header):
+        # names, reasons and titles may hold a firmware's or a folder's control characters
+        for part in run_renderables(terminal_safe_value(view), self.configs, self.header):
             console.print(part)
         lines = buffer.getvalue().splitlines()
         return "\n".join(line.rstrip() for line in lines) + "\n"

@@ -41,6 +41,7 @@ class RunOutput:
     console_report: ConsoleReport = field(default_factory=ConsoleReport)  # its protocol lines, parsed
     events_path: Path | None = None  # the exception event file, when the request asked for it
     irq_windows: str | None = None  # the plugin's masked-window report (docs/formats.md §9)
+    console_dropped: int = 0  # console bytes left out (the runner keeps a bounded amount)
 
 
 class Runner(Protocol):

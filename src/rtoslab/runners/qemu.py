@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -11,10 +12,11 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import IO
 
 from rtoslab.console import ConsoleReport, parse_console
 from rtoslab.exitcodes import code_of, exit_codes
-from rtoslab.paths import plugin_path
+from rtoslab.paths import is_no_space, low_on_space, no_space_error, plugin_path, says_no_space
 from rtoslab.records import EndStatus, RtoslabError, Trace
 from rtoslab.runners.base import RunOutput, RunRequest
 from rtoslab.runners.fault import describe_fault
@@ -34,6 +36,53 @@ def exit_reason(code: int) -> str:
 
 
 ICOUNT = "shift=0,align=off,sleep=off"
+
+# The console kept per benchmark run: its first and its last half of this many bytes (the
+# protocol lines, LAB-KV and LAB-DONE, come at the end); what lies between is left out
+# with a line saying how much, and the result records the count (``console_dropped``).
+CONSOLE_KEEP_BYTES = 256 << 10  # the largest console of any benchmark here is ~6 KB
+STDERR_KEEP_BYTES = 64 << 10  # QEMU's and the plugin's messages: the last of them
+
+
+class CappedStream:
+    """The first ``head`` and the last ``tail`` bytes of a stream read to its end, in
+    bounded memory; ``dropped`` counts the bytes between them that were left out."""
+
+    def __init__(self, head: int, tail: int) -> None:
+        self.head_cap, self.tail_cap = head, tail
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.dropped = 0
+
+    def feed(self, chunk: bytes) -> None:
+        room = self.head_cap - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        self.tail += chunk
+        if len(self.tail) > 2 * self.tail_cap:  # trimmed now and then: amortised O(1)
+            cut = len(self.tail) - self.tail_cap
+            self.dropped += cut
+            del self.tail[:cut]
+
+    def drain(self, stream: IO[bytes] | None) -> None:
+        """Read ``stream`` to its end (a reader thread's body)."""
+        if stream is None:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := stream.read1(1 << 16):  # type: ignore[attr-defined]
+                self.feed(chunk)
+
+    def text(self, what: str) -> str:
+        if len(self.tail) > self.tail_cap:
+            cut = len(self.tail) - self.tail_cap
+            self.dropped += cut
+            del self.tail[:cut]
+        if not self.dropped:
+            return (bytes(self.head) + bytes(self.tail)).decode(errors="replace")
+        note = (f"\n[rtoslab: {self.dropped} bytes of {what} left out here: rtoslab keeps the first "
+                f"{self.head_cap} and the last {self.tail_cap} bytes of a run]\n")
+        return bytes(self.head).decode(errors="replace") + note + bytes(self.tail).decode(errors="replace")
 
 # Child-process lifetime: QEMU must die with rtoslab, also when rtoslab is killed with
 # SIGKILL (no handler runs then). Linux's prctl(PR_SET_PDEATHSIG) has the kernel send the
@@ -175,11 +224,17 @@ class QemuRunner:
         if "time_hz" in req.model:
             check_one_clock()
         plugin = plugin_path()
-        req.work_dir.mkdir(parents=True, exist_ok=True)
         trace_path = req.work_dir / f"{req.benchmark}.trace"
-        trace_path.unlink(missing_ok=True)
-        events_file(trace_path).unlink(missing_ok=True)
-        irq_windows_path(trace_path).unlink(missing_ok=True)
+        try:
+            req.work_dir.mkdir(parents=True, exist_ok=True)
+            trace_path.unlink(missing_ok=True)
+            events_file(trace_path).unlink(missing_ok=True)
+            irq_windows_path(trace_path).unlink(missing_ok=True)
+        except OSError as oserr:
+            if is_no_space(oserr):
+                raise no_space_error(req.work_dir, "the trace cache") from oserr
+            raise RtoslabError(f"{req.benchmark}: cannot prepare {oserr.filename or req.work_dir} "
+                               f"({oserr.strerror}): point RTOSLAB_CACHE at a writable folder") from oserr
         cmd = qemu_command(req, trace_path, plugin)
         start = time.monotonic()
         timed_out = False
@@ -188,22 +243,32 @@ class QemuRunner:
                                 stderr=subprocess.PIPE, preexec_fn=lambda: _die_with_parent(parent))
         with self._lock:
             self._live.add(proc)
+        # Streamed, not accumulated: a firmware that prints without end keeps at most
+        # CONSOLE_KEEP_BYTES of console (its start and its end) in memory and in the store.
+        out = CappedStream(CONSOLE_KEEP_BYTES // 2, CONSOLE_KEEP_BYTES // 2)
+        err = CappedStream(0, STDERR_KEEP_BYTES)
+        readers = [threading.Thread(target=s.drain, args=(f,), daemon=True)
+                   for s, f in ((out, proc.stdout), (err, proc.stderr))]
+        for r in readers:
+            r.start()
         try:
-            out, err = proc.communicate(timeout=req.timeout_s)
+            proc.wait(timeout=req.timeout_s)
         except subprocess.TimeoutExpired:
             proc.kill()
-            out, err = proc.communicate()
+            proc.wait()
             timed_out = True
         except BaseException:
             proc.kill()
             proc.wait()
             raise
         finally:
+            for r in readers:
+                r.join()
             with self._lock:
                 self._live.discard(proc)
         wall = time.monotonic() - start
-        console = out.decode(errors="replace")
-        stderr = err.decode(errors="replace").strip()
+        console = out.text("console")
+        stderr = err.text("stderr").strip()
         trace: Trace | None = None
         trace_error: str | None = None
         if trace_path.exists():
@@ -216,6 +281,10 @@ class QemuRunner:
         failure = classify(req, exit_code, console_report, trace, timed_out)
         if failure is None and trace_error:
             failure = f"{req.benchmark}: {trace_error}"
+        cut_short = trace is None or trace.end is None
+        if failure and (says_no_space(stderr) or (cut_short and low_on_space(req.work_dir))):
+            # the plugin could not write its trace: the machine's fault, not the benchmark's
+            raise no_space_error(req.work_dir, "the trace cache")
         known = (code_of("OK"), code_of("CHECK_FAILED"), code_of("FAULT"), description().exit_insn_limit)
         if failure and exit_code not in known and stderr and not timed_out:
             failure += f" [qemu: {stderr.splitlines()[-1][:200]}]"
@@ -224,4 +293,5 @@ class QemuRunner:
         if req.irq_windows and irq_windows_path(trace_path).is_file():
             windows = irq_windows_path(trace_path).read_text()
         return RunOutput(req.benchmark, failure is None, failure, exit_code, console, trace, wall,
-                         console_report, events if events.is_file() else None, irq_windows=windows)
+                         console_report, events if events.is_file() else None, irq_windows=windows,
+                         console_dropped=out.dropped)

@@ -9,12 +9,19 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
-from rtoslab.records import BenchResult, RtoslabError, Sample
+from rtoslab.records import BenchResult, RtoslabError, Sample, WriteError
 from rtoslab.store import reads, writes
 from rtoslab.store.codec import Clock, iso_utc, utc_now
 from rtoslab.store.owner import current_owner, owner_is_gone
 from rtoslab.store.paths import default_db_path
-from rtoslab.store.schema import MIGRATIONS, current_version, latest_version, migrate
+from rtoslab.store.schema import (
+    MIGRATIONS,
+    current_version,
+    latest_version,
+    migrate,
+    oldest_readable_version,
+    schema_problem,
+)
 from rtoslab.views import FINISHED_STATUSES, RunInfo, RunView
 
 __all__ = ["Store", "StoreWriteError", "default_db_path", "open_store"]
@@ -22,7 +29,7 @@ __all__ = ["Store", "StoreWriteError", "default_db_path", "open_store"]
 _BUSY_TIMEOUT_S = 30.0
 
 
-class StoreWriteError(RtoslabError):
+class StoreWriteError(WriteError):
     """The database could not be written (disk full, I/O error, read-only): what was
     stored before stays; the message says what to do."""
 
@@ -139,9 +146,11 @@ class Store:
         host: str,
         tool_versions: Mapping[str, str],
         experiment: str | None = None,
+        report_spec: str | None = None,
         shard: str | None = None,
     ) -> int:
         """Record a new run with status ``running``; committed before this returns.
+        ``report_spec``: an experiment's report spec (JSON, rtoslab.report.spec);
         ``shard``: "I/N" when the run is one shard of a plan."""
         with self._write() as conn:
             return writes.insert_run(
@@ -152,6 +161,7 @@ class Store:
                 host=host,
                 tool_versions=tool_versions,
                 experiment=experiment,
+                report_spec=report_spec,
                 owner=current_owner(),
                 shard=shard,
             )
@@ -377,6 +387,7 @@ def open_store(path: str | Path | None = None, *, clock: Clock | None = None,
             conn.execute("PRAGMA journal_mode = WAL")
             _check_intact(conn, db_path)
             migrate(conn, db_path, iso_utc(now()))
+        _check_schema(conn, db_path)
     except sqlite3.DatabaseError as err:
         conn.close()
         if getattr(err, "sqlite_errorname", "") == "SQLITE_NOTADB":
@@ -392,6 +403,14 @@ def open_store(path: str | Path | None = None, *, clock: Clock | None = None,
     return Store(conn, db_path, now, read_only=read_only)
 
 
+def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a database that lacks a table or column of the schema (dropped by hand or by
+    another tool) like a damaged one: nothing reads or writes it."""
+    problem = schema_problem(conn, current_version(conn, path))
+    if problem is not None:
+        raise _damaged(path, sqlite3.DatabaseError(problem))
+
+
 def _check_readable_version(conn: sqlite3.Connection, path: Path) -> None:
     """A read-only open cannot migrate: an older schema is one line saying how to update it."""
     known = latest_version(MIGRATIONS)
@@ -399,6 +418,6 @@ def _check_readable_version(conn: sqlite3.Connection, path: Path) -> None:
     if version > known:
         raise RtoslabError(f"database {path} has schema version {version}, newer than this rtoslab "
                            f"({known}): update rtoslab")
-    if version < known:
+    if version < oldest_readable_version(MIGRATIONS):
         raise RtoslabError(f"database {path} has schema version {version} (this rtoslab reads "
                            f"{known}): open it once with write access, e.g. `rtoslab run`, to update it")

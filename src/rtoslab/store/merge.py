@@ -4,7 +4,8 @@ the whole plan.
 
 - One run per experiment: the runs of the inputs are grouped by their experiment file (a
   run without one, by its command without --shard/--db/-j); each group becomes one run
-  that keeps the experiment file's path (its report spec: tables, baselines, names).
+  that keeps the experiment file's path and its stored report spec (tables, baselines,
+  names: ``runs.report_spec``).
 - Results come in the whole plan's order (each result's ``plan_index``, stored by
   `run`); configurations are shared by identity hash.
 - Two results of one identity (configuration, benchmark, source) in one group must be
@@ -246,10 +247,10 @@ def _write_group(out: sqlite3.Connection, group: _Group, rows: list[tuple[int, s
     finished = [str(r["finished_at"]) for r in runs if r["finished_at"]]
     cur = out.execute(
         "INSERT INTO runs (started_at, finished_at, status, rtoslab_revision, host, tool_versions, "
-        "command, experiment) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "command, experiment, report_spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (min(str(r["started_at"]) for r in runs), max(finished) if finished else None, status,
          joined("rtoslab_revision"), joined("host"), json.dumps(tools, sort_keys=True), command,
-         first["experiment"]))
+         first["experiment"], first["report_spec"]))
     run_id = int(cur.lastrowid or 0)
     for i, row in rows:
         conn = conns[i]

@@ -53,8 +53,14 @@ def running_owners(conn: sqlite3.Connection) -> list[tuple[int, Owner]]:
     ]
 
 
+def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    return any(str(r[1]) == column for r in conn.execute(f"PRAGMA table_info({table})"))
+
+
 def load_run(conn: sqlite3.Connection, run_id: int, stale: set[int]) -> RunView | None:
-    row = conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?", (run_id,)).fetchone()
+    # (report_spec: schema v5; a database read-only before its migration has none)
+    spec = "report_spec" if _has_column(conn, "runs", "report_spec") else "NULL AS report_spec"
+    row = conn.execute(f"SELECT {_RUN_COLUMNS}, {spec} FROM runs WHERE id = ?", (run_id,)).fetchone()
     if row is None:
         return None
     tool_versions = {str(k): str(v) for k, v in json_dict(row["tool_versions"]).items()}
@@ -69,6 +75,7 @@ def load_run(conn: sqlite3.Connection, run_id: int, stale: set[int]) -> RunView 
         command=str(row["command"]),
         experiment=row["experiment"],
         results=_load_results(conn, run_id),
+        report_spec=row["report_spec"],
     )
 
 
@@ -202,6 +209,7 @@ def _load_results(conn: sqlite3.Connection, run_id: int) -> tuple[ResultView, ..
                 created_at=str(r["created_at"]),
                 metrics=tuple(metrics.get(int(r["id"]), [])),
                 irq_windows=windows.get(int(r["id"])),
+                console_dropped=extra.console_dropped,
             )
         )
     return tuple(results)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from rtoslab.records import RtoslabError
@@ -30,6 +31,10 @@ class Migration:
     version: int
     description: str
     apply: Sequence[str] | Callable[[sqlite3.Connection], None]
+    # False when readers of this version do without the step (it only added a column they
+    # read as NULL when absent): a read-only open then reads a database not yet migrated
+    # to it (one on a read-only mount cannot be).
+    readers_need: bool = True
 
 
 _V1_STATEMENTS: tuple[str, ...] = (
@@ -181,11 +186,16 @@ def _v4_paced(conn: sqlite3.Connection) -> None:
         conn.execute("PRAGMA writable_schema = OFF")
 
 
-# v5: shards (below), and how long each configuration's build took (for the estimate of a plan's duration:
-# `rtoslab run` counts builds from earlier ones of the same target). ``seconds`` is the
-# time the build held its lock (configure + ninja, not the wait for another process);
-# ``rebuilt`` 0 when ninja found nothing to do.
-_V5_STATEMENTS: tuple[str, ...] = (
+# v5: an experiment run's report spec (rtoslab.report.spec, JSON), so `show` reports a run
+# as it was reported when its file has moved or changed. NULL: not an experiment, or a run
+# stored before (`show` then reads the file, if it still loads).
+_V5_STATEMENTS: tuple[str, ...] = ("ALTER TABLE runs ADD COLUMN report_spec TEXT",)
+
+# v6: shards (below), and how long each configuration's build took (for the estimate of
+# a plan's duration: `rtoslab run` counts builds from earlier ones of the same target).
+# ``seconds`` is the time the build held its lock (configure + ninja, not the wait for
+# another process); ``rebuilt`` 0 when ninja found nothing to do. Readers need none of it.
+_V6_STATEMENTS: tuple[str, ...] = (
     """
     CREATE TABLE builds (
         id         INTEGER PRIMARY KEY,
@@ -212,7 +222,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "metrics: time_base, time_note", _V2_STATEMENTS),
     Migration(3, "irq_windows: masked-window reports", _V3_STATEMENTS),
     Migration(4, "metrics: time base 'paced'", _v4_paced),
-    Migration(5, "builds: build durations; runs.shard, bench_runs.plan_index", _V5_STATEMENTS),
+    Migration(5, "runs: report_spec", _V5_STATEMENTS, readers_need=False),
+    Migration(6, "builds: build durations; runs.shard, bench_runs.plan_index", _V6_STATEMENTS,
+              readers_need=False),
 )
 
 
@@ -220,11 +232,55 @@ def latest_version(migrations: Sequence[Migration] = MIGRATIONS) -> int:
     return migrations[-1].version if migrations else 0
 
 
+def oldest_readable_version(migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """The oldest schema this version reads without migrating: the latest, less the
+    trailing steps readers do without."""
+    version = latest_version(migrations)
+    for m in reversed(migrations):
+        if m.readers_need:
+            break
+        version = m.version - 1
+    return version
+
+
 def _table_names(conn: sqlite3.Connection) -> set[str]:
     rows = conn.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
     ).fetchall()
     return {str(row[0]) for row in rows}
+
+
+@cache
+def expected_columns(migrations: tuple[Migration, ...] = MIGRATIONS) -> dict[str, tuple[str, ...]]:
+    """Every table of the latest schema and its columns, as the migrations make them (on
+    an in-memory database)."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        migrate(conn, Path(":memory:"), "", migrations)
+        return _columns(conn)
+    finally:
+        conn.close()
+
+
+def _columns(conn: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
+    return {table: tuple(str(r[1]) for r in conn.execute(f"PRAGMA table_info(\"{table}\")"))
+            for table in sorted(_table_names(conn))}
+
+
+def schema_problem(conn: sqlite3.Connection, version: int | None = None) -> str | None:
+    """What the database lacks of the schema at ``version`` (default: the latest) (a
+    dropped table, a missing column), or None when it has every table and column. Extra
+    tables and columns are left alone. An older database opened read-only is checked
+    against its own version's schema, which is complete for it."""
+    have = _columns(conn)
+    steps = MIGRATIONS if version is None else tuple(m for m in MIGRATIONS if m.version <= version)
+    for table, columns in expected_columns(steps).items():
+        if table not in have:
+            return f"table {table} is missing"
+        lacking = [c for c in columns if c not in have[table]]
+        if lacking:
+            return f"table {table} lacks column(s) {', '.join(lacking)}"
+    return None
 
 
 def current_version(conn: sqlite3.Connection, path: Path) -> int:

@@ -22,13 +22,14 @@ def insert_run(
     tool_versions: Mapping[str, str],
     experiment: str | None,
     owner: Owner,
+    report_spec: str | None = None,
     shard: str | None = None,
 ) -> int:
     cur = conn.execute(
         """
         INSERT INTO runs (started_at, status, rtoslab_revision, host, tool_versions, command,
-                          experiment, owner_host, owner_pid, owner_start, shard)
-        VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                          experiment, owner_host, owner_pid, owner_start, report_spec, shard)
+        VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         (
             started_at,
@@ -40,6 +41,7 @@ def insert_run(
             owner.host,
             owner.pid,
             owner.start,
+            report_spec,
             shard,
         ),
     )
@@ -147,7 +149,7 @@ def insert_bench_result(
             None if calib is None else calib.insns,
             None if calib is None else calib.cycles,
             to_json(extra_document(result.wall_s, result.counters, result.footprint,
-                                   result.footprint_error)),
+                                   result.footprint_error, result.console_dropped)),
             created_at,
             plan_index,
         ),

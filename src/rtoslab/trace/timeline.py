@@ -31,6 +31,7 @@ from pathlib import Path
 
 from rtoslab.records import KIND_INTERVAL, Hit, PairMeta, RtoslabError
 from rtoslab.trace.events import KIND_ENTRY, KIND_RETURN, KIND_TAIL_CHAIN, ExcEvent
+from rtoslab.views import RunView
 
 FORMAT = "rtoslab.timeline/1"
 DEFAULT_CAP = 20_000
@@ -259,8 +260,22 @@ def build_timeline(benchmark: str, config: str, probe_hits: Sequence[Hit],
 
 
 def timeline_dir(db_path: Path, run_id: int) -> Path:
-    """Where a run's timelines are stored: beside the database (docs/timeline.md)."""
-    return db_path.parent / "timelines" / f"run-{run_id}"
+    """Where a run's timelines are stored: beside the database, under its file name, so two
+    databases in one folder never share one (docs/timeline.md)."""
+    return db_path.parent / "timelines" / db_path.name / f"run-{run_id}"
+
+
+def load_run_timelines(db_path: Path, view: RunView) -> list[Timeline]:
+    """The timelines of a stored run. A run stored before timelines were kept under the
+    database's name has them in ``timelines/run-N/``, a folder another database in the
+    same folder may have written too: from there only the files of this run's own results
+    (the result id and the benchmark both match) are read."""
+    own = timeline_dir(db_path, view.id)
+    if own.is_dir():
+        return load_timelines(own)
+    mine = {r.id: r.benchmark for r in view.results}
+    legacy = db_path.parent / "timelines" / f"run-{view.id}"
+    return [t for i, t in _load(legacy) if mine.get(i) == t.benchmark]
 
 
 def save_timeline(directory: Path, bench_run_id: int, timeline: Timeline) -> Path:
@@ -272,7 +287,13 @@ def save_timeline(directory: Path, bench_run_id: int, timeline: Timeline) -> Pat
 
 def load_timelines(directory: Path) -> list[Timeline]:
     """Every timeline of a run, in the order the benchmark results were stored."""
+    return [t for _, t in _load(directory)]
+
+
+def _load(directory: Path) -> list[tuple[int, Timeline]]:
+    """(result id, timeline) of every file in ``directory``, by result id."""
     if not directory.is_dir():
         return []
-    files = sorted(directory.glob("bench-*.json"), key=lambda p: int(p.stem.split("-")[1]))
-    return [Timeline.from_json(p.read_text(), str(p)) for p in files]
+    files = sorted((p for p in directory.glob("bench-*.json") if p.stem.split("-")[1].isdigit()),
+                   key=lambda p: int(p.stem.split("-")[1]))
+    return [(int(p.stem.split("-")[1]), Timeline.from_json(p.read_text(), str(p))) for p in files]

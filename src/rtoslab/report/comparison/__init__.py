@@ -28,6 +28,7 @@ from rtoslab.report.comparison.table import (
     build_footprint_table,
     build_table,
     compare_runs,
+    is_regression,
     regressions,
     with_first_baseline,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "config_labels",
     "experiment_tables",
     "grouped_rows",
+    "is_regression",
     "measured_units",
     "regressions",
     "render_comparison",

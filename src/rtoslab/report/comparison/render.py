@@ -13,6 +13,7 @@ import json
 from rtoslab.records import RtoslabError
 from rtoslab.report.comparison.table import ComparisonTable, RatioColumn
 from rtoslab.report.fit import fit_table
+from rtoslab.report.text import markdown_safe
 
 FORMATS = ("terminal", "markdown", "csv", "json")
 
@@ -64,9 +65,10 @@ def render_comparison(table: ComparisonTable, fmt: str, title: str = "", *, widt
         n_labels = 2 if table.layout == "benchmark" else 1
         return fit_table(header, body, n_labels, title=caption, caption=footer, width=width, wide=wide)
     if fmt == "markdown":
-        lines = [f"**{caption}**", "", "| " + " | ".join(header) + " |",
+        md = markdown_safe
+        lines = [f"**{md(caption)}**", "", "| " + " | ".join(md(h) for h in header) + " |",
                  "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(cells) + " |" for cells in body]
+        lines += ["| " + " | ".join(md(c) for c in cells) + " |" for cells in body]
         return "\n".join(lines) + "\n"
     if fmt == "csv":
         buf = io.StringIO()

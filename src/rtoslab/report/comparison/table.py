@@ -290,14 +290,23 @@ def _comparable(axes: dict[str, object], match: dict[str, object]) -> dict[str, 
     return {k: v for k, v in axes.items() if not k.startswith("kernel_options.")}
 
 
+def is_regression(base: float, value: float, pct: float) -> bool:
+    """The gate's rule (`compare --fail-above`, `rtoslab ci`): ``value`` is more than
+    ``pct`` percent above ``base`` (from a base of 0, any growth is)."""
+    if base == 0:
+        return value > 0
+    return value / base > 1.0 + pct / 100.0
+
+
 def regressions(table: ComparisonTable, pct: float) -> list[str]:
     """Rows whose ratio exceeds 1 + pct/100 (for --fail-above): one line each."""
-    limit = 1.0 + pct / 100.0
     out = []
     for rc in table.ratios:
         for row in table.rows:
             r = table.ratio(row, rc)
-            if r is not None and r > limit:
+            base, value = table.value(row, rc.base), table.value(row, rc.column)
+            if r is not None and base is not None and value is not None and \
+                    is_regression(base, value, pct):
                 out.append(f"{'/'.join(row.cells())}: {rc.column.label} is {r:.3f}x {rc.base.label} "
                            f"({table.stat} {table.unit}), above the {pct:g}% limit")
     return out
