@@ -124,9 +124,11 @@ def connect(address: str, jobs: int, builds: str = "workers") -> ClusterSession:
     ray = _ray()
     if address != "local":
         _check_address(address)
-    env = {k: v for k, v in os.environ.items() if k.startswith("RTOSLAB_") and k != "RTOSLAB_PLUGIN"}
-    kwargs: dict[str, Any] = {"runtime_env": {"env_vars": env}, "log_to_driver": False,
-                              "logging_level": "error", "configure_logging": True}
+    kwargs: dict[str, Any] = {"log_to_driver": False, "logging_level": "error",
+                              "configure_logging": True}
+    if address == "local":  # this machine's workers: this process's checkout, cache and QEMU
+        kwargs["runtime_env"] = {"env_vars": {k: v for k, v in os.environ.items()
+                                              if k.startswith("RTOSLAB_") and k != "RTOSLAB_PLUGIN"}}
     try:
         if address == "local":
             ray.init(num_cpus=jobs, include_dashboard=False, **kwargs)
