@@ -12,7 +12,8 @@ SUDO=""
 # 1. Debian packages (toolchain, build tools).
 # chromium: the HTML report is tested in a real headless browser. git: a kernel tree given
 # with --kernel-source is identified by its commit (docs/ci.md; tests/e2e/test_ci.py).
-APT_PKGS=(gcc-arm-none-eabi libnewlib-arm-none-eabi cmake ninja-build python3-venv chromium git)
+# gdb-multiarch: the GDB runner's client (rtoslab run --runner gdb; docs/boards.md).
+APT_PKGS=(gcc-arm-none-eabi libnewlib-arm-none-eabi cmake ninja-build python3-venv chromium git gdb-multiarch)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -80,11 +81,12 @@ cargo fetch --locked --quiet --manifest-path deps/Cargo.toml
 
 # 3b. Rust firmware (Rust kernel ports: docs/rust-models.md). Thumb targets are built
 # with -Zbuild-std=core, which needs a compiler and library sources of the same version:
-# Debian's rustc-web, cargo-web and rust-web-src (bookworm-security). They are called by
+# Debian's rustc-web, cargo-web and rust-web-src (bookworm-security), and rust-web-clippy
+# for `make lint` (clippy of the same compiler). They are called by
 # path (/usr/bin/rustc, /usr/bin/cargo), so the rustup toolchain above stays as it is. Then
 # the crates firmware/rust/Cargo.lock pins (and the ones the standard library's own lock
 # names for build-std) are fetched, so that builds run --locked --offline.
-RUST_PKGS=(rustc-web cargo-web rust-web-src)
+RUST_PKGS=(rustc-web cargo-web rust-web-src rust-web-clippy)
 rmissing=()
 for p in "${RUST_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || rmissing+=("$p")

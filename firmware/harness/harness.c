@@ -2,6 +2,7 @@
  * The shared main of every benchmark image.
  *
  *   lab_target_init()   board up, interrupts still disabled
+ *   LAB_PROBE_INIT()    the probe clock (buffer mode: DWT CYCCNT or SysTick; lab/probe.h)
  *   calibration         16 empty probe pairs (ids 0 and 1): the host learns the probe's
  *                       own cost from them and subtracts it from every sample
  *   lab_bench_run()     the benchmark; returns, or calls lab_finish()/lab_fail() itself
@@ -20,15 +21,16 @@
 
 #define LAB_CALIBRATION_ROUNDS 16
 
-LAB_CALIBRATION(calibration, 0, 1, "harness: an empty probe pair; its cost is subtracted from all samples");
+LAB_CALIBRATION(calibration, LAB_PROBE_CALIBRATION_START, LAB_PROBE_CALIBRATION_END,
+                "harness: an empty probe pair; its cost is subtracted from all samples");
 
 /* Kept out of line and never inlined so the calibration pair is the same code at every
  * optimisation level. */
 __attribute__((noinline)) static void lab_harness_calibrate(void)
 {
     for (int i = 0; i < LAB_CALIBRATION_ROUNDS; i++) {
-        LAB_PROBE(0);
-        LAB_PROBE(1);
+        LAB_PROBE(LAB_PROBE_CALIBRATION_START);
+        LAB_PROBE(LAB_PROBE_CALIBRATION_END);
     }
 }
 
@@ -76,6 +78,7 @@ void lab_fail_status(int status, const char *what)
 int main(void)
 {
     lab_target_init();
+    LAB_PROBE_INIT(); /* buffer mode: select and start the probe clock (lab/probe.h) */
     lab_harness_paint_main_stack();
     lab_harness_calibrate();
     lab_bench_run();

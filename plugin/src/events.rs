@@ -153,6 +153,78 @@ impl<W: Write> EventWriter<W> {
 mod tests {
     use super::*;
 
+    /// The one declaration of this format (tests/unit/test_format_contracts.py checks the
+    /// host's reader against the same file).
+    const DECL: &str = include_str!("../../formats/events.toml");
+
+    #[test]
+    fn writes_the_declared_layout() {
+        use crate::format_decl::{Value, constant, examples};
+        assert_eq!(constant(DECL, "KIND_ENTRY"), u64::from(KIND_ENTRY));
+        assert_eq!(constant(DECL, "KIND_RETURN"), u64::from(KIND_RETURN));
+        assert_eq!(
+            constant(DECL, "KIND_TAIL_CHAIN"),
+            u64::from(KIND_TAIL_CHAIN)
+        );
+        assert_eq!(constant(DECL, "KIND_END"), u64::from(KIND_END));
+        assert_eq!(constant(DECL, "STATUS_CAPPED"), u64::from(STATUS_CAPPED));
+        let mut seen = 0;
+        for ex in examples(DECL) {
+            let multi = match ex.layout {
+                1 => false,
+                2 => true,
+                other => panic!("the plugin writes versions 1 and 2, not {other}"),
+            };
+            let v = &ex.values;
+            let bytes: Vec<u8> = match ex.part.as_str() {
+                "header" => {
+                    assert_eq!(
+                        v[0],
+                        Value::Text(String::from_utf8(MAGIC.to_vec()).unwrap())
+                    );
+                    let h = header_bytes(v[3].int() as u32, multi);
+                    assert_eq!(v[1].int(), u64::from(ex.layout));
+                    assert_eq!(
+                        u32::from_le_bytes(h[12..16].try_into().unwrap()) as u64,
+                        v[2].int()
+                    );
+                    h.to_vec()
+                }
+                _ => {
+                    let shared = if multi {
+                        (v[5].int(), v[6].int())
+                    } else {
+                        (v[3].int(), v[4].int())
+                    };
+                    let r = record_bytes(
+                        v[0].int() as u16,
+                        v[1].int() as u16,
+                        v[2].int() as u32,
+                        v[3].int(),
+                        v[4].int(),
+                        shared,
+                    );
+                    r[..if multi {
+                        RECORD_SIZE_MULTI
+                    } else {
+                        RECORD_SIZE
+                    }]
+                        .to_vec()
+                }
+            };
+            assert_eq!(
+                bytes, ex.bytes,
+                "version {} {} example {v:?}",
+                ex.layout, ex.part
+            );
+            seen += 1;
+        }
+        assert!(
+            seen >= 4,
+            "the declaration has a header and a record example per version"
+        );
+    }
+
     #[test]
     fn layout_and_cap() {
         let mut w = EventWriter::new(Vec::new(), 1, 2, false).unwrap();

@@ -39,6 +39,7 @@ use qemu_plugin::{
 
 use rtoslab_plugin_config::args::{Config, EXIT_INSN_LIMIT, parse_args};
 
+use crate::clock;
 use crate::cost::{Charge, CostModel, ZeroModel};
 use crate::decoded::DecodedInsn;
 use crate::events::{self, EventWriter};
@@ -440,17 +441,11 @@ fn probe_hit(rt: &'static Runtime, vcpu: VCPUIndex, off: u64, cost: u32, idx: us
     let cycles = cycles_now(vcpu)
         .wrapping_sub(u64::from(cost))
         .wrapping_sub(entry.from_insn(idx));
-    // The shared clock: this core's counts plus the other cores' counts now (they are
-    // not running: one round-robin thread).
+    // The shared clock (`clock`): only on a machine with several vCPUs.
     let mut at = Stamp::single(insns, cycles);
     if STARTED.load(Ordering::Relaxed) > 1 {
         at.core = vcpu as u16;
-        for (v, (i, c)) in all_counts().into_iter().enumerate() {
-            if v != vcpu as usize {
-                at.m_insns = at.m_insns.wrapping_add(i);
-                at.m_cycles = at.m_cycles.wrapping_add(c);
-            }
-        }
+        (at.m_insns, at.m_cycles) = clock::at_point(vcpu as usize, (insns, cycles), &all_counts());
     }
     let mut w = lock(rt);
     if off & 3 != 0 {
@@ -682,16 +677,7 @@ fn exc_event(evw: &Events, vcpu: VCPUIndex, ev: Event, pc: u64, now: u64) {
     // The machine's shared clock (only written on a machine with several vCPUs: event
     // file version 2): this core's counts plus the others' (not running: one thread).
     let shared = if STARTED.load(Ordering::Relaxed) > 1 {
-        all_counts()
-            .into_iter()
-            .enumerate()
-            .fold((now, cycles), |(a, b), (v, (i, c))| {
-                if v == vcpu as usize {
-                    (a, b)
-                } else {
-                    (a.wrapping_add(i), b.wrapping_add(c))
-                }
-            })
+        clock::at_point(vcpu as usize, (now, cycles), &all_counts())
     } else {
         (now, cycles)
     };
@@ -1001,8 +987,7 @@ fn on_exit(rt: &'static Runtime) {
     } else {
         &counts
     };
-    let insns = counts.iter().fold(0u64, |a, c| a.wrapping_add(c.0));
-    let cycles = counts.iter().fold(0u64, |a, c| a.wrapping_add(c.1));
+    let (insns, cycles) = clock::total(counts);
     if let Err(e) = w.finish(0, counts) {
         eprintln!("rtoslab-plugin: writing the trace end record failed: {e}");
     }

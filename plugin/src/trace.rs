@@ -150,8 +150,7 @@ impl<W: Write> TraceWriter<W> {
         }
         self.finished = true;
         self.status |= extra_status;
-        let m_insns = cores.iter().fold(0u64, |a, c| a.wrapping_add(c.0));
-        let m_cycles = cores.iter().fold(0u64, |a, c| a.wrapping_add(c.1));
+        let (m_insns, m_cycles) = crate::clock::total(cores);
         for (core, &(insns, cycles)) in cores.iter().enumerate() {
             let at = Stamp {
                 core: core as u16,
@@ -184,6 +183,67 @@ impl<W: Write> TraceWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one declaration of this format (tests/unit/test_format_contracts.py checks the
+    /// host's reader against the same file).
+    const DECL: &str = include_str!("../../formats/trace.toml");
+
+    #[test]
+    fn writes_the_declared_layout() {
+        use crate::format_decl::{Value, constant, examples};
+        assert_eq!(constant(DECL, "END_ID"), u64::from(END_ID));
+        assert_eq!(constant(DECL, "CORE_TOTAL_ID"), u64::from(CORE_TOTAL_ID));
+        assert_eq!(
+            constant(DECL, "FLAG_CYCLES_MODELLED"),
+            u64::from(FLAG_CYCLES_MODELLED)
+        );
+        assert_eq!(
+            constant(DECL, "STATUS_RECORD_LIMIT"),
+            u64::from(STATUS_RECORD_LIMIT)
+        );
+        assert_eq!(
+            constant(DECL, "STATUS_INSN_LIMIT"),
+            u64::from(STATUS_INSN_LIMIT)
+        );
+        assert_eq!(
+            constant(DECL, "STATUS_UNALIGNED"),
+            u64::from(STATUS_UNALIGNED)
+        );
+        let mut seen = 0;
+        for ex in examples(DECL).iter().filter(|e| e.layout == VERSION) {
+            let v = &ex.values;
+            let bytes: Vec<u8> = match ex.part.as_str() {
+                "header" => {
+                    assert_eq!(
+                        v[0],
+                        Value::Text(String::from_utf8(MAGIC.to_vec()).unwrap())
+                    );
+                    assert_eq!(
+                        (v[1].int(), v[2].int()),
+                        (u64::from(VERSION), RECORD_SIZE as u64)
+                    );
+                    let i = |k: usize| v[k].int() as u32;
+                    header_bytes(i(3), i(4), i(5), i(6)).to_vec()
+                }
+                _ => {
+                    let stamp = Stamp {
+                        core: v[1].int() as u16,
+                        insns: v[3].int(),
+                        cycles: v[4].int(),
+                        m_insns: v[5].int(),
+                        m_cycles: v[6].int(),
+                    };
+                    record_bytes(v[0].int() as u32, v[2].int() as u16, stamp).to_vec()
+                }
+            };
+            assert_eq!(bytes, ex.bytes, "{} example {v:?}", ex.part);
+            seen += 1;
+        }
+        assert!(
+            seen >= 2,
+            "the declaration has a header and a record example"
+        );
+    }
 
     fn u16_at(b: &[u8], off: usize) -> u16 {
         u16::from_le_bytes(b[off..off + 2].try_into().unwrap())

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -40,6 +40,8 @@ from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.rows import run_rows
 from rtoslab.report.spec import ReportSpec
 from rtoslab.report.spec import to_json as spec_json
+from rtoslab.runners.base import Runner
+from rtoslab.runners.gdb import GdbRunner
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store, default_db_path, open_store
 from rtoslab.timing import check_resolved, plugin_args
@@ -95,8 +97,9 @@ def configuration(target: str = DEFAULT_TARGET, kernel: str = DEFAULT_KERNEL,
                   cflags: str | Sequence[str] = "-O2", options: Mapping[str, object] | None = None,
                   defines: Mapping[str, object] | None = None,
                   timing: Mapping[str, object] | None = None,
-                  kernel_source: str | Path | None = None) -> BuildConfig:
-    """One checked configuration (its axes: what is given). Raises one line for an unknown
+                  kernel_source: str | Path | None = None, probe: str = "") -> BuildConfig:
+    """One checked configuration (its axes: what is given). ``probe``: the probe mode
+    ("" = the target's; "region" or "buffer", lab/probe.h). Raises one line for an unknown
     target or kernel, a bad option, define, compiler flag or timing setting, or a
     ``kernel_source`` tree the kernel's port does not take (docs/ci.md)."""
     get_target(target)
@@ -109,11 +112,22 @@ def configuration(target: str = DEFAULT_TARGET, kernel: str = DEFAULT_KERNEL,
     config = BuildConfig(target=target, kernel=kernel,
                          kernel_options=tuple(sorted((options or {}).items())),
                          cflags=flags, defines=tuple(sorted((defines or {}).items())),
-                         timing=tuple(sorted((timing or {}).items())))
+                         timing=tuple(sorted((timing or {}).items())), probe=probe)
+    if probe:
+        config = replace(config, axes=tuple({**config.axis_values(), "probe": probe}.items()))
     config.validate()
     if plugin_args(dict(config.timing)):
         check_resolved(config.timing_settings())  # the plugin's cross-setting rules
     return with_kernel_source(config, kernel_source, given=True)
+
+
+def gdb_runner(server: str, reset: str | None = None) -> GdbRunner:
+    """A runner for buffer-mode images through the GDB server at ``server`` (HOST:PORT):
+    checked for reachability, and asked whether it is QEMU's gdbstub (then results say
+    ``measured_on = "emulator:qemu X"``, else ``hardware:<target>``; docs/boards.md)."""
+    runner = GdbRunner(server, reset)
+    runner.preflight()
+    return runner
 
 
 def experiment(path: str | Path) -> Experiment:
@@ -136,19 +150,26 @@ def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None 
                  on_progress: Callable[[Progress], None] | None = None,
                  on_start: Callable[[int], None] | None = None, irq_windows: bool = False,
                  report_spec: ReportSpec | None = None, shard: tuple[int, int] | None = None,
-                 offsets: Sequence[int] | None = None,
-                 cluster: ClusterSession | None = None) -> RunOutcome:
+                 offsets: Sequence[int] | None = None, cluster: ClusterSession | None = None,
+                 runner: Runner | None = None) -> RunOutcome:
     """Execute a plan inside a new run record of ``store`` (``on_start`` gets its id);
     ``irq_windows``: also track masked interrupt windows (docs/irq-windows.md);
-    ``report_spec``: the experiment's, stored with the run (``show`` reports with it).
-    ``shard`` (I, N) with ``offsets``: the plan is shard I of N of a whole plan
-    (``rtoslab.plan.shard_of``); ``cluster``: run the configurations as tasks on this
-    Ray cluster (``rtoslab.cluster.connect``); it is closed when the plan ends.
+    ``report_spec``: the experiment's, stored with the run (``show`` reports with it);
+    ``runner``: who runs the images (default: QEMU with the plugin; ``gdb_runner``: a GDB
+    server, docs/boards.md). ``shard`` (I, N) with ``offsets``: the plan is shard I of N
+    of a whole plan (``rtoslab.plan.shard_of``); ``cluster``: run the configurations as
+    tasks on this Ray cluster (``rtoslab.cluster.connect``; the emulator only).
 
     Any exception (Ctrl-C, a failed write) marks the run incomplete, keeping every result
     stored before it, and is raised again."""
-    runner = QemuRunner()
-    check_machine(plan, runner)
+    if cluster is not None and runner is not None:
+        raise RtoslabError("--cluster runs the images on the cluster's emulators: drop --runner gdb "
+                           "(a board is measured from one machine)")
+    if runner is None:
+        runner = QemuRunner()
+        check_machine(plan, runner)
+    else:  # the GDB runner: no emulator needed here (docs/boards.md)
+        preflight(runner)
     session = cluster
     run_id = store.begin_run(command, rtoslab_revision(), host_name(), tool_versions(), experiment,
                              spec_json(report_spec) if report_spec is not None else None,

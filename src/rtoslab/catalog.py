@@ -127,12 +127,35 @@ _CPU_WORD = re.compile(r"[a-z0-9][a-z0-9.+-]*")
 FLOAT_ABIS = ("soft", "softfp", "hard")
 
 
+PROBE_MODES = ("region", "buffer")
+
+
 @dataclass(frozen=True)
 class ProbeRegion:
-    """[probe]: the region whose stores the QEMU plugin records as probe hits."""
+    """[probe]: how probes are recorded (lab/probe.h, "Probe modes"; docs/boards.md).
+
+    ``mode`` "region": stores into the region [base, base + size) that the QEMU plugin
+    watches; "buffer": (id, timestamp) entries in a RAM buffer of ``buffer`` entries that
+    the GDB runner reads, with a RAM console of ``console`` bytes. ``size`` / 4 is the id
+    space in both modes."""
 
     base: int
     size: int
+    mode: Literal["region", "buffer"] = "region"
+    buffer: int = 2048  # entries of the RAM probe buffer (buffer mode): a board fact
+    console: int = 2048  # bytes of the RAM console (buffer mode)
+
+
+@dataclass(frozen=True)
+class BoardFacts:
+    """[board]: how a real board is reached (the GDB runner; docs/boards.md). Absent on
+    emulator-only targets."""
+
+    part: str  # the chip, e.g. "STM32F103C8"
+    gdb_server: str = "localhost:3333"  # HOST:PORT of its GDB server (OpenOCD's default)
+    # The emulator target whose QEMU machine runs the model side of `rtoslab validate
+    # --board` (same core family), with this board's core, clock and flash settings.
+    model_target: str = ""
 
 
 @dataclass(frozen=True)
@@ -239,6 +262,8 @@ class TargetFile:
     # [flash_latency]: flash wait states follow the clock by the part's rule (None: no rule,
     # flash_ws stays the [timing] default whatever the clock).
     flash_latency: FlashLatency | None = None
+    # [board]: a real board reached through a GDB server (None: an emulator target).
+    board: BoardFacts | None = None
 
 
 # Board features a benchmark may need beyond lab/target.h's guaranteed functions
@@ -276,6 +301,11 @@ class Target:
     @property
     def clock_hz(self) -> int:
         return self.spec.clock_hz
+
+    @property
+    def is_board(self) -> bool:
+        """A real board ([board] in target.toml): run through a GDB server, not under QEMU."""
+        return self.spec.board is not None
 
     @property
     def probe_base(self) -> int:
@@ -358,6 +388,15 @@ def _check_target(spec: TargetFile, where: str) -> None:
                   "(a probe builds its address with movw/movt)")
     if size <= 0 or size % 4 or size > 0x10000:
         raise bad("probe.size", f"is {size:#x}: give a multiple of 4 up to 0x10000")
+    if spec.probe.mode not in PROBE_MODES:
+        raise bad("probe.mode", f"is {spec.probe.mode!r}: choose {_choices(list(PROBE_MODES))}")
+    if not 16 <= spec.probe.buffer <= 1 << 20:
+        raise bad("probe.buffer", f"is {spec.probe.buffer}: give the RAM probe buffer's entries "
+                  "(8 bytes each), 16..1048576")
+    if not 256 <= spec.probe.console <= 1 << 20:
+        raise bad("probe.console", f"is {spec.probe.console}: give the RAM console's bytes, 256..1048576")
+    if spec.board is not None and not spec.board.part.strip():
+        raise bad("board.part", "is empty: name the chip (e.g. STM32F103C8)")
     if not spec.memory:
         raise bad("memory", "is missing: add [[memory]] tables (name, kind, base, size)")
     seen: set[str] = set()
@@ -447,7 +486,9 @@ class Kernel:
     capabilities: dict[str, bool]
     unsupported_reasons: dict[str, str]  # capability -> why the port lacks it
     options: dict[str, object]  # default kernel configuration values
-    config_templates: tuple[str, ...]  # files X.in rendered into the config dir as X
+    # files X.in rendered into the config dir as X (X.in from the port's folder, else its
+    # base's: a template both share lives once, in the base)
+    config_templates: tuple[str, ...]
     deps: tuple[str, ...]  # crates.io packages whose sources the build needs
     is_template: bool
     # A Rust model (docs/rust-models.md): its crate in firmware/rust/; benchmarks with a
@@ -462,6 +503,8 @@ class Kernel:
     # The kernel's sources may come from the user's tree (port.toml [kernel_source]:
     # `--kernel-source DIR`; rtoslab.builder.kernel_source). None: the port has no hook.
     source: KernelSourceSpec | None = None
+    # The folder of the port this one builds on (port.toml base); None: none.
+    base_path: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -533,6 +576,10 @@ class PortFile:
     values: dict[str, tuple[str | int | bool, ...]] = field(default_factory=dict)
     # The hook for building the kernel from the user's own tree (--kernel-source).
     kernel_source: KernelSourceSpec | None = None
+    # Another port this one builds on (its name): that port's folder comes after this
+    # one's on the include path and is LAB_PORT_BASE_DIR in port.cmake, so the port uses
+    # its files without reaching into it by a relative path (freertos-smp: freertos).
+    base: str = ""
 
 
 @dataclass(frozen=True)
@@ -605,6 +652,8 @@ _CAP_NAME_RE = re.compile(r"LAB_(ALLOC_)?HAS_[A-Z0-9_]+")
 @cache
 def kernels() -> dict[str, Kernel]:
     found: dict[str, Kernel] = {}
+    bases: dict[str, tuple[str, Path]] = {}  # port -> (its base, its port.toml)
+    from_base: dict[str, list[tuple[int, str]]] = {}  # port -> templates its folder lacks
     for toml in _discover("port", "port.toml"):
         d = parse_file(PortFile, toml)
         name = toml.parent.name
@@ -612,10 +661,14 @@ def kernels() -> dict[str, Kernel]:
         if not caps_h.is_file():
             raise RtoslabError(f"kernel port {name}: missing {caps_h}")
         caps, reasons = read_capabilities(caps_h)
+        templates_checked_with_base = []
         for i, tmpl in enumerate(d.config_templates):
-            if not (toml.parent / f"{tmpl}.in").is_file():
+            if (toml.parent / f"{tmpl}.in").is_file():
+                continue
+            if not d.base:
                 raise RtoslabError(f"{toml}: key 'config_templates[{i}]' is {tmpl!r} but there is no "
                                    f"{tmpl}.in in {toml.parent}: add the file or drop the entry")
+            templates_checked_with_base.append((i, tmpl))  # may be the base's (checked below)
         if d.rust_crate and not (firmware_root() / "rust" / d.rust_crate / "Cargo.toml").is_file():
             raise RtoslabError(f"{toml}: key 'rust_crate' is {d.rust_crate!r} but there is no "
                                f"firmware/rust/{d.rust_crate}/Cargo.toml: name a crate of the "
@@ -663,6 +716,24 @@ def kernels() -> dict[str, Kernel]:
             values=dict(d.values),
             source=d.kernel_source,
         )
+        bases[name] = (d.base, toml)
+        from_base[name] = templates_checked_with_base
+    for name, (base, toml) in bases.items():
+        if not base:
+            continue
+        if base == name or base not in found:
+            others = _choices(n for n in found if n != name)
+            raise RtoslabError(f"{toml}: key 'base' is {base!r}, which is not another kernel port: "
+                               f"name one of {others}")
+        if bases[base][0]:
+            raise RtoslabError(f"{toml}: key 'base' is {base!r}, which has a base of its own "
+                               f"({bases[base][0]!r}): a port builds on one port that has none")
+        for i, tmpl in from_base[name]:
+            if not (found[base].path / f"{tmpl}.in").is_file():
+                raise RtoslabError(f"{toml}: key 'config_templates[{i}]' is {tmpl!r} but there is no "
+                                   f"{tmpl}.in in {toml.parent} or in its base {found[base].path}: "
+                                   "add the file or drop the entry")
+        found[name] = dataclasses.replace(found[name], base_path=found[base].path)
     return found
 
 

@@ -27,11 +27,11 @@ from rtoslab.builder.sharing import images_dir, private_run_dir, release_run_dir
 from rtoslab.catalog import Benchmark, Target, alloc_na_reason, define_na_reason, na_reason
 from rtoslab.exitcodes import code_of
 from rtoslab.lab_headers import trace_tasks
-from rtoslab.paths import cache_root, check_cache, firmware_root
+from rtoslab.paths import cache_root, check_cache, firmware_root, plugin_path
 from rtoslab.records import EXTRA_KEYS, BenchResult, Footprint, Hit, HostError, PairMeta, RtoslabError
 from rtoslab.runners.base import Runner, RunRequest
 from rtoslab.runners.fault import symbolize
-from rtoslab.runners.qemu import exception_handlers
+from rtoslab.runners.qemu import exception_handlers, qemu_command
 from rtoslab.store.db import Store
 from rtoslab.timing import plugin_args
 from rtoslab.tools import tool_versions
@@ -55,7 +55,7 @@ class Progress:
     result: BenchResult | None = None
 
 
-def config_identity(config: BuildConfig) -> dict[str, object]:
+def config_identity(config: BuildConfig, measured_on: str = "model") -> dict[str, object]:
     """Everything that identifies a configuration's results (stored with each of them).
 
     Three keys (docs/formats.md, "Identity"): ``image_key`` (the build cache: the image
@@ -67,6 +67,11 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
     named them, for comparison tables. ``flash_ws_from`` says where the effective flash_ws
     came from (``BuildConfig.flash_ws_from``) when it was given or set by the target's
     clock rule, so a report can say which applied without reading target.toml.
+    ``measured_on``: ``model`` (the QEMU plugin), ``hardware:<target>`` or
+    ``emulator:<version>`` (the GDB runner; docs/boards.md); ``probe``: the probe mode of a
+    buffer-mode image. Both are stored only when not the defaults (a missing
+    ``measured_on`` reads as "model", a missing ``probe`` as region), so the identities of
+    every modelled run stay what they were.
     """
     tools = tool_versions()
     target = config.target_info()
@@ -98,6 +103,10 @@ def config_identity(config: BuildConfig) -> dict[str, object]:
     flash_ws_from = config.flash_ws_from()
     if flash_ws_from is not None:  # given, or the target's clock rule (absent: its [timing] default)
         identity["flash_ws_from"] = flash_ws_from
+    if config.probe_mode() != "region":
+        identity["probe"] = config.probe_mode()
+    if measured_on != "model":
+        identity["measured_on"] = measured_on
     identity["identity_hash"] = sha256_text(canonical_json(identity))[:12]
     return identity
 
@@ -131,6 +140,8 @@ def source_hash(config: BuildConfig, bench: Benchmark) -> str:
     firmware/rust/Cargo.lock; flags are in the configuration.)"""
     kernel = config.kernel_info()
     base = _source_hash(bench.path, config.target_info().path, kernel.path)
+    if kernel.base_path is not None:  # the port it builds on (port.toml base) is compiled in too
+        base = sha256_text(base + tree_hash([kernel.base_path]))
     if kernel.rust_crate:  # a Rust model: the firmware/rust workspace is compiled in too
         base = sha256_text(base + tree_hash([firmware_root() / "rust"]))
     extra = external_inputs(config, bench)
@@ -223,6 +234,10 @@ def _run_in(config: BuildConfig, bench: Benchmark, built: BuildResult, runner: R
         footprint_error = str(e)
     reserved = sorted(set(out.console_report.counters) & set(EXTRA_KEYS))
     counters = {k: v for k, v in out.console_report.counters.items() if k not in EXTRA_KEYS}
+    if out.drains:
+        # Each drain of a full probe buffer put its call's cycles into one interval
+        # (docs/boards.md, "The probe buffer"): the result says how many there were.
+        counters["probe_buffer_drains"] = out.drains
     # Every outcome of this run carries its console, wall time, counters and footprint.
     failed = BenchResult(bench.name, "failed", None, console=out.console, wall_s=round(out.wall_s, 3),
                          counters=counters, footprint=footprint, footprint_error=footprint_error,
@@ -304,7 +319,7 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
     items: list[tuple[BuildConfig, Benchmark, int]] = []
     positions: list[int] = []
     for n, (config, benches) in enumerate(plan):
-        config_id = store.upsert_config(config_identity(config))
+        config_id = store.upsert_config(config_identity(config, runner.measured_on(config.target)))
         start = len(items) if offsets is None else offsets[n]
         positions.extend(range(start, start + len(benches)))
         items.extend((config, b, config_id) for b in benches)
@@ -388,3 +403,23 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
 
 def dump_identity(config: BuildConfig) -> str:
     return json.dumps(config_identity(config), indent=1, sort_keys=True)
+
+
+def gdbstub_command(config_target: str, port: int, trace_path: Path,
+                    timing: dict[str, object] | None = None) -> list[str]:
+    """QEMU as a GDB server for the GDB runner (docs/boards.md, "Without a board"): the
+    patched QEMU with the plugin's timing model on the one clock, so SysTick, which a
+    buffer-mode image's probes read, counts modelled cycles; halted (-S) with no image
+    (the runner loads it), gdbstub on 127.0.0.1:``port``. ``timing``: resolved settings
+    (default: the target's). The plugin gets no handler list (the image is not known
+    yet), so exception entries are not priced as the plugin path prices them."""
+    config = BuildConfig(target=config_target)
+    target = config.target_info()
+    settings = timing if timing is not None else config.timing_settings()
+    req = RunRequest(benchmark="gdbstub", elf=Path("/dev/null"), target=target,
+                     work_dir=trace_path.parent, insn_limit=1 << 62, timeout_s=0,
+                     model={**plugin_model(settings, target), "handlers": ""})
+    cmd = qemu_command(req, trace_path, plugin_path())
+    at = cmd.index("-kernel")
+    del cmd[at:at + 2]
+    return [*cmd, "-S", "-gdb", f"tcp:127.0.0.1:{port}"]

@@ -142,6 +142,9 @@ class Trace:
     hits: tuple[Hit, ...]
     end: TraceEnd | None  # None: the trace was cut short
     cores: int = 1
+    # False for a board's probe buffer (docs/boards.md): it holds cycle counts only, no
+    # instruction counts, so no "insn" unit is reported.
+    has_insns: bool = True
 
     @property
     def truncated(self) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rtoslab.builder.config import BuildConfig
 from rtoslab.catalog import Benchmark, ValidationCase, get_target, suite_benchmarks
-from rtoslab.records import BenchResult, Unit
+from rtoslab.records import BenchResult, RtoslabError, Unit
 
 SUITE = "validation"
 
@@ -159,3 +159,95 @@ def summary_lines(results: list[CaseResult]) -> list[str]:
         out.append(f"- {label}: {len(subset)}, within tolerance {within}, mean absolute error "
                    f"{mae}, largest {worst}")
     return out
+
+
+# ------------------------------------------------------------------ a board against the model
+# `rtoslab validate --board NAME` (docs/boards.md, "Checked against the model"): the same
+# benchmark sources measured on the board (buffer probe, GDB runner) and on the model
+# (region probe, the plugin), figures side by side.
+
+_BOARD_TIMING = ("core", "clock_hz", "flash_ws", "sram_ws", "prefetch", "accel", "div")
+
+
+def model_config(board: BuildConfig) -> BuildConfig:
+    """The model side of a board configuration: the board itself when QEMU models it (an
+    emulator target standing in for a board through its gdbstub), else its
+    ``[board] model_target`` with the board's core, clock and flash settings."""
+    target = board.target_info()
+    if not target.is_board:
+        return BuildConfig(target=board.target, kernel=board.kernel, cflags=board.cflags,
+                           defines=board.defines, kernel_options=board.kernel_options,
+                           timing=board.timing, probe="region")
+    model = target.spec.board.model_target if target.spec.board else ""
+    if not model:
+        raise RtoslabError(f"target {target.name} names no [board] model_target: add the emulator "
+                           "target whose QEMU machine runs its model side (docs/boards.md)")
+    get_target(model)
+    settings = board.timing_settings()
+    timing = tuple(sorted((k, v) for k, v in settings.items() if k in _BOARD_TIMING))
+    return BuildConfig(target=model, kernel=board.kernel, cflags=board.cflags,
+                       defines=board.defines, kernel_options=board.kernel_options,
+                       timing=timing, probe="region")
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One metric measured on the board and on the model (median cycles)."""
+
+    benchmark: str
+    metric: str
+    board_cycles: float | None
+    model_cycles: float | None
+    note: str = ""  # why a side has no figure
+
+    @property
+    def error(self) -> float | None:
+        """(model - board) / board: the model's error against the chip."""
+        if self.board_cycles is None or self.model_cycles is None or self.board_cycles == 0:
+            return None
+        return (self.model_cycles - self.board_cycles) / self.board_cycles
+
+
+def _medians(results: list[BenchResult]) -> tuple[dict[tuple[str, str], float], dict[str, str]]:
+    out: dict[tuple[str, str], float] = {}
+    why: dict[str, str] = {}
+    for r in results:
+        if r.status != "ok":
+            why[r.benchmark] = r.reason or r.status
+            continue
+        for m in r.metrics:
+            s = m.summaries.get(Unit.CYCLE)
+            if s is not None:
+                out[(r.benchmark, m.name)] = float(s.median)
+    return out, why
+
+
+def board_rows(board: list[BenchResult], model: list[BenchResult]) -> list[BoardRow]:
+    """Every metric either side measured, in the board run's order."""
+    b, bwhy = _medians(board)
+    m, mwhy = _medians(model)
+    keys = list(dict.fromkeys([*b, *m]))
+    rows = [BoardRow(bench, metric, b.get((bench, metric)), m.get((bench, metric)))
+            for bench, metric in keys]
+    for name in dict.fromkeys([*bwhy, *mwhy]):
+        if not any(r.benchmark == name for r in rows):
+            note = f"board: {bwhy[name]}" if name in bwhy else f"model: {mwhy[name]}"
+            rows.append(BoardRow(name, "", None, None, note))
+    return rows
+
+
+def board_table(rows: list[BoardRow], board: str, clock_hz: int) -> str:
+    """The plain-text table: board cycles, model cycles, error per metric."""
+    head = f"{'benchmark':<22} {'metric':<26} {'board':>12} {'model':>12} {'error':>8}"
+    lines = [f"{board} at {clock_hz / 1e6:g} MHz: median cycles per metric (probe cost "
+             "subtracted on both sides); error = (model - board) / board", "", head,
+             "-" * len(head)]
+    for r in rows:
+        if r.note:
+            lines.append(f"{r.benchmark:<22} {r.note}")
+            continue
+        bc = "-" if r.board_cycles is None else f"{r.board_cycles:,.1f}"
+        mc = "-" if r.model_cycles is None else f"{r.model_cycles:,.1f}"
+        err = "-" if r.error is None else f"{r.error:+.1%}"
+        lines.append(f"{r.benchmark:<22} {r.metric:<26} {bc:>12} {mc:>12} {err:>8}")
+    return "\n".join(lines) + "\n"

@@ -19,8 +19,9 @@ from .conftest import RunCli
 
 pytestmark = pytest.mark.qemu
 
-# The targets beyond mps2-an385 (which the rest of the suite covers).
-BOARDS = sorted(t for t in targets() if t != "mps2-an385")
+# The emulator targets beyond mps2-an385 (which the rest of the suite covers); the real
+# boards ([board]: the GDB runner) are tests/e2e/test_gdb_runner.py's.
+BOARDS = sorted(t for t, target in targets().items() if t != "mps2-an385" and not target.is_board)
 
 
 def _run(run_cli: RunCli, tmp_path: Path, *args: str) -> dict[str, object]:
@@ -69,7 +70,8 @@ def test_smoke_suite_builds_and_counts_exactly_on_every_board(run_cli: RunCli, t
         assert "Tag_ABI_VFP_args: VFP registers" in attrs
 
 
-TIMED = sorted(t for t, target in targets().items() if "timer" not in lacked_features(target))
+TIMED = sorted(t for t, target in targets().items()
+               if "timer" not in lacked_features(target) and not target.is_board)
 
 
 def _cycles(doc: dict[str, object]) -> dict[tuple[str, str], float]:
@@ -111,7 +113,7 @@ def test_the_benchmark_timer_keeps_its_period_on_every_board(run_cli: RunCli, tm
 
 def _first_with_cpu(cpu: str) -> str:
     """The first target (by name) whose target.toml names this core: read, not listed."""
-    return next(name for name, t in sorted(targets().items()) if t.spec.cpu == cpu)
+    return next(name for name, t in sorted(targets().items()) if t.spec.cpu == cpu and not t.is_board)
 
 
 @pytest.mark.parametrize("target", [_first_with_cpu("cortex-m0"), _first_with_cpu("cortex-m33")])
@@ -135,7 +137,7 @@ def test_kernel_suite_runs_on_armv6m_and_armv8m(run_cli: RunCli, tmp_path: Path,
 def test_a_feature_the_board_lacks_is_na_with_the_reason(run_cli: RunCli, tmp_path: Path) -> None:
     # a board that lacks both, from the targets' own [lacks] tables
     board = next(name for name, t in sorted(targets().items())
-                 if {"timer", "bulk"} <= set(lacked_features(t)))
+                 if {"timer", "bulk"} <= set(lacked_features(t)) and not t.is_board)
     doc = _run(run_cli, tmp_path, "--bench", "k_irq_latency", "--bench", "ftl_fsm", "--kernel", "baremetal",
                "--target", board)
     assert doc["_returncode"] == 0, doc["_stderr"]
@@ -156,7 +158,7 @@ def test_list_shows_every_board_with_core_and_clock(run_cli: RunCli) -> None:
 
 
 def test_an_unknown_target_lists_the_known_ones(run_cli: RunCli, tmp_path: Path) -> None:
-    proc = run_cli("run", "--suite", "smoke", "--target", "pico", "--db", str(tmp_path / "r.sqlite"))
+    proc = run_cli("run", "--suite", "smoke", "--target", "zybo", "--db", str(tmp_path / "r.sqlite"))
     assert proc.returncode == 2
     last = proc.stderr.strip().splitlines()[-1]
-    assert f"unknown target 'pico': choose one of {', '.join(sorted(targets()))} (looked in " in last
+    assert f"unknown target 'zybo': choose one of {', '.join(sorted(targets()))} (looked in " in last

@@ -1,9 +1,9 @@
 """The freertos-smp port on two cores (real compiler, QEMU mps2-an521 and plugin): kernel
 benchmarks pass with both cores running the scheduler, a task created on core 1 runs on
-core 1 (the port's own check, firmware/ports/freertos-smp/tests/smp_pin, which verifies
+core 1 (the port's own check, firmware/bench/smp_pin, which verifies
 it on the cores with lab_target_core_id), a task's FP registers s0-s31 survive a
-preemption (tests/smp_fp, on core 1: QEMU's SSE-200 core 0 has no FPU), critical
-sections on both cores lose no update of a shared counter (tests/smp_lock), and a second
+preemption (firmware/bench/smp_fp, on core 1: QEMU's SSE-200 core 0 has no FPU), critical
+sections on both cores lose no update of a shared counter (firmware/bench/smp_lock), and a second
 run of the same images measures exactly the same samples. With one core started both
 checks end as unsupported, with the reason."""
 
@@ -15,13 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.paths import firmware_root
-
 from .conftest import RunCli
 
 pytestmark = pytest.mark.qemu
 
-PORT_TESTS = firmware_root() / "ports" / "freertos-smp" / "tests"
 
 
 def _run(run_cli: RunCli, db: Path, *args: str) -> tuple[int, list[dict[str, object]], str]:
@@ -47,7 +44,7 @@ def test_kernel_benchmarks_and_core_placement_on_two_cores_repeat_exactly(run_cl
                                                                          tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     args = ("--bench", "k_yield", "--bench", "k_sem", "--bench", "k_activate",
-            "--bench-path", str(PORT_TESTS), "--bench", "smp_pin", "--bench", "smp_fp",
+            "--bench", "smp_pin", "--bench", "smp_fp",
             "--bench", "smp_lock")
     code, rows, err = _run(run_cli, db, *args)
     assert code == 0, err
@@ -74,7 +71,7 @@ def test_the_port_checks_are_unsupported_when_one_core_is_started(run_cli: RunCl
     """They end with LAB_EXIT_UNSUPPORTED and their reason: the pipeline reports that as
     a failure "not supported by this image", or (helper xbench's change) as n/a."""
     code, rows, _ = _run(run_cli, tmp_path / "r.sqlite", "--option", "labSMP_START_CORES=1",
-                         "--bench-path", str(PORT_TESTS), "--bench", "smp_pin")
+                         "--bench", "smp_pin")
     assert sorted(str(r["benchmark"]) for r in rows) == ["smp_pin"], rows
     statuses = {r["status"] for r in rows}
     assert statuses in ({"failed"}, {"n/a"}), rows

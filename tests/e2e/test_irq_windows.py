@@ -5,6 +5,8 @@ windows leaves the samples bit-identical."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -122,3 +124,17 @@ def windows_at_timer_level(windows: IrqWindows | None, cycles: bool = False) -> 
     primask = next(w for w in level.windows if w.cause == "primask")
     assert primask.count == 100 and primask.max_insns == PRIMASK_LEN
     return primask.max_cycles if cycles else primask.max_insns
+
+
+def test_irq_windows_without_a_timing_model_is_refused_before_running(tmp_path: Path) -> None:
+    """The plugin's own rule, through the CLI (the real rtoslab-plugin-describe)."""
+    proc = subprocess.run([sys.executable, "-m", "rtoslab.cli.main", "run", "--bench", "w_irqwin",
+                           "--irq-windows", "--timing", "core=none", "--db", str(tmp_path / "r.sqlite")],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == ("rtoslab: error: --irq-windows needs a timing model: drop --timing "
+                                   "core=none (or set a core) for this run")
+    db = tmp_path / "r.sqlite"
+    if db.exists():  # nothing ran, so no run is stored
+        with open_store(db) as store:
+            assert store.list_runs() == []

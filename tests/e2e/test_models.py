@@ -1,5 +1,6 @@
 """The execution models end to end (issue 6): seed 002's toggling tasks as super loop, state
-machines and RTOS tasks, and seed 000's FTL firmware as OS tasks and as state machines.
+machines and RTOS tasks, and seed 000's FTL firmware as OS tasks, as cooperative OS tasks
+(the coop kernel, issue 30) and as state machines.
 
 One experiment file runs every build (an exercise of `[[exclude]]` with `benchmark` too);
 the assertions are structural facts of each model, not instruction counts that a compiler
@@ -25,15 +26,39 @@ FTL_METRICS = ["sw", "sr", "rr"] + [f"rw_{k}" for k in range(1, 9)] + ["total"]
 
 EXPERIMENT = """
 name = "models-e2e"
-benchmarks = ["toggle_superloop", "toggle_fsm", "toggle_rtos", "ftl_os", "ftl_fsm"]
+benchmarks = ["toggle_superloop", "toggle_fsm", "toggle_rtos", "ftl_os", "ftl_fsm", "ftl_coop"]
 [matrix]
-kernel = ["baremetal", "freertos"]
+kernel = ["baremetal", "freertos", "coop"]
 opt = ["-O2"]
 [matrix.defines]
 TOGGLE_TASKS = [1, 3]
 [matrix.kernel_options]
 configTICK_RATE_HZ = [1000, 100000]
-# bare metal: super loop, FSM, FTL FSM; FreeRTOS: RTOS tasks, FTL OS
+# bare metal: super loop, FSM, FTL FSM; FreeRTOS: RTOS tasks, FTL OS; coop: FTL coop
+[[exclude]]
+kernel = "coop"
+defines.TOGGLE_TASKS = 3
+[[exclude]]
+benchmark = "ftl_coop"
+kernel = "baremetal"
+[[exclude]]
+benchmark = "ftl_coop"
+kernel = "freertos"
+[[exclude]]
+benchmark = "toggle_superloop"
+kernel = "coop"
+[[exclude]]
+benchmark = "toggle_fsm"
+kernel = "coop"
+[[exclude]]
+benchmark = "ftl_fsm"
+kernel = "coop"
+[[exclude]]
+benchmark = "ftl_os"
+kernel = "coop"
+[[exclude]]
+benchmark = "toggle_rtos"
+kernel = "coop"
 [[exclude]]
 benchmark = "toggle_rtos"
 kernel = "baremetal"
@@ -105,8 +130,9 @@ def test_plan_ran_each_benchmark_only_where_the_experiment_put_it(models: tuple)
     where = sorted((r.benchmark, r.config.kernel) for r in results)
     assert all(r.status == "ok" for r in results), [(r.benchmark, r.reason) for r in results]
     assert set(where) == {("toggle_superloop", "baremetal"), ("toggle_fsm", "baremetal"),
-                          ("ftl_fsm", "baremetal"), ("toggle_rtos", "freertos"), ("ftl_os", "freertos")}
-    assert len(results) == 2 + 2 + 1 + 3 + 1  # super loop and FSM x2, ftl_fsm, RTOS x3, ftl_os
+                          ("ftl_fsm", "baremetal"), ("toggle_rtos", "freertos"), ("ftl_os", "freertos"),
+                          ("ftl_coop", "coop")}
+    assert len(results) == 2 + 2 + 1 + 3 + 1 + 1  # super loop and FSM x2, ftl_fsm, RTOS x3, ftl_os, ftl_coop
 
 
 @pytest.mark.parametrize("bench", ["toggle_superloop", "toggle_fsm", "toggle_rtos"])
@@ -172,14 +198,19 @@ def test_rtos_time_slicing_at_100khz_interleaves_tasks(models: tuple) -> None:
         assert s["spread"][i] < 0.25 * (s["done_1"][i] - s["start_1"][i])
 
 
-def test_ftl_os_and_fsm_do_the_same_verified_work(models: tuple) -> None:
+def test_ftl_os_coop_and_fsm_do_the_same_verified_work(models: tuple) -> None:
     os_r = _find(models, "ftl_os")
     fsm_r = _find(models, "ftl_fsm")
-    for r in (os_r, fsm_r):
+    coop_r = _find(models, "ftl_coop")
+    for r in (os_r, fsm_r, coop_r):
         assert [m.name for m in r.metrics] == FTL_METRICS
         assert all(m.n_samples == 1 for m in r.metrics)
     counters = {k: v for k, v in os_r.counters.items() if k.startswith("ftl_")}
     assert counters == {k: v for k, v in fsm_r.counters.items() if k.startswith("ftl_")}
+    assert counters == {k: v for k, v in coop_r.counters.items() if k.startswith("ftl_")}
+    # the cooperative tasks have no stacks of their own: everything ran on main's
+    assert not any(k.startswith("stack_peak_") for k in coop_r.counters)
+    assert 0 < coop_r.counters["main_stack_peak_bytes"] < 8192
     assert counters["ftl_gc_runs"] > 0 and counters["ftl_pages_relocated"] > 0
     assert counters["ftl_write_amp_x1000"] > 1000
     # the OS tasks' 1 KiB stacks keep a margin (the FSM runs on main's stack)

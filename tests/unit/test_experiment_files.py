@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 BAD = {
     "bad_syntax.toml": "not valid TOML",
     "bad_unknown_key.toml": "unknown key 'colour': allowed keys: name, description, suite",
-    "bad_kernel.toml": ("key 'matrix.kernel' is 'nosuchkernel': choose from baremetal, embassy, "
+    "bad_kernel.toml": ("key 'matrix.kernel' is 'nosuchkernel': choose from baremetal, coop, embassy, "
                         "freertos, freertos-smp, rtic"),
     "bad_opt.toml": "key 'matrix.opt' is '-O9': choose from -O0",
     "bad_empty_axis.toml": "key 'matrix.opt' is empty: give at least one value",

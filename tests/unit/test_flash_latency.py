@@ -33,6 +33,19 @@ max_hz = [24000000, 48000000, 72000000]
 # (taken from the code of that time): the rules must give the same, so no measure key and
 # nothing measured moves.
 TODAY = {
+    # the boards (issue 29): their model-side settings
+    "nrf52840-dk": {"clock_hz": 64 * MHZ, "core": "cortex-m4", "flash_ws": 0, "sram_ws": 0,
+                    "prefetch": "off", "div": "typ", "flash": "0x0:0x100000",
+                    "sram": "0x20000000:0x40000"},
+    "rp2040-pico": {"clock_hz": 133 * MHZ, "core": "cortex-m0plus", "flash_ws": 0, "sram_ws": 0,
+                    "prefetch": "off", "div": "typ", "flash": "0x20000000:0x20000",
+                    "sram": "0x20020000:0x22000"},
+    "stm32f103-bluepill": {"clock_hz": 72 * MHZ, "core": "cortex-m3", "flash_ws": 2, "sram_ws": 0,
+                           "prefetch": "on", "div": "typ", "flash": "0x8000000:0x10000",
+                           "sram": "0x20000000:0x5000"},
+    "stm32f401-nucleo": {"clock_hz": 84 * MHZ, "core": "cortex-m4", "flash_ws": 2, "sram_ws": 0,
+                         "prefetch": "on", "div": "typ", "accel": "art", "flash": "0x8000000:0x80000",
+                         "sram": "0x20000000:0x18000"},
     "microbit": {"clock_hz": 16 * MHZ, "core": "cortex-m0", "flash_ws": 0, "sram_ws": 0,
                  "prefetch": "off", "div": "typ", "flash": "0x0:0x40000", "sram": "0x20000000:0x4000"},
     "mps2-an385": {"clock_hz": 25 * MHZ, "core": "cortex-m3", "flash_ws": 0, "sram_ws": 0,

@@ -26,11 +26,13 @@ def _config(target: str = "mps2-an521", **options: object) -> BuildConfig:
 
 def test_the_port_is_one_folder_of_our_own_files() -> None:
     names = {p.name for p in PORT.iterdir() if p.is_file()}
-    assert {"port.toml", "port.cmake", "FreeRTOSConfig.h.in", "lab_port_caps.h", "lab_port_types.h",
+    assert {"port.toml", "port.cmake", "FreeRTOSConfig.h.in", "lab_port_caps.h",
             "portmacro.h", "port_smp.c", "port_smp_asm.S", "README.md"} <= names
-    # The lab/port.h layer is the single-core port's file, compiled again, not a copy.
-    assert "ports/freertos/port_freertos.c" in (PORT / "port.cmake").read_text()
-    assert not list(PORT.glob("port_freertos*.c"))
+    # The lab/port.h layer and the object types are the single-core port's files, which
+    # this port declares it builds on (port.toml base), compiled again, not copies.
+    assert get_kernel("freertos-smp").base_path == get_kernel("freertos").path
+    assert "${LAB_PORT_BASE_DIR}/port_freertos.c" in (PORT / "port.cmake").read_text()
+    assert not list(PORT.glob("port_freertos*.c")) and not (PORT / "lab_port_types.h").exists()
     # No FreeRTOS portable file is used: the kernel's portable/GCC folders stay out.
     assert "portable/GCC" not in (PORT / "port.cmake").read_text()
 
@@ -60,9 +62,12 @@ def test_portmacro_defines_every_macro_the_smp_kernel_requires() -> None:
 
 def test_the_config_template_renders_with_the_defaults_and_each_option_is_used() -> None:
     kernel = get_kernel("freertos-smp")
-    text = (PORT / "FreeRTOSConfig.h.in").read_text()
-    out = render_template(text, _config().resolved_kernel_options(), "FreeRTOSConfig.h.in")
-    assert "@" not in out
+    own = (PORT / "FreeRTOSConfig.h.in").read_text()
+    out = render_template(own, _config().resolved_kernel_options(), "FreeRTOSConfig.h.in")
+    assert "@" not in out and '#include "FreeRTOSConfig_shared.h"' in out
+    # the shared settings come from the port it builds on, rendered with this port's options
+    assert kernel.base_path is not None
+    text = own + (kernel.base_path / "FreeRTOSConfig_shared.h.in").read_text()
     assert "#define configNUMBER_OF_CORES 2" in out
     assert "#define configUSE_CORE_AFFINITY 1" in out
     assert "#define labSMP_START_CORES 2" in out

@@ -63,7 +63,7 @@ def test_capability_list_is_the_expected_one() -> None:
         "LAB_HAS_SCHEDULER", "LAB_HAS_TASK_CREATE_DELETE", "LAB_HAS_SUSPEND", "LAB_HAS_DELAY",
         "LAB_HAS_TICK", "LAB_HAS_TICK_HOOKS", "LAB_HAS_SEMAPHORE", "LAB_HAS_MUTEX",
         "LAB_HAS_MUTEX_PI", "LAB_HAS_QUEUE", "LAB_HAS_NOTIFY", "LAB_HAS_CRITICAL", "LAB_HAS_IRQ",
-        "LAB_HAS_SMP",
+        "LAB_HAS_SMP", "LAB_HAS_COOP",
     }
 
 
@@ -78,13 +78,34 @@ def test_every_port_states_every_capability_with_a_reason_for_each_0(port: str) 
     for cap, has in k.capabilities.items():
         if not has:
             assert k.unsupported_reasons.get(cap), f"{port}: {cap} = 0 without a reason"
-    assert (k.path / "lab_port_types.h").is_file()
+    # its object types: its own, or those of the port it builds on (port.toml base)
+    assert any((d / "lab_port_types.h").is_file() for d in (k.path, k.base_path) if d is not None)
+
+
+@pytest.mark.parametrize("port", PORTS)
+def test_a_port_reaches_into_no_other_folder(port: str) -> None:
+    """A port uses another port's files only through a declared base (LAB_PORT_BASE_DIR),
+    never by a relative path or by naming another folder under ports/ (issue 25, item 4)."""
+    k = kernels()[port]
+    for f in sorted(k.path.rglob("*")):
+        if f.suffix not in (".c", ".h", ".S", ".cmake", ".in"):
+            continue
+        text = f.read_text()
+        assert not re.search(r'#\s*include\s*"\.\./', text), f"{f}: includes through ../"
+        others = text.replace("firmware/ports/" + port, "")
+        assert "/ports/" not in others, f"{f}: names another port's folder"
+
+
+def test_freertos_smp_builds_on_freertos() -> None:
+    k = kernels()["freertos-smp"]
+    assert k.base_path == kernels()["freertos"].path
 
 
 def test_capabilities_per_port() -> None:
     on = {name: {c for c, v in k.capabilities.items() if v} for name, k in kernels().items()}
-    assert on["freertos"] == capability_names() - {"LAB_HAS_SMP"}
+    assert on["freertos"] == capability_names() - {"LAB_HAS_SMP", "LAB_HAS_COOP"}
     assert on["baremetal"] == {"LAB_HAS_CRITICAL", "LAB_HAS_IRQ"}
+    assert on["coop"] == {"LAB_HAS_CRITICAL", "LAB_HAS_IRQ", "LAB_HAS_COOP"}
     assert on["template"] == set()
     assert kernels()["template"].is_template
 
@@ -100,7 +121,31 @@ def test_template_port_defines_every_port_h_function() -> None:
 def test_freertos_port_implements_every_function_it_claims() -> None:
     src = (firmware_root() / "ports" / "freertos" / "port_freertos.c").read_text()
     smp_only = {"lab_port_cores", "lab_task_create_on"}  # LAB_HAS_SMP 0 in this port
-    assert port_h_functions() - smp_only <= set(_DEF.findall(src))
+    assert port_h_functions() - smp_only - coop_functions() <= set(_DEF.findall(src))
+
+
+def coop_functions() -> set[str]:
+    """lab/port.h's run-to-completion task functions (LAB_HAS_COOP)."""
+    return {f for f in port_h_functions() if f.startswith("lab_coop_")}
+
+
+def test_coop_port_implements_its_groups_and_nothing_of_the_threaded_api() -> None:
+    """coop claims LAB_HAS_COOP, LAB_HAS_CRITICAL and LAB_HAS_IRQ: it defines every
+    function of those groups, and none of the groups it says it lacks (a benchmark that
+    needs one is n/a, never linked against a stub)."""
+    src = (firmware_root() / "ports" / "coop" / "port_coop.c").read_text()
+    src += (firmware_root() / "include" / "lab" / "port_critical_primask.h").read_text()
+    defined = set(_DEF.findall(src))
+    assert coop_functions() == {"lab_coop_task_create", "lab_coop_queue_create", "lab_coop_send",
+                                "lab_coop_receive", "lab_coop_activate", "lab_coop_start"}
+    claimed = coop_functions() | {
+        "lab_port_init", "lab_critical_enter", "lab_critical_exit", "lab_critical_enter_from_isr",
+        "lab_critical_exit_from_isr", "lab_port_irq_prio_kernel", "lab_port_irq_prio_unmanaged",
+        "lab_port_isr_enter", "lab_port_isr_exit",
+        "lab_trace_task_name"}  # the timeline hook's (LAB_TRACE builds only)
+    assert claimed <= defined, claimed - defined
+    assert defined & port_h_functions() == claimed, (defined & port_h_functions()) - claimed
+    assert kernels()["coop"].deps == () and kernels()["coop"].options == {}
 
 
 def test_kernel_suite_is_complete_and_requires_known_capabilities() -> None:
@@ -131,11 +176,14 @@ def test_only_irq_latency_runs_on_baremetal() -> None:
 
 def test_freertos_options_and_template_placeholders_match() -> None:
     k = kernels()["freertos"]
-    text = (k.path / "FreeRTOSConfig.h.in").read_text()
+    text = "".join((k.path / f"{t}.in").read_text() for t in k.config_templates)
     placeholders = set(re.findall(r"@([A-Za-z_][A-Za-z0-9_]*)@", text))
     assert placeholders == set(k.options)
     assert k.deps == ("freertos-next",)
-    assert k.config_templates == ("FreeRTOSConfig.h",)
+    # the port's own settings, and those it shares with freertos-smp (which builds on it)
+    assert k.config_templates == ("FreeRTOSConfig.h", "FreeRTOSConfig_shared.h")
+    assert kernels()["freertos-smp"].config_templates == k.config_templates
+    assert not (kernels()["freertos-smp"].path / "FreeRTOSConfig_shared.h.in").exists()
     defaults = k.options
     assert defaults["configUSE_PREEMPTION"] == 1
     assert defaults["configTICK_RATE_HZ"] == 1000
@@ -146,8 +194,8 @@ def test_freertos_options_and_template_placeholders_match() -> None:
 
 
 # Headers of the targets and of the code they share (firmware/arch/cortex-m/, boards/).
-TARGET_PRIVATE = {"lab_probe_impl.h", "lab_board.h", "lab_cortex_m.h", "lab_cortex_m_target.h", "cmsdk.h",
-                  "stm32_usart.h", "stm32_console.h"}
+TARGET_PRIVATE = {"lab_probe_impl.h", "lab_probe_buffer_impl.h", "lab_board.h", "lab_cortex_m.h",
+                  "lab_cortex_m_target.h", "cmsdk.h", "stm32_usart.h", "stm32_console.h"}
 
 
 # What a port with LAB_HAS_SMP may call of lab/target.h: the cores section and the tick
@@ -165,7 +213,11 @@ def test_a_port_uses_no_target_header(port: str) -> None:
     kernel = kernels()[port]
     smp = kernel.capabilities.get("LAB_HAS_SMP", False)
     for f, inc in includes(kernel.path).items():
-        assert smp or "lab/target.h" not in inc, f
+        text = f.read_text()
+        # A single-core port may call lab_target_tick_start in buffer mode only (a board's
+        # SysTick probe clock must learn the tick's reload; docs/boards.md).
+        tick_only = set(re.findall(r"\b(lab_target_[a-z_]+)\s*\(", text)) <= {"lab_target_tick_start"}
+        assert smp or "lab/target.h" not in inc or ("LAB_PROBE_MODE_BUFFER" in text and tick_only), f
         assert not any(i.startswith("mps2") or i in TARGET_PRIVATE for i in inc), f
         if smp:
             called = set(re.findall(r"\b(lab_target_[a-z_]+)\s*\(", f.read_text()))
@@ -199,7 +251,9 @@ def check_target_code(folder: Path) -> None:
     shared = [fw / "arch" / "cortex-m", *(fw / "boards").iterdir()]
     own = {f.name for f in folder.glob("*.h")} | {f.name for d in shared for f in d.glob("*.h")}
     own.add("lab_board.h")
-    allowed = {"lab/target.h", "lab/exit.h", "lab/fault.h"}
+    # lab/probe.h: the probe seam, which the Cortex-M code implements (its buffer form's
+    # layout and clock selection, lab_cortex_m_target.h; docs/boards.md).
+    allowed = {"lab/target.h", "lab/exit.h", "lab/fault.h", "lab/probe.h"}
     for f, inc in includes(folder).items():
         lab = {i for i in inc if i.startswith("lab/")}
         assert lab <= allowed, (f, lab - allowed)

@@ -112,7 +112,8 @@ def test_fpu_targets_get_an_fpu_flag(tmp_path: Path) -> None:
      r"key 'memory\[1\].kind' is 'ram': choose one of 'flash', 'sram'"),
     (("both = [\".data\"]", "both = [\".data\", \".bss\"]"),
      r"key 'footprint.both' lists .bss which footprint.ram lists too"),
-    (("[probe]\nbase = 0x21000000\nsize = 0x4000\n", ""), r"key 'probe' is missing"),
+    (("[probe]\nbase = 0x21000000\nsize = 0x4000\nbuffer = 16384\nconsole = 4096\n", ""),
+     r"key 'probe' is missing"),
 ])
 def test_a_bad_target_toml_is_one_line_naming_file_and_key(tmp_path: Path, edit: tuple[str, str],
                                                           message: str) -> None:

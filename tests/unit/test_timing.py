@@ -61,6 +61,7 @@ def test_plugin_args_leave_out_host_settings() -> None:
     assert timing.plugin_args({"clock_hz": 1, "core": "cortex-m3"}) == {"core": "cortex-m3"}
 
 
+@pytest.mark.real_describe
 def test_missing_describe_executable_says_how_to_get_it(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(timing.DESCRIBE_ENV, str(tmp_path / "nope"))

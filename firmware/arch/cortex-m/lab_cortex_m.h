@@ -31,6 +31,44 @@
 #endif
 
 #define LAB_CM_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+
+#if !defined(LAB_PROBE_MODE_BUFFER)
+#error "LAB_PROBE_MODE_BUFFER is not set: rtoslab passes it from target.toml [probe] mode"
+#endif
+#if LAB_PROBE_MODE_BUFFER
+/* The RAM console of buffer mode (docs/boards.md, "Console"): a board run has no UART the
+ * host can read, so the console also goes to this buffer, which the GDB runner reads after
+ * the run. `written` counts every byte ever written; the last `size` of them are in
+ * `data` (data[i % size]), so the end of the output (LAB-DONE) always survives and the
+ * host names how many bytes were lost before it. A target's lab_target_console_write
+ * calls lab_cm_console_ram_write first. Layout shared with the host
+ * (src/rtoslab/runners/probe_buffer.py): magic, size, written, data. */
+#if !defined(LAB_CONSOLE_RAM_BYTES)
+#error "LAB_CONSOLE_RAM_BYTES is not set: rtoslab passes it from target.toml [probe] console"
+#endif
+#define LAB_CONSOLE_RAM_MAGIC 0x434E4F43u /* "CONC" */
+struct lab_console_ram {
+    uint32_t magic;
+    uint32_t size;
+    uint32_t written;
+    char data[LAB_CONSOLE_RAM_BYTES];
+};
+extern struct lab_console_ram lab_console_ram;
+
+static inline void lab_cm_console_ram_write(const char *buf, uint32_t len)
+{
+    for (uint32_t i = 0; i < len; i++) {
+        lab_console_ram.data[lab_console_ram.written % LAB_CONSOLE_RAM_BYTES] = buf[i];
+        lab_console_ram.written++;
+    }
+}
+#else
+static inline void lab_cm_console_ram_write(const char *buf, uint32_t len)
+{
+    (void)buf;
+    (void)len;
+}
+#endif
 #define LAB_CM_REG8(addr) (*(volatile uint8_t *)(uintptr_t)(addr))
 
 /* 16 system exception entries, then one per device interrupt line. */

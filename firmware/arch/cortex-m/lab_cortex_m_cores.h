@@ -58,6 +58,10 @@ int lab_target_tick_start(uint32_t hz)
     if (period < 2u || period - 1u > LAB_CM_SYST_RELOAD_MAX) {
         return -1;
     }
+#if LAB_PROBE_MODE_BUFFER
+    /* The probes read SysTick (on a core without a cycle counter): mark the change. */
+    lab_probe_buf_systick_reload(period - 1u);
+#endif
     LAB_CM_SYST_CSR = 0u;
     LAB_CM_SCB_SHPR3 = LAB_CM_SCB_SHPR3 | 0xFFFF0000u;
     LAB_CM_SYST_RVR = period - 1u;

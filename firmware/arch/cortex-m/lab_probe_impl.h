@@ -19,10 +19,29 @@
  * C: LAB_PROBE_IMPL(id) (through lab/probe.h's LAB_PROBE). Assembly sources (.S) that
  * include this header get the same sequence as the macro `lab_probe ID` (it overwrites
  * r12, or r3 on ARMv6-M). A target may replace this header with a lab_probe_impl.h of its
- * own (its folder comes first on the include path), e.g. a cycle-counter read on a board.
+ * own (its folder comes first on the include path).
+ *
+ * Buffer mode (LAB_PROBE_MODE_BUFFER=1: boards, and emulators driven through a GDB stub;
+ * lab/probe.h "Probe modes"): the probe appends (id, timestamp) to lab_probe_buf. The
+ * sequence saves r0-r5 and PRIMASK, masks interrupts, reads the clock register whose
+ * address the buffer's header holds (DWT CYCCNT or SysTick CVR, chosen at
+ * LAB_PROBE_INIT()), appends the entry or counts an overflow, and restores everything: no
+ * clobbered register (so the compiler's code around a probe is the same as without it),
+ * interrupts masked for its duration (so a probe in a handler never tears a task's entry),
+ * one path per outcome: 20 instructions on the stored path, both forms (ARMv6-M's
+ * literals are jumped over). The calibration pair measures the stored path's cost like
+ * any other pair (firmware/arch/cortex-m/lab_probe_buffer_impl.h).
  */
 #ifndef LAB_PROBE_IMPL_H
 #define LAB_PROBE_IMPL_H
+
+#if !defined(LAB_PROBE_MODE_BUFFER)
+#error "LAB_PROBE_MODE_BUFFER must be set by the build (0: region, 1: buffer; target.toml [probe] mode)"
+#endif
+
+#if LAB_PROBE_MODE_BUFFER
+#include "lab_probe_buffer_impl.h"
+#else
 
 /* The probe region comes from target.toml [probe] (the build defines both macros; the host
  * checks that the base is 64 KiB aligned and the size at most 64 KiB, so movt loads the
@@ -111,5 +130,7 @@
          (uint32_t)(id))
 
 #endif /* __ASSEMBLER__ */
+
+#endif /* LAB_PROBE_MODE_BUFFER */
 
 #endif /* LAB_PROBE_IMPL_H */

@@ -21,6 +21,7 @@ void lab_target_init(void)
 
 void lab_target_console_write(const char *buf, uint32_t len)
 {
+    lab_cm_console_ram_write(buf, len); /* buffer mode's RAM console; nothing otherwise */
     for (uint32_t i = 0; i < len; i++) {
         while ((UART0_STATE & UART_STATE_TX_FULL) != 0u) {
         }

@@ -43,6 +43,9 @@
  *   LAB_HAS_IRQ                 lab_port_irq_prio_*, lab_port_isr_enter / _exit
  *   LAB_HAS_SMP                 the kernel schedules tasks on more than one core:
  *                               lab_port_cores, lab_task_create_on (see "Several cores")
+ *   LAB_HAS_COOP                run-to-completion tasks without stacks, called by the
+ *                               kernel's loop when a message arrives: lab_coop_* (see
+ *                               "run-to-completion tasks")
  * lab_port_init exists in every port.
  */
 #ifndef LAB_PORT_H
@@ -291,6 +294,53 @@ uint32_t lab_port_cores(void);
 int lab_task_create_on(lab_task_t *task, const char *name, lab_task_fn entry, void *arg,
                        unsigned priority, lab_stack_t *stack, uint32_t stack_words,
                        uint32_t core);
+
+/* ------------------------------------------------------------------ run-to-completion tasks (LAB_HAS_COOP)
+ *
+ * The cooperative model of a light non-real-time OS: a task is a FUNCTION, not a thread.
+ * The kernel's loop calls the most urgent ready task's function, which runs to completion
+ * on the one stack (main's) and returns; nothing is preempted, nothing blocks, no task has
+ * a stack of its own. Tasks talk through message queues: each queue has one receiving
+ * task, and a message sent to it makes that task ready. The functions above that block
+ * or switch (LAB_HAS_SCHEDULER and what needs it) do not exist in such a kernel; these do.
+ *   - A task is ready while it is activated (lab_coop_task_create and lab_coop_activate
+ *     activate it; the kernel clears it when it calls the function) or while any queue it
+ *     receives from holds a message. The loop always calls the most urgent ready task;
+ *     one task per priority (1 .. LAB_PORT_PRIO_MAX), as in uC/OS-II.
+ *   - A task's function should take the messages it can handle with lab_coop_receive and
+ *     return; whatever it leaves keeps it ready, so it is called again (after any more
+ *     urgent task). A send never runs the receiver before the sender returns.
+ *   - When no task is ready the loop sleeps (WFI) until an interrupt makes one ready.
+ * lab_task_t and lab_queue_t are the port's types, as above. */
+
+/* Create a task whose function `fn(arg)` the kernel calls when it is ready, at `priority`
+ * (1 .. LAB_PORT_PRIO_MAX, not used by another task). It starts activated, so it is
+ * called once after lab_coop_start() even if no message comes. Before lab_coop_start()
+ * only. Returns LAB_OK or LAB_ERR_FAIL (priority out of range or taken). */
+int lab_coop_task_create(lab_task_t *task, const char *name, lab_task_fn fn, void *arg,
+                         unsigned priority);
+
+/* A FIFO of `length` items of `item_size` bytes, copied in and out, in `storage`
+ * (length * item_size bytes, 4-byte aligned, the queue's from now on), whose messages go
+ * to `receiver` (a task created already). Before lab_coop_start() only. Returns LAB_OK
+ * or LAB_ERR_FAIL. */
+int lab_coop_queue_create(lab_queue_t *queue, uint32_t length, uint32_t item_size,
+                          void *storage, lab_task_t *receiver);
+
+/* Copy `item` to the back of `queue` and make its receiver ready. Never blocks, never
+ * calls a task. Returns LAB_OK, or LAB_ERR_TIMEOUT when the queue is full. ISR-safe. */
+int lab_coop_send(lab_queue_t *queue, const void *item);
+
+/* Copy the front item of `queue` to `item` and remove it. Never blocks. Returns LAB_OK,
+ * or LAB_ERR_TIMEOUT when the queue is empty. From the receiving task only. */
+int lab_coop_receive(lab_queue_t *queue, void *item);
+
+/* Make `task` ready once more (a message with no content). ISR-safe. */
+void lab_coop_activate(lab_task_t *task);
+
+/* Run the kernel's loop: call the most urgent ready task, again and again. Never returns;
+ * the run ends when some task calls lab_finish() or lab_fail(). */
+__attribute__((noreturn)) void lab_coop_start(void);
 
 /* ------------------------------------------------------------------ trace hook (LAB_TRACE) */
 

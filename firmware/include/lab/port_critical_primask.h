@@ -1,9 +1,9 @@
 /*
  * lab/port_critical_primask.h - lab/port.h's critical sections (LAB_HAS_CRITICAL) by
  * PRIMASK, for ports whose kernel (if any) masks every interrupt in its own critical
- * sections: bare metal, and the Rust models (RTIC's interrupt::free, embassy-sync's
- * cortex-m single-core critical sections), whose C side serves the shared workloads'
- * bookkeeping. Inside one nothing runs, not even an unmanaged (level 0) interrupt.
+ * sections: bare metal, the cooperative kernel coop (its own short locks too), and the
+ * Rust models (RTIC's interrupt::free, embassy-sync's cortex-m single-core critical
+ * sections), whose C side serves the shared workloads' bookkeeping. Inside one nothing runs, not even an unmanaged (level 0) interrupt.
  *
  * It DEFINES lab_critical_enter / lab_critical_exit (nestable: the outermost exit
  * restores the PRIMASK found on the outermost entry) and lab_critical_enter_from_isr /

@@ -17,5 +17,6 @@
 #define LAB_HAS_CRITICAL 1
 #define LAB_HAS_IRQ 1
 #define LAB_HAS_SMP 0                /* bare metal: no scheduler, main runs on core 0 only */
+#define LAB_HAS_COOP 0               /* no kernel: there are no tasks to call (the FSM framework, workloads/exec_models/fsm.h, is the bare-metal form) */
 
 #endif /* LAB_PORT_CAPS_H */

@@ -20,5 +20,6 @@
 #define LAB_HAS_CRITICAL 1
 #define LAB_HAS_IRQ 0                /* embassy: tasks are async futures polled by an executor, not lab/port.h threads; the Rust version of a benchmark runs where one exists */
 #define LAB_HAS_SMP 0                /* embassy: one executor on one core */
+#define LAB_HAS_COOP 0               /* embassy: async tasks are futures polled by its executor, written in Rust (bench/<b>/rust/embassy) */
 
 #endif /* LAB_PORT_CAPS_H */

@@ -18,5 +18,6 @@
 #define LAB_HAS_CRITICAL 1
 #define LAB_HAS_IRQ 1
 #define LAB_HAS_SMP 1
+#define LAB_HAS_COOP 0               /* FreeRTOS tasks are threads with their own stacks; run-to-completion tasks are the coop kernel's */
 
 #endif /* LAB_PORT_CAPS_H */

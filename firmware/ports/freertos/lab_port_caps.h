@@ -17,5 +17,6 @@
 #define LAB_HAS_CRITICAL 1
 #define LAB_HAS_IRQ 1
 #define LAB_HAS_SMP 0                /* FreeRTOS single-core kernel (configNUMBER_OF_CORES 1): it schedules one core; the SMP kernel is the freertos-smp port */
+#define LAB_HAS_COOP 0               /* FreeRTOS tasks are threads with their own stacks; run-to-completion tasks are the coop kernel's */
 
 #endif /* LAB_PORT_CAPS_H */

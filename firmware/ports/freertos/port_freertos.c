@@ -23,6 +23,23 @@
 #include "semphr.h"
 #include "task.h"
 
+#if LAB_PROBE_MODE_BUFFER && configNUMBER_OF_CORES == 1
+/* Buffer mode (a board, docs/boards.md): the kernel's tick goes through the target's
+ * lab_target_tick_start (FreeRTOS's own vPortSetupTimerInterrupt is weak, and programs the
+ * same SysTick reload, CLKSOURCE, TICKINT and ENABLE), so that a SysTick probe clock learns
+ * the new reload and the host unwraps every timestamp by it. Region-mode images keep
+ * FreeRTOS's own code (their figures do not change). */
+#include "lab/target.h"
+
+void vPortSetupTimerInterrupt(void);
+void vPortSetupTimerInterrupt(void)
+{
+    if (lab_target_tick_start((uint32_t)configTICK_RATE_HZ) != 0) {
+        lab_fail_status(LAB_EXIT_KERNEL_ASSERT, "lab_target_tick_start refused configTICK_RATE_HZ");
+    }
+}
+#endif
+
 _Static_assert(configTICK_TYPE_WIDTH_IN_BITS == TICK_TYPE_WIDTH_32_BITS,
                "lab_tick_t is 32 bits: the kernel's tick type must be too");
 _Static_assert(LAB_WAIT_FOREVER == portMAX_DELAY, "LAB_WAIT_FOREVER must be portMAX_DELAY");

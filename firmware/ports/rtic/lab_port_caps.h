@@ -20,5 +20,6 @@
 #define LAB_HAS_CRITICAL 1
 #define LAB_HAS_IRQ 0                /* rtic: tasks are RTIC software and hardware tasks of an app, not lab/port.h threads; the Rust version of a benchmark runs where one exists */
 #define LAB_HAS_SMP 0                /* rtic: RTIC 2 apps run on one core */
+#define LAB_HAS_COOP 0               /* rtic: software tasks are RTIC's own, written in Rust (bench/<b>/rust/rtic) */
 
 #endif /* LAB_PORT_CAPS_H */

@@ -18,5 +18,6 @@
 #define LAB_HAS_CRITICAL 0           /* template port: no kernel behind it */
 #define LAB_HAS_IRQ 0                /* template port: no kernel behind it */
 #define LAB_HAS_SMP 0                /* template port: no kernel behind it */
+#define LAB_HAS_COOP 0               /* template port: no kernel behind it */
 
 #endif /* LAB_PORT_CAPS_H */

@@ -315,6 +315,61 @@ int lab_task_create_on(lab_task_t *task, const char *name, lab_task_fn entry, vo
     lab_template_missing("template port: lab_task_create_on not implemented");
 }
 
+/* Run-to-completion tasks (LAB_HAS_COOP): a kernel whose tasks are functions its loop
+ * calls, without stacks of their own (the coop port is one). Register `fn` at a
+ * priority no other task has, activated. */
+int lab_coop_task_create(lab_task_t *task, const char *name, lab_task_fn fn, void *arg,
+                         unsigned priority)
+{
+    (void)task;
+    (void)name;
+    (void)fn;
+    (void)arg;
+    (void)priority;
+    lab_template_missing("template port: lab_coop_task_create not implemented");
+}
+
+/* A message queue whose messages make `receiver` ready. */
+int lab_coop_queue_create(lab_queue_t *queue, uint32_t length, uint32_t item_size,
+                          void *storage, lab_task_t *receiver)
+{
+    (void)queue;
+    (void)length;
+    (void)item_size;
+    (void)storage;
+    (void)receiver;
+    lab_template_missing("template port: lab_coop_queue_create not implemented");
+}
+
+/* Copy a message in (never blocking) and make the receiver ready; ISR-safe. */
+int lab_coop_send(lab_queue_t *queue, const void *item)
+{
+    (void)queue;
+    (void)item;
+    lab_template_missing("template port: lab_coop_send not implemented");
+}
+
+/* Copy the front message out, or LAB_ERR_TIMEOUT at once when there is none. */
+int lab_coop_receive(lab_queue_t *queue, void *item)
+{
+    (void)queue;
+    (void)item;
+    lab_template_missing("template port: lab_coop_receive not implemented");
+}
+
+/* Make a task ready once more; ISR-safe. */
+void lab_coop_activate(lab_task_t *task)
+{
+    (void)task;
+    lab_template_missing("template port: lab_coop_activate not implemented");
+}
+
+/* The kernel's loop: call the most urgent ready task, forever. */
+__attribute__((noreturn)) void lab_coop_start(void)
+{
+    lab_template_missing("template port: lab_coop_start not implemented");
+}
+
 /* Tick hooks: a port with LAB_HAS_TICK_HOOKS calls lab_tick_hook_enter() first and
  * lab_tick_hook_exit() last in its tick interrupt handler and provides these empty weak
  * defaults (benchmarks such as k_tick override them). They must not fail. */

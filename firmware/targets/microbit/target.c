@@ -23,6 +23,7 @@ void lab_target_init(void)
 
 void lab_target_console_write(const char *buf, uint32_t len)
 {
+    lab_cm_console_ram_write(buf, len); /* buffer mode's RAM console; nothing otherwise */
     for (uint32_t i = 0; i < len; i++) {
         UART_EVENTS_TXDRDY = 0u;
         UART_TXD = (uint8_t)buf[i];

@@ -51,18 +51,22 @@ def calibrate(hits: Sequence[Hit], metas: Iterable[PairMeta], *, complete: bool 
     return first
 
 
-def subtract(samples: Iterable[Sample], cost: Sample, *, metric: str | None = None) -> list[Sample]:
+def subtract(samples: Iterable[Sample], cost: Sample, *, metric: str | None = None,
+             slack: int = 0) -> list[Sample]:
     """``samples`` minus the probe ``cost``; ``metric`` names them in error messages.
 
     A negative result is an error: a sample cannot cost less than the probes bounding it,
-    so the probe cost model is wrong.
+    so the probe cost model is wrong. ``slack``: cycles a sample may fall below the cost and
+    be kept as a negative figure (a board's buffer probe: its clock read sits inside a
+    pipeline whose overlap with the code before it varies by a cycle or two; docs/boards.md,
+    "Probe cost").
     """
     prefix = f"metric '{metric}': " if metric is not None else ""
     result: list[Sample] = []
     for index, sample in enumerate(samples):
         insns = sample.insns - cost.insns
         cycles = sample.cycles - cost.cycles
-        if insns < 0 or cycles < 0:
+        if insns < 0 or cycles < -slack:
             raise RtoslabError(
                 f"{prefix}sample {index} ({sample.insns} insns / {sample.cycles} cycles) is "
                 f"smaller than the probe cost ({cost.insns} insns / {cost.cycles} cycles): "

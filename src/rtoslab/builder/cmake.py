@@ -93,12 +93,13 @@ def _write_if_changed(path: Path, text: str) -> None:
         path.write_text(text)
 
 
-def target_cmake_args(target: Target, gen_dir: Path, clock_hz: int | None = None) -> dict[str, str]:
+def target_cmake_args(target: Target, gen_dir: Path, clock_hz: int | None = None,
+                      probe_mode: str | None = None) -> dict[str, str]:
     """CMake variables carrying the target's facts from target.toml (written once, there).
 
     ``clock_hz``: the core clock the image is built for (the configuration's timing
-    setting; None: the target's). Writes the generated linker include memory.ld into
-    `gen_dir`."""
+    setting; None: the target's). ``probe_mode``: "region" or "buffer" (None: the
+    target's). Writes the generated linker include memory.ld into `gen_dir`."""
     _write_if_changed(gen_dir / "memory.ld", memory_ld(target))
     spec = target.spec
     return {
@@ -118,6 +119,9 @@ def target_cmake_args(target: Target, gen_dir: Path, clock_hz: int | None = None
         "LAB_TARGET_CORES": str(spec.cores),
         "LAB_PROBE_REGION_BASE": f"{spec.probe.base:#x}",
         "LAB_PROBE_REGION_SIZE": f"{spec.probe.size:#x}",
+        "LAB_PROBE_MODE_BUFFER": "1" if (probe_mode or spec.probe.mode) == "buffer" else "0",
+        "LAB_PROBE_BUFFER_ENTRIES": str(spec.probe.buffer),
+        "LAB_CONSOLE_RAM_BYTES": str(spec.probe.console),
         "LAB_TARGET_GEN_DIR": str(gen_dir),
     }
 
@@ -158,6 +162,8 @@ def write_kernel_config(config: BuildConfig, out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     for name in kernel.config_templates:
         src = kernel.path / f"{name}.in"
+        if not src.is_file() and kernel.base_path is not None:  # shared with its base port
+            src = kernel.base_path / f"{name}.in"
         _write_if_changed(out_dir / name, render_template(src.read_text(), options, str(src)))
 
 
@@ -253,7 +259,8 @@ def build_image(config: BuildConfig, wanted: list[Benchmark], partial: bool = Fa
     benches = buildable_benchmarks(config)
     flags = toolchain_flags()
     args = {
-        **target_cmake_args(config.target_info(), build_dir / "target", config.clock_hz()),
+        **target_cmake_args(config.target_info(), build_dir / "target", config.clock_hz(),
+                            config.probe_mode()),
         "LAB_KERNEL": config.kernel,
         "LAB_KERNEL_CONFIG_DIR": str(kconfig),
         "LAB_OPT_FLAGS": ";".join(config.cflags),
@@ -277,6 +284,10 @@ def build_image(config: BuildConfig, wanted: list[Benchmark], partial: bool = Fa
                         ("LAB_PORT_DIR", config.kernel_info().path)):
         if not folder.resolve().is_relative_to(firmware_root().resolve()):
             args[var] = str(folder.resolve())
+    # The port this one builds on (port.toml base): its folder, wherever it is.
+    base = config.kernel_info().base_path
+    if base is not None:
+        args["LAB_PORT_BASE_DIR"] = str(base.resolve())
     if "LAB_ALLOC" in config.define_map():
         # the allocation lab's allocator folders (firmware/allocators/*/alloc.cmake) take
         # their third-party sources from the crates of deps/Cargo.toml (docs/allocation.md)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rtoslab.builder.kernel_source import KernelTree, check_tree
 from rtoslab.catalog import (
+    PROBE_MODES,
     Kernel,
     Target,
     allocator_capabilities,
@@ -145,6 +146,9 @@ class BuildConfig:
     cflags: tuple[str, ...] = ("-O2",)
     defines: tuple[tuple[str, object], ...] = ()  # preprocessor NAME=VALUE (all code)
     timing: tuple[tuple[str, object], ...] = ()  # timing-model overrides (rtoslab.timing)
+    # The probe mode (lab/probe.h; docs/boards.md): "" = the target's ([probe] mode),
+    # "region" (the QEMU plugin) or "buffer" (RAM buffer, the GDB runner).
+    probe: str = ""
     label: str = field(default="", compare=False)  # a human name, e.g. "O2 lto"
     # The axis values that made this configuration, as an experiment (or the run command
     # line) named them: stored in the identity so comparisons need not re-parse flags.
@@ -190,6 +194,10 @@ class BuildConfig:
             opts[key] = _option_value(value, kernel.options[key])
         _check_option_rules(kernel, opts)
         return opts
+
+    def probe_mode(self) -> str:
+        """The probe mode the image is built with: the override, else the target's."""
+        return self.probe or self.target_info().spec.probe.mode
 
     def define_map(self) -> dict[str, str]:
         """NAME -> VALUE, checked, sorted by name."""
@@ -262,6 +270,12 @@ class BuildConfig:
                                "(folders under firmware/allocators/)")
         check_cflags(self.cflags)
         self._check_cmake_paths()
+        if self.probe not in ("", *PROBE_MODES):
+            raise RtoslabError(f"probe mode {self.probe!r}: choose {' or '.join(PROBE_MODES)} "
+                               "(--probe; lab/probe.h, docs/boards.md)")
+        if self.probe_mode() == "buffer" and self.kernel_info().rust_crate:
+            raise RtoslabError(f"kernel {self.kernel}: the Rust models' probes have no buffer form "
+                               "(firmware/rust/lab): run them with --probe region on an emulator target")
         check_overrides(self.timing)
         settings, _ = self._resolve_timing()  # a clock beyond the target's flash rule is refused here
         if settings["time"] == "one-clock" and str(settings.get("core", "none")) == "none":
@@ -317,6 +331,8 @@ class BuildConfig:
         tree = self.kernel_tree()
         if tree is not None:  # the user's kernel tree, by content (pinned sources: absent)
             ident["kernel_source"] = tree.content
+        if self.probe_mode() != "region":
+            ident["probe"] = self.probe_mode()  # (region images keep their cached builds)
         if self.clock_hz() != self.target_info().clock_hz:
             # The firmware is built for the clock (LAB_TARGET_CLOCK_HZ): SysTick reloads,
             # tick rates and timer periods follow it. Only a clock other than the target's

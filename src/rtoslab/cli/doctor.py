@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 
 from rich.table import Table
 
@@ -11,6 +12,7 @@ from rtoslab.builder.rust import doctor_rows as rust_doctor_rows
 from rtoslab.catalog import kernels
 from rtoslab.cli.common import StdoutConsole
 from rtoslab.records import RtoslabError
+from rtoslab.runners.gdb import GDB
 from rtoslab.timing import description
 from rtoslab.tools import ONE_CLOCK_FIX, patched_qemu, qemu_problem, tool_status
 
@@ -71,6 +73,12 @@ def cmd(args: argparse.Namespace) -> int:
         else:
             missing += 1
             table.add_row(t.name, "[red]missing[/red]", t.fix)
+    gdb = shutil.which(GDB)  # the GDB runner's client (boards; docs/boards.md)
+    if gdb is not None:
+        table.add_row(GDB, "ok", f"{gdb}: the GDB runner's client (docs/boards.md)")
+    else:
+        missing += 1
+        table.add_row(GDB, "[red]missing[/red]", "sudo apt-get install -y gdb-multiarch (or make setup)")
     clock = patched_qemu()
     if clock is not None:
         table.add_row("one clock (patched QEMU)", "ok",

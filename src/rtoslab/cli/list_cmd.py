@@ -28,7 +28,8 @@ def cmd(args: argparse.Namespace) -> int:
         t.add_column(col)
     for tg in targets().values():
         t.add_row(*_cells(tg.name, tg.core, str(tg.spec.cores), f"{tg.clock_hz / 1e6:g} MHz",
-                          flash_ws_text(tg), tg.qemu_machine, tg.description))
+                          flash_ws_text(tg), tg.qemu_machine or "none: a board (GDB server)",
+                          tg.description))
     con.print(t)
 
     k = Table(title="kernels")

@@ -68,6 +68,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--irq-windows", action="store_true",
                    help="also find every interval in which each interrupt priority level is "
                         "masked, with its source lines (docs/irq-windows.md)")
+    p.add_argument("--runner", choices=("qemu", "gdb"), default=None,
+                   help="qemu: the emulator with the timing plugin (default on emulator targets); "
+                   "gdb: a board (or QEMU's gdbstub) through a GDB server (default on board "
+                   "targets; docs/boards.md)")
+    p.add_argument("--gdb-server", default=None, metavar="HOST:PORT",
+                   help="the GDB server of --runner gdb (default: the board's, target.toml [board])")
+    p.add_argument("--probe", choices=("region", "buffer"), default=None,
+                   help="probe mode (default: the target's; --runner gdb needs buffer: lab/probe.h)")
     p.add_argument("--yes", action="store_true",
                    help=f"run a plan of more than {LARGE_PLAN_RUNS} benchmark runs without asking")
     p.add_argument("--shard", default=None, metavar="I/N",
@@ -226,7 +234,8 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
              experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None,
              irq_windows: bool = False, report_spec: ReportSpec | None = None,
              shard: tuple[int, int] | None = None, offsets: list[int] | None = None,
-             cluster: ClusterSession | None = None) -> tuple[int, list[BenchResult], str]:
+             cluster: ClusterSession | None = None,
+             runner: api.Runner | None = None) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record (``rtoslab.api.execute_plan``) with progress on
     stderr. Returns (run id, results, final status).
 
@@ -254,7 +263,7 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
             outcome = api.execute_plan(store, plan, command, experiment, jobs, progress,
                                        on_start=started.append, irq_windows=irq_windows,
                                        report_spec=report_spec, shard=shard, offsets=offsets,
-                                       cluster=cluster)
+                                       cluster=cluster, runner=runner)
     except BaseException:
         if started:
             lines.line(f"run {started[0]} stopped: stored as incomplete, with every result finished "
@@ -367,16 +376,22 @@ def cmd(args: argparse.Namespace) -> int:
                 (replace(twin, axes=tuple({**config.axis_values(), "defines.LAB_TRACE": 1}.items())),
                  benches)]
     check_irq_windows(plan, args.irq_windows)
-    api.check_machine(plan)
+    runner = runner_from_args(args, config)
+    if runner is None:
+        api.check_machine(plan)
+    elif args.cluster is not None:
+        raise RtoslabError("--cluster runs the images on the cluster's emulators: drop --runner gdb "
+                           "(a board is measured from one machine)")
+    jobs = 1 if runner is not None else args.jobs  # one board: one run at a time
     offsets = None
     if shard is not None:
         plan, offsets = shard_of(plan, *shard)
     with open_cluster(args) as cluster:  # an unknown address fails before anything is stored
         store = open_db(args)
-        announce_plan(store, plan, _workers(cluster, args.jobs), args.yes, "run")
-        run_id, _results, status = run_plan(store, plan, command, jobs=args.jobs,
+        announce_plan(store, plan, _workers(cluster, jobs), args.yes, "run")
+        run_id, _results, status = run_plan(store, plan, command, jobs=jobs,
                                             irq_windows=args.irq_windows, shard=shard,
-                                            offsets=offsets, cluster=cluster)
+                                            offsets=offsets, cluster=cluster, runner=runner)
     print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 
@@ -403,12 +418,15 @@ def open_cluster(args: argparse.Namespace) -> Iterator[ClusterSession | None]:
 
 def config_from_args(args: argparse.Namespace) -> BuildConfig:
     """The configuration the run command line names (its axes: the flags given), checked
-    (``rtoslab.api.configuration``)."""
+    (``rtoslab.api.configuration``). --runner gdb builds buffer-mode images."""
+    probe = getattr(args, "probe", None)
+    if probe is None and getattr(args, "runner", None) == "gdb":
+        probe = "buffer"
     config = api.configuration(
         target=args.target, kernel=args.kernel, cflags=args.cflags,
         options=parse_options(args.option, "--option"),
         defines=parse_options(args.define, "--define"),
-        timing=parse_options(args.timing, "--timing"))
+        timing=parse_options(args.timing, "--timing"), probe=probe or "")
     folder, given = kernel_source_of(args)
     return with_kernel_source(config, folder, given=given)
 
@@ -439,6 +457,29 @@ def parse_options(texts: list[str], flag: str) -> dict[str, object]:
                                "give it once")
         out[key] = value
     return out
+
+
+def runner_from_args(args: argparse.Namespace, config: BuildConfig) -> api.Runner | None:
+    """The GDB runner when --runner gdb (or a board target's default) asks for it; None:
+    the emulator's (api's default). Refuses a region-mode image for the GDB runner and a
+    --gdb-server without it, one line each."""
+    board = config.target_info().spec.board
+    kind = args.runner or ("gdb" if board is not None else "qemu")
+    if kind == "qemu":
+        if args.gdb_server:
+            raise RtoslabError("--gdb-server is for --runner gdb")
+        if config.probe_mode() == "buffer":
+            raise RtoslabError(f"{config.target}: buffer-mode images run through a GDB server: "
+                               "add --runner gdb --gdb-server HOST:PORT, or use --probe region")
+        return None
+    if config.probe_mode() != "buffer":
+        raise RtoslabError("--runner gdb reads the RAM probe buffer: drop --probe region "
+                           "(--runner gdb builds with --probe buffer)")
+    server = args.gdb_server or (board.gdb_server if board is not None else None)
+    if not server:
+        raise RtoslabError(f"--runner gdb needs --gdb-server HOST:PORT ({config.target} names no "
+                           "board GDB server in target.toml [board])")
+    return api.gdb_runner(server)
 
 
 def traced_twin(config: BuildConfig) -> BuildConfig:

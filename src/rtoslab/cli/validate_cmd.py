@@ -22,11 +22,50 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="only this validation benchmark (repeatable)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                    help="parallel builds and runs (default: number of cores)")
+    p.add_argument("--board", default=None, metavar="TARGET",
+                   help="run the suite (or --bench) on this board through its GDB server and on "
+                   "the model, and print board cycles, model cycles and error per metric "
+                   "(docs/boards.md)")
+    p.add_argument("--gdb-server", default=None, metavar="HOST:PORT",
+                   help="the board's GDB server (default: target.toml [board] gdb_server)")
+    p.add_argument("--kernel", default="baremetal", help="kernel of --board runs (default: baremetal)")
     add_db_option(p)
     p.set_defaults(func=cmd)
 
 
+def cmd_board(args: argparse.Namespace) -> int:
+    """validate --board: the same sources on the board and on the model, side by side."""
+    from rtoslab import api
+    from rtoslab.catalog import get_target, na_reason, suite_benchmarks
+
+    target = get_target(args.board)
+    board = api.configuration(target=target.name, kernel=args.kernel, probe="buffer")
+    model = validation.model_config(board)
+    model.validate()
+    benches = ([get_benchmark(n) for n in args.bench] if args.bench
+               else suite_benchmarks(validation.SUITE))
+    benches = [b for b in benches if na_reason(b, board.kernel_info(), target) is None]
+    server = args.gdb_server or (target.spec.board.gdb_server if target.spec.board else None)
+    if not server:
+        raise RtoslabError(f"--board {target.name}: give --gdb-server HOST:PORT (the target names "
+                           "no [board] gdb_server)")
+    runner = api.gdb_runner(server)
+    store = open_db(args)
+    command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    board_run, board_results, _ = run_plan(store, [(board, benches)], command, jobs=1, runner=runner)
+    model_run, model_results, _ = run_plan(store, [(model, benches)], command, jobs=args.jobs)
+    rows = validation.board_rows(board_results, model_results)
+    sys.stdout.write(f"board run {board_run} ({runner.measured_on(target.name)}), model run "
+                     f"{model_run} ({model.target}, {' '.join(f'{k}={v}' for k, v in model.timing)})\n\n")
+    sys.stdout.write(validation.board_table(rows, target.name, board.clock_hz()))
+    return 0 if all(r.error is not None for r in rows) else 1
+
+
 def cmd(args: argparse.Namespace) -> int:
+    if args.board:
+        return cmd_board(args)
+    if args.gdb_server:
+        raise RtoslabError("--gdb-server is for validate --board")
     benches = None
     if args.bench:
         benches = [get_benchmark(n) for n in args.bench]

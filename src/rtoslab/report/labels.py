@@ -62,6 +62,12 @@ def timing_footer(config: ConfigView) -> str:
     followed (the plugin's other settings, such as memory maps, are in the reports and the
     stored identity)."""
     model = config.model
+    measured_on = str(config.identity.get("measured_on", "model"))
+    if measured_on.startswith("hardware:"):
+        # A chip's own cycles: no timing model priced them (docs/boards.md).
+        clock = config.identity.get("clock_hz", model.get("clock_hz"))
+        at = f" at {frequency(clock)}" if clock is not None else ""
+        return f"timing: measured on the chip ({measured_on}){at}, cycles from its own clock"
     parts = [f"core {model.get('core', config.core)}"]
     clock = config.identity.get("clock_hz", model.get("clock_hz"))
     if clock is not None:
@@ -76,6 +82,8 @@ def timing_footer(config: ConfigView) -> str:
     # What QEMU's time followed (docs/timing-model.md, "One clock"); stored before the
     # one clock: the instruction clock.
     parts.append(f"time {model.get('time', 'instruction')}")
+    if measured_on != "model":  # QEMU's gdbstub through the GDB runner: SysTick on this clock
+        parts.append(f"measured through {measured_on}'s gdbstub (buffer probe)")
     return "timing: " + ", ".join(parts)
 
 

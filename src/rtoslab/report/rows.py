@@ -119,4 +119,6 @@ def time_base_lines(rows: list[Row]) -> list[str]:
 def config_title(config: ConfigView) -> str:
     """``mps2-an385 · freertos · arm-none-eabi-gcc 13.2.1``"""
     compiler = f"{config.compiler} {config.compiler_version}".strip()
-    return " · ".join(part for part in (config.target, config.kernel, compiler) if part)
+    where = str(config.identity.get("measured_on", "model"))
+    on = f"measured on {where}" if where != "model" else ""
+    return " · ".join(part for part in (config.target, config.kernel, compiler, on) if part)

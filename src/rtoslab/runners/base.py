@@ -42,10 +42,17 @@ class RunOutput:
     events_path: Path | None = None  # the exception event file, when the request asked for it
     irq_windows: str | None = None  # the plugin's masked-window report (docs/formats.md §9)
     console_dropped: int = 0  # console bytes left out (the runner keeps a bounded amount)
+    probe_clock: str = ""  # buffer mode: the clock the probes read ("dwt", "systick"; docs/boards.md)
+    drains: int = 0  # buffer mode: times the runner emptied the full probe buffer
 
 
 class Runner(Protocol):
     name: str
+
+    def measured_on(self, target: str) -> str:
+        """What the results were measured on, as the identity stores it: ``model`` (the
+        QEMU plugin), ``hardware:<target>`` or ``emulator:<version>`` (a GDB server)."""
+        ...
 
     def preflight(self) -> None:
         """Raise RtoslabError (with the fix) if the runner cannot run anything here."""

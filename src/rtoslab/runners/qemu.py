@@ -22,7 +22,7 @@ from rtoslab.runners.base import RunOutput, RunRequest
 from rtoslab.runners.fault import describe_fault
 from rtoslab.timing import description
 from rtoslab.tools import check_one_clock, check_qemu, qemu_binary
-from rtoslab.trace.elf import check_arm_elf, read_elf_section
+from rtoslab.trace.elf import check_arm_elf, read_elf_section, read_elf_symbol
 from rtoslab.trace.reader import read_trace
 
 
@@ -199,6 +199,9 @@ class QemuRunner:
 
     name = "qemu"
 
+    def measured_on(self, target: str) -> str:
+        return "model"
+
     def __init__(self) -> None:
         self._live: set[subprocess.Popen[bytes]] = set()
         self._lock = threading.Lock()
@@ -220,6 +223,9 @@ class QemuRunner:
         if not req.elf.is_file():
             raise RtoslabError(f"{req.benchmark}: ELF {req.elf} does not exist: build it first")
         check_arm_elf(req.elf)
+        if read_elf_symbol(req.elf, "lab_probe_buf") is not None:
+            raise RtoslabError(f"{req.benchmark}: {req.elf.name} is a buffer-mode image (--probe "
+                               "buffer): run it with --runner gdb --gdb-server HOST:PORT")
         self.preflight()
         if "time_hz" in req.model:
             check_one_clock()

@@ -71,3 +71,16 @@ def _arm_elf(stream: BinaryIO, elf_path: str | Path) -> ELFFile:
             "ARM: build the firmware for a Cortex-M target"
         )
     return elf
+
+
+def read_elf_symbol(elf_path: str | Path, name: str) -> int | None:
+    """The value of symbol ``name`` of an ELF file, or None when it has none."""
+    from elftools.elf.sections import SymbolTableSection
+
+    with _open(elf_path) as stream:
+        for section in _arm_elf(stream, elf_path).iter_sections():
+            if isinstance(section, SymbolTableSection):
+                syms = section.get_symbol_by_name(name)
+                if syms:
+                    return int(syms[0]["st_value"])
+    return None

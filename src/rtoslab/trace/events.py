@@ -8,25 +8,27 @@ Version 2 (a machine with several vCPUs) adds the machine's shared clock to each
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtoslab import formats
 from rtoslab.records import RtoslabError
 
-MAGIC = b"RTLEVENT"
+_FORMAT = formats.load("events")  # formats/events.toml: the one declaration
+MAGIC = bytes(_FORMAT.magic) if isinstance(_FORMAT.magic, bytes) else b""
 VERSION = 1
-RECORD_SIZE = 24
-RECORD_SIZES = {1: 24, 2: 40}  # version 2: several vCPUs, with the shared clock
-KIND_ENTRY = 1
-KIND_RETURN = 2
-KIND_TAIL_CHAIN = 3
-KIND_END = 0xFFFF
-STATUS_CAPPED = 1
+RECORD_SIZES = _FORMAT.record_sizes()  # version 2: several vCPUs, with the shared clock
+RECORD_SIZE = RECORD_SIZES[VERSION]
+KIND_ENTRY = _FORMAT.constants["KIND_ENTRY"]
+KIND_RETURN = _FORMAT.constants["KIND_RETURN"]
+KIND_TAIL_CHAIN = _FORMAT.constants["KIND_TAIL_CHAIN"]
+KIND_END = _FORMAT.constants["KIND_END"]
+STATUS_CAPPED = _FORMAT.constants["STATUS_CAPPED"]
 
-_HEADER = struct.Struct("<8sIII12x")
-_RECORD = struct.Struct("<HHIQQ")
-_RECORD_V2 = struct.Struct("<HHIQQQQ")
+_HEADER = _FORMAT.headers[1].struct
+_RECORD = _FORMAT.records[1].struct
+_RECORD_V2 = _FORMAT.records[2].struct
+assert _FORMAT.headers[2].size == _HEADER.size
 
 
 @dataclass(frozen=True)

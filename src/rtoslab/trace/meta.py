@@ -7,9 +7,10 @@ pair into samples.
 from __future__ import annotations
 
 import re
-import struct
 from pathlib import Path
+from typing import Any
 
+from rtoslab import formats, lab_headers
 from rtoslab.records import (
     FLAG_CALIBRATION,
     FLAG_NO_CALIBRATION,
@@ -23,16 +24,17 @@ from rtoslab.records import (
 from rtoslab.trace.elf import read_elf_section
 
 SECTION = ".lab_meta"
-MAGIC = 0x5042414C  # "LABP" read as a little-endian u32
-VERSION = 1
-RECORD_SIZE = 160
-NAME_SIZE = 32
-DESCRIPTION_SIZE = 112
+_FORMAT = formats.load("lab_meta")  # formats/lab_meta.toml: the one declaration
+MAGIC = int(_FORMAT.magic)
+VERSION = _FORMAT.version
+_RECORD = _FORMAT.records[VERSION].struct
+RECORD_SIZE = _RECORD.size
 KNOWN_FLAGS = FLAG_CALIBRATION | FLAG_NO_CALIBRATION | FLAG_VIRTUAL
-CALIBRATION_START_ID = 0
-CALIBRATION_END_ID = 1
+# The harness's calibration pair (lab/probe.h; the pair is found by its flag, these ids
+# only check that nothing else uses them).
+CALIBRATION_START_ID = lab_headers.define_value("probe.h", "LAB_PROBE_CALIBRATION_START")
+CALIBRATION_END_ID = lab_headers.define_value("probe.h", "LAB_PROBE_CALIBRATION_END")
 
-_RECORD = struct.Struct(f"<IHHHHI{NAME_SIZE}s{DESCRIPTION_SIZE}s")
 _NAME_RE = re.compile(r"[a-z0-9_]+")
 
 
@@ -69,7 +71,7 @@ def parse_probe_meta(data: bytes, source: str) -> tuple[PairMeta, ...]:
 
 
 def _parse_record(
-    fields: tuple[int, int, int, int, int, int, bytes, bytes], source: str, index: int
+    fields: tuple[Any, ...], source: str, index: int
 ) -> PairMeta:
     magic, version, kind, start_id, end_id, flags, raw_name, raw_description = fields
     where = f"{source}: record {index}"

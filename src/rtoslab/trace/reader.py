@@ -10,24 +10,26 @@ hits are core 0 and its shared clock is the core's own.
 
 from __future__ import annotations
 
-import struct
 from pathlib import Path
 
+from rtoslab import formats
 from rtoslab.records import Hit, RtoslabError, Trace, TraceEnd
 
-MAGIC = b"RTLTRACE"
-VERSION = 2
-VERSIONS = (1, 2)
-RECORD_SIZES = {1: 24, 2: 40}
+_FORMAT = formats.load("trace")  # formats/trace.toml: the one declaration
+MAGIC = bytes(_FORMAT.magic) if isinstance(_FORMAT.magic, bytes) else b""
+VERSION = _FORMAT.version
+VERSIONS = _FORMAT.reads
+RECORD_SIZES = _FORMAT.record_sizes()
 RECORD_SIZE = RECORD_SIZES[VERSION]
-END_PROBE_ID = 0xFFFFFFFF
-CORE_TOTAL_ID = 0xFFFFFFFE
-FLAG_HAS_CYCLES = 1 << 0
+END_PROBE_ID = _FORMAT.constants["END_ID"]
+CORE_TOTAL_ID = _FORMAT.constants["CORE_TOTAL_ID"]
+FLAG_HAS_CYCLES = _FORMAT.constants["FLAG_CYCLES_MODELLED"]
 KNOWN_FLAGS = FLAG_HAS_CYCLES
 
-_HEADER = struct.Struct("<8sIIIIII")
-_RECORD_V1 = struct.Struct("<IIQQ")
-_RECORD_V2 = struct.Struct("<IHHQQQQ")
+_HEADER = _FORMAT.headers[VERSION].struct
+_RECORD_V1 = _FORMAT.records[1].struct
+_RECORD_V2 = _FORMAT.records[2].struct
+assert all(_FORMAT.headers[v].size == _HEADER.size for v in VERSIONS)
 
 # One record as (probe id, core, status, insns, cycles, shared insns, shared cycles).
 _Row = tuple[int, int, int, int, int, int, int]

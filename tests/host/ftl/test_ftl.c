@@ -21,6 +21,7 @@
 #include "map.h"
 #include "mount.h"
 #include "nand_sim.h"
+#include "rand.h"
 #include "util.h"
 #include "wear.h"
 
@@ -291,10 +292,10 @@ static void test_util_crc_and_prng(void)
     uint32_t part = ftl_util_crc32(0u, "1234", 4u);
     CHECK_EQ(ftl_util_crc32(part, "56789", 5u), 0xCBF43926u);
     uint32_t s = 1u;
-    CHECK_EQ(ftl_util_xorshift32(&s), 270369u);
+    CHECK_EQ(ftl_rand_xorshift32(&s), 270369u);
     CHECK_EQ(s, 270369u);
-    CHECK_EQ(ftl_util_range(0xFFFFFFFFu, 10u), 9u);
-    CHECK_EQ(ftl_util_range(0u, 10u), 0u);
+    CHECK_EQ(ftl_rand_range(0xFFFFFFFFu, 10u), 9u);
+    CHECK_EQ(ftl_rand_range(0u, 10u), 0u);
 
     ftl_nand_spare_t sp = {0};
     sp.lpn = 7u;
@@ -893,13 +894,13 @@ static void test_wear_counters_and_trigger(void)
     for (uint32_t b = 4u; b < FTL_NAND_BLOCKS; b++) {
         ftl_wear_set(b, 100u);
     }
-    CHECK_EQ(ftl_wear_pick_cold(), FTL_BLOCK_NONE);
+    CHECK_EQ(ftl_alloc_pick_cold(), FTL_BLOCK_NONE);
     ftl_wear_set(2u, 100u - FTL_WL_THRESHOLD - 1u);
-    CHECK_EQ(ftl_wear_pick_cold(), 2u);
-    CHECK_EQ(ftl_wear_triggers(), 1u);
+    CHECK_EQ(ftl_alloc_pick_cold(), 2u);
+    CHECK_EQ(ftl_alloc_wear_triggers(), 1u);
     ftl_wear_on_erase(2u);
     CHECK_EQ(ftl_wear_count(2u), 100u - FTL_WL_THRESHOLD);
-    CHECK_EQ(ftl_wear_pick_cold(), FTL_BLOCK_NONE);
+    CHECK_EQ(ftl_alloc_pick_cold(), FTL_BLOCK_NONE);
 
     /* Allocator: host takes the least worn free block, GC the most. */
     uint32_t ppn;

@@ -66,7 +66,8 @@ pub fn start_interrupt_executor(
 #[macro_export]
 macro_rules! interrupt_executor {
     ($exec:ident, $handler:ident) => {
-        static $exec: $crate::__executor::InterruptExecutor = $crate::__executor::InterruptExecutor::new();
+        static $exec: $crate::__executor::InterruptExecutor =
+            $crate::__executor::InterruptExecutor::new();
 
         unsafe extern "C" fn $handler() {
             // SAFETY: the executor's own interrupt, started by start_interrupt_executor.

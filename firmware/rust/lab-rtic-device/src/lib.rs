@@ -46,7 +46,11 @@ pub fn install(irq: Interrupt, handler: lab::IrqHandler, prio: u8) {
     lab::check!(prio >= 1);
     // The build's IRQ_SOFT_TOP (target.toml irq_soft_top) must be the C target's.
     lab::check!((0..4).any(|n| lab::irq_soft(n) == irq as u32));
-    lab::irq_install(irq as u32, handler, lab::nvic_prio_from_least_urgent(prio - 1));
+    lab::irq_install(
+        irq as u32,
+        handler,
+        lab::nvic_prio_from_least_urgent(prio - 1),
+    );
 }
 
 /// The glue around every RTIC benchmark app, written once. At item level in the benchmark

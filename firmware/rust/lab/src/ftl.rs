@@ -28,7 +28,13 @@ pub struct FtlCpl {
 
 impl FtlCpl {
     /// An all-zero completion, for ftl_poll to fill.
-    pub const EMPTY: FtlCpl = FtlCpl { tag: 0, lba: 0, count: 0, op: 0, status: 0 };
+    pub const EMPTY: FtlCpl = FtlCpl {
+        tag: 0,
+        lba: 0,
+        count: 0,
+        op: 0,
+        status: 0,
+    };
 }
 
 /// Opaque C objects: commands (ftl_cmd_t).

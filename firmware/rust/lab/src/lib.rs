@@ -31,7 +31,10 @@ pub const PROBE_REGION_BASE: u32 = parse_u32(env!("LAB_PROBE_REGION_BASE"));
 pub const PROBE_REGION_SIZE: u32 = parse_u32(env!("LAB_PROBE_REGION_SIZE"));
 /// The upper half of the base: the `movt` immediate of every probe.
 pub const PROBE_BASE_HI: u32 = {
-    assert!(PROBE_REGION_BASE & 0xFFFF == 0, "probe region base must be 64 KiB aligned");
+    assert!(
+        PROBE_REGION_BASE & 0xFFFF == 0,
+        "probe region base must be 64 KiB aligned"
+    );
     PROBE_REGION_BASE >> 16
 };
 /// Core clock of the image in Hz (target.toml clock_hz; SysTick counts at this rate).
@@ -190,11 +193,17 @@ const fn padded<const N: usize>(s: &str) -> [u8; N] {
 
 const fn check_name(name: &str) {
     let b = name.as_bytes();
-    assert!(!b.is_empty() && b.len() <= 31, "a metric name is 1..31 characters");
+    assert!(
+        !b.is_empty() && b.len() <= 31,
+        "a metric name is 1..31 characters"
+    );
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
-        assert!(c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_', "a metric name is [a-z0-9_]");
+        assert!(
+            c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_',
+            "a metric name is [a-z0-9_]"
+        );
         i += 1;
     }
 }
@@ -308,11 +317,13 @@ macro_rules! isr {
 macro_rules! check {
     ($cond:expr) => {
         if !($cond) {
-            $crate::fail(
-                concat!(file!(), "\0").as_ptr(),
-                line!() as i32,
-                concat!(stringify!($cond), "\0").as_ptr(),
-            )
+            // (names bound outside the unsafe block: it expands no metavariable)
+            let fail = $crate::fail;
+            let file: &'static str = concat!(file!(), "\0");
+            let what: &'static str = concat!(stringify!($cond), "\0");
+            let line = line!() as i32;
+            // SAFETY: both strings are NUL-terminated literals.
+            unsafe { fail(file.as_ptr(), line, what.as_ptr()) }
         }
     };
 }
@@ -332,7 +343,11 @@ mod ffi {
         pub fn lab_target_irq_install(irq: u32, handler: super::IrqHandler, priority: u32) -> i32;
         pub fn lab_target_irq_trigger(irq: u32);
         pub fn lab_target_irq_soft(n: u32) -> u32;
-        pub fn lab_target_timer_start(period: u32, handler: super::IrqHandler, priority: u32) -> i32;
+        pub fn lab_target_timer_start(
+            period: u32,
+            handler: super::IrqHandler,
+            priority: u32,
+        ) -> i32;
         pub fn lab_target_timer_stop();
         pub fn lab_console_put_kv(key: *const u8, value: u32);
     }
@@ -345,9 +360,12 @@ pub fn finish() -> ! {
     unsafe { ffi::lab_finish() }
 }
 
-/// End the run as failed; `file` and `what` are NUL-terminated. Never returns.
-pub fn fail(file: *const u8, line: i32, what: *const u8) -> ! {
-    // SAFETY: NUL-terminated strings from check!.
+/// End the run as failed ("LAB-FAIL file:line: what"). Never returns.
+///
+/// # Safety
+/// `file` and `what` must point to NUL-terminated strings (check! passes literals).
+pub unsafe fn fail(file: *const u8, line: i32, what: *const u8) -> ! {
+    // SAFETY: the caller's promise above.
     unsafe { ffi::lab_fail(file, line, what) }
 }
 
@@ -432,7 +450,9 @@ fn panic(_info: &core::panic::PanicInfo) -> ! {
 #[inline(always)]
 pub fn keep<T>(v: &T) {
     // SAFETY: empty asm.
-    unsafe { core::arch::asm!("/* {0} */", in(reg) v as *const T, options(nostack, preserves_flags)) }
+    unsafe {
+        core::arch::asm!("/* {0} */", in(reg) v as *const T, options(nostack, preserves_flags))
+    }
 }
 
 /// `*a += n`, returning the value before (Relaxed): `AtomicU32::fetch_add` where the core
@@ -481,9 +501,13 @@ fn irqs_masked<R>(f: impl FnOnce() -> R) -> R {
     let primask: u32;
     // SAFETY: reads PRIMASK and masks interrupts; the compiler keeps memory accesses
     // inside (no `nomem`).
-    unsafe { core::arch::asm!("mrs {0}, PRIMASK", "cpsid i", out(reg) primask, options(nostack, preserves_flags)) };
+    unsafe {
+        core::arch::asm!("mrs {0}, PRIMASK", "cpsid i", out(reg) primask, options(nostack, preserves_flags))
+    };
     let r = f();
     // SAFETY: restores the PRIMASK read above.
-    unsafe { core::arch::asm!("msr PRIMASK, {0}", in(reg) primask, options(nostack, preserves_flags)) };
+    unsafe {
+        core::arch::asm!("msr PRIMASK, {0}", in(reg) primask, options(nostack, preserves_flags))
+    };
     r
 }

@@ -34,7 +34,11 @@ pub mod ffi {
 pub fn all(k: usize, tasks: usize) -> bool {
     crate::check!(k < tasks);
     // SAFETY: toggle_part has TOGGLE_TASKS entries (the same define compiles both sides).
-    let part = unsafe { (core::ptr::addr_of!(ffi::toggle_part) as *const Part).add(k).read() };
+    let part = unsafe {
+        (core::ptr::addr_of!(ffi::toggle_part) as *const Part)
+            .add(k)
+            .read()
+    };
     // SAFETY: the workload's function, called in round order.
     unsafe { part(0, COUNT) == ROUND_DONE }
 }

@@ -15,6 +15,7 @@ static uint8_t s_needs_erase[FTL_NAND_BLOCKS]; /* 1: erase before use */
 static uint32_t s_last_seq[FTL_NAND_BLOCKS];
 static uint32_t s_free_count;
 static alloc_stream_t s_stream[FTL_STREAM_COUNT];
+static uint32_t s_wear_triggers;
 
 void ftl_alloc_init(void)
 {
@@ -24,6 +25,7 @@ void ftl_alloc_init(void)
         s_last_seq[b] = 0u;
     }
     s_free_count = 0u;
+    s_wear_triggers = 0u;
     for (uint32_t s = 0; s < FTL_STREAM_COUNT; s++) {
         s_stream[s].block = FTL_BLOCK_NONE;
         s_stream[s].next_page = 0u;
@@ -155,6 +157,33 @@ static uint32_t pool_choose(ftl_stream_t stream)
         }
     }
     return best;
+}
+
+uint32_t ftl_alloc_pick_cold(void)
+{
+    uint32_t max = 0u;
+    uint32_t cold = FTL_BLOCK_NONE;
+    uint32_t cold_count = UINT32_MAX;
+    for (uint32_t b = 0; b < FTL_NAND_BLOCKS; b++) {
+        uint32_t ec = ftl_wear_count(b);
+        if (ec > max) {
+            max = ec;
+        }
+        if (s_state[b] == (uint8_t)FTL_BLOCK_CLOSED && ec < cold_count) {
+            cold_count = ec;
+            cold = b;
+        }
+    }
+    if (cold == FTL_BLOCK_NONE || max - cold_count <= FTL_WL_THRESHOLD) {
+        return FTL_BLOCK_NONE;
+    }
+    s_wear_triggers++;
+    return cold;
+}
+
+uint32_t ftl_alloc_wear_triggers(void)
+{
+    return s_wear_triggers;
 }
 
 static bool stream_has_room(const alloc_stream_t *st)

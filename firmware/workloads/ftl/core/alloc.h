@@ -25,8 +25,12 @@
  * FTL_GC_RESERVE_BLOCKS or fewer free blocks; those are kept for GC so
  * that a reclaim can always complete.
  *
- * RAM: 6 bytes per block plus a few words. Opening a block scans the pool
- * (O(blocks)); everything else is O(1).
+ * Static wear levelling (ftl_alloc_pick_cold) picks among the CLOSED blocks
+ * by the erase counts of wear.h, as the pool choice does among free ones:
+ * this module owns the block states, wear.c only the counts.
+ *
+ * RAM: 6 bytes per block plus a few words. Opening a block and the cold
+ * pick scan all blocks (O(blocks)); everything else is O(1).
  */
 #ifndef FTL_ALLOC_H
 #define FTL_ALLOC_H
@@ -99,6 +103,15 @@ bool ftl_alloc_can_write(ftl_stream_t stream);
 
 /* Open block of a stream, FTL_BLOCK_NONE if none. */
 uint32_t ftl_alloc_open_block(ftl_stream_t stream);
+
+/* Static wear levelling: the CLOSED block with the smallest erase count
+ * (lowest index on ties), if the largest erase count (wear.h) exceeds its
+ * count by more than FTL_WL_THRESHOLD; FTL_BLOCK_NONE otherwise. Counts one
+ * trigger when it returns a block. O(blocks). */
+uint32_t ftl_alloc_pick_cold(void);
+
+/* Times ftl_alloc_pick_cold() returned a block since ftl_alloc_init(). */
+uint32_t ftl_alloc_wear_triggers(void);
 
 /* Block age bookkeeping for the cost-benefit policy: the largest sequence
  * number programmed into the block (its youngest data). */

@@ -340,7 +340,7 @@ static void gc_maybe_start(void)
     uint32_t free_blocks = ftl_alloc_free_count();
     if (s_eng.wl_check && free_blocks >= FTL_GC_RESERVE_BLOCKS) {
         s_eng.wl_check = false;
-        uint32_t cold = ftl_wear_pick_cold();
+        uint32_t cold = ftl_alloc_pick_cold();
         if (cold != FTL_BLOCK_NONE && ftl_gc_start(FTL_GC_JOB_WEAR, cold) == FTL_OK) {
             return;
         }

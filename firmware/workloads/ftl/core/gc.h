@@ -7,7 +7,7 @@
  * and remapped; then the victim is erased and returns to the free pool.
  * Two kinds of job share this machinery:
  *   RECLAIM  victim chosen by the victim policy, to gain free blocks
- *   WEAR     victim chosen by ftl_wear_pick_cold(), to move cold data
+ *   WEAR     victim chosen by ftl_alloc_pick_cold(), to move cold data
  *
  * The job never blocks and never calls the NAND itself. It is driven in
  * split phase by the engine (ftl.c):

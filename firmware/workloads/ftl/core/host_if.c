@@ -4,6 +4,7 @@
  */
 #include "host_if.h"
 
+#include "rand.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -148,7 +149,7 @@ void ftl_host_fill_page(uint32_t lba, uint32_t gen, uint8_t *page)
     ftl_util_store_le32(&page[0], lba);
     ftl_util_store_le32(&page[4], gen);
     for (uint32_t i = 8u; i < FTL_NAND_PAGE_SIZE; i += 4u) {
-        ftl_util_store_le32(&page[i], ftl_util_xorshift32(&state));
+        ftl_util_store_le32(&page[i], ftl_rand_xorshift32(&state));
     }
 }
 
@@ -167,7 +168,7 @@ ftl_status_t ftl_host_decode_page(uint32_t lba, const uint8_t *page, uint32_t *g
     }
     uint32_t state = pattern_seed(lba, stored_gen);
     for (uint32_t i = 8u; i < FTL_NAND_PAGE_SIZE; i += 4u) {
-        if (ftl_util_load_le32(&page[i]) != ftl_util_xorshift32(&state)) {
+        if (ftl_util_load_le32(&page[i]) != ftl_rand_xorshift32(&state)) {
             return FTL_ERR_VERIFY;
         }
     }
@@ -297,7 +298,7 @@ static uint32_t gen_pick_lba(ftl_gen_t *gen, const ftl_phase_t *ph)
         return lba;
     }
     uint32_t slots = ph->lba_count / ph->pages_per_cmd;
-    uint32_t slot = ftl_util_range(ftl_util_xorshift32(&gen->prng), slots);
+    uint32_t slot = ftl_rand_range(ftl_rand_xorshift32(&gen->prng), slots);
     return ph->lba_first + slot * ph->pages_per_cmd;
 }
 

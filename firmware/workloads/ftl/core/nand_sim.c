@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "util.h"
+#include "rand.h"
 
 /* Page data and spare records. The two big arrays may be placed by the
  * linker via FTL_NAND_STORAGE_ATTR. */
@@ -152,7 +152,7 @@ ftl_nand_status_t ftl_nand_program(uint32_t ppn, const uint8_t *data,
 static void partially_erase(uint8_t *p, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
-        p[i] = (uint8_t)(p[i] | (uint8_t)ftl_util_xorshift32(&s_power.prng));
+        p[i] = (uint8_t)(p[i] | (uint8_t)ftl_rand_xorshift32(&s_power.prng));
     }
 }
 

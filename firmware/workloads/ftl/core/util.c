@@ -1,5 +1,5 @@
 /*
- * util.c - CRC-32, xorshift32 and spare-record helpers (see util.h).
+ * util.c - CRC-32, byte order, erased check and spare-record helpers (see util.h).
  */
 #include "util.h"
 
@@ -20,21 +20,6 @@ uint32_t ftl_util_crc32(uint32_t crc, const void *buf, size_t len)
         crc = (crc >> 4) ^ k_crc_nibble[crc & 0x0Fu];
     }
     return ~crc;
-}
-
-uint32_t ftl_util_xorshift32(uint32_t *state)
-{
-    uint32_t x = *state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *state = x;
-    return x;
-}
-
-uint32_t ftl_util_range(uint32_t random, uint32_t n)
-{
-    return (uint32_t)(((uint64_t)random * (uint64_t)n) >> 32);
 }
 
 uint32_t ftl_util_load_le32(const uint8_t *p)

@@ -1,6 +1,7 @@
 /*
- * util.h - small helpers shared by the FTL core: CRC-32, the xorshift32
- * PRNG, and sealing/checking of the spare-area record.
+ * util.h - small helpers shared by the FTL core: CRC-32, little-endian
+ * byte order, the erased check, and sealing/checking of the spare-area
+ * record (the PRNG, which the NAND simulator uses too, is rand.h).
  *
  * All functions are pure (no static state) and run in time linear in the
  * length of their input.
@@ -15,14 +16,6 @@
  * `crc` (pass 0 to start). ftl_util_crc32(0, "123456789", 9) == 0xCBF43926.
  * Uses a 16-entry table: two table look-ups per byte, 64 bytes of rodata. */
 uint32_t ftl_util_crc32(uint32_t crc, const void *buf, size_t len);
-
-/* One step of Marsaglia's xorshift32 (shifts 13, 17, 5). *state must be
- * non-zero; it stays non-zero. Returns the new state. */
-uint32_t ftl_util_xorshift32(uint32_t *state);
-
-/* Maps a 32-bit random value onto 0 .. n-1 without a division
- * (multiply-shift; bias below 2^-32 * n). n must be >= 1. */
-uint32_t ftl_util_range(uint32_t random, uint32_t n);
 
 /* Little-endian 32-bit load/store on byte buffers (alignment-free). */
 uint32_t ftl_util_load_le32(const uint8_t *p);

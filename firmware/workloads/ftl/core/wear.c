@@ -1,19 +1,15 @@
 /*
- * wear.c - erase counters and static wear-levelling trigger (see wear.h).
+ * wear.c - per-block erase counters (see wear.h).
  */
 #include "wear.h"
 
-#include "alloc.h"
-
 static uint32_t s_erase_count[FTL_NAND_BLOCKS];
-static uint32_t s_triggers;
 
 void ftl_wear_init(void)
 {
     for (uint32_t b = 0; b < FTL_NAND_BLOCKS; b++) {
         s_erase_count[b] = 0u;
     }
-    s_triggers = 0u;
 }
 
 void ftl_wear_set(uint32_t block, uint32_t erase_count)
@@ -55,31 +51,4 @@ uint32_t ftl_wear_max(void)
         }
     }
     return max;
-}
-
-uint32_t ftl_wear_pick_cold(void)
-{
-    uint32_t max = 0u;
-    uint32_t cold = FTL_BLOCK_NONE;
-    uint32_t cold_count = UINT32_MAX;
-    for (uint32_t b = 0; b < FTL_NAND_BLOCKS; b++) {
-        uint32_t ec = s_erase_count[b];
-        if (ec > max) {
-            max = ec;
-        }
-        if (ftl_alloc_state(b) == FTL_BLOCK_CLOSED && ec < cold_count) {
-            cold_count = ec;
-            cold = b;
-        }
-    }
-    if (cold == FTL_BLOCK_NONE || max - cold_count <= FTL_WL_THRESHOLD) {
-        return FTL_BLOCK_NONE;
-    }
-    s_triggers++;
-    return cold;
-}
-
-uint32_t ftl_wear_triggers(void)
-{
-    return s_triggers;
 }

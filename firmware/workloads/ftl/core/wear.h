@@ -1,5 +1,5 @@
 /*
- * wear.h - per-block erase counters and the static wear-levelling trigger.
+ * wear.h - per-block erase counters.
  *
  * The FTL keeps its own erase count per block (the simulated chip's count
  * is the physical truth, used only for statistics). The count is written
@@ -9,19 +9,20 @@
  *
  * Dynamic wear levelling is done by the allocator (host writes go to the
  * least-worn free block, GC copies to the most-worn one). Static wear
- * levelling is triggered here: when the least-worn closed block has an
- * erase count more than FTL_WL_THRESHOLD below the most-worn block, its
- * (cold) data is moved so that the block returns to circulation.
+ * levelling's pick is the allocator's too (ftl_alloc_pick_cold in alloc.h:
+ * the closed block with the fewest erases, when the spread exceeds
+ * FTL_WL_THRESHOLD), which reads these counts with the block states it
+ * owns. This module is a leaf: it owns the counts, knows no block state.
  *
- * RAM: 4 bytes per block. ftl_wear_pick_cold and ftl_wear_min/max scan all
- * blocks (O(blocks)); the others are O(1).
+ * RAM: 4 bytes per block. ftl_wear_min/max scan all blocks (O(blocks));
+ * the others are O(1).
  */
 #ifndef FTL_WEAR_H
 #define FTL_WEAR_H
 
 #include "ftl_types.h"
 
-/* All counts zero, statistics cleared. */
+/* All counts zero. */
 void ftl_wear_init(void);
 
 /* Sets a block's count (mount, format, tests). */
@@ -36,14 +37,5 @@ void ftl_wear_on_erase(uint32_t block);
 /* Smallest / largest erase count over all blocks. */
 uint32_t ftl_wear_min(void);
 uint32_t ftl_wear_max(void);
-
-/* Block that static wear levelling should move: the closed block with the
- * smallest erase count (lowest index on ties), if max - its count exceeds
- * FTL_WL_THRESHOLD; FTL_BLOCK_NONE otherwise. Counts one trigger when it
- * returns a block. */
-uint32_t ftl_wear_pick_cold(void);
-
-/* Times ftl_wear_pick_cold() returned a block. */
-uint32_t ftl_wear_triggers(void);
 
 #endif /* FTL_WEAR_H */

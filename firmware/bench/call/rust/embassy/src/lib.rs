@@ -11,7 +11,12 @@ use lab::{check, meta, probe, MetaRec};
 
 const CALL_ROUNDS: u32 = 1000;
 
-meta!(MetaRec::interval("empty_call", 2, 3, "bl to an empty non-inlined function and its return"));
+meta!(MetaRec::interval(
+    "empty_call",
+    2,
+    3,
+    "bl to an empty non-inlined function and its return"
+));
 
 static CALLS: AtomicU32 = AtomicU32::new(0);
 

@@ -10,7 +10,9 @@
 #![no_std]
 
 use lab::check;
-use lab::ftl::{ffi, FtlCmd, FtlCpl, Handoff, NandReq, FTL_OK, FTL_STEP_DONE, FTL_STEP_IDLE, FTL_STEP_NAND};
+use lab::ftl::{
+    ffi, FtlCmd, FtlCpl, Handoff, NandReq, FTL_OK, FTL_STEP_DONE, FTL_STEP_IDLE, FTL_STEP_NAND,
+};
 
 /// The C core's host queue depth: the channel of commands holds as many.
 const HOST_QUEUE_DEPTH: usize = lab::ftl::FTL_HOST_QUEUE_DEPTH;

@@ -49,6 +49,9 @@ static LAST_TICK: AtomicU32 = AtomicU32::new(u32::MAX);
 /// as SysTick() would, so nothing is counted twice), then the probe if the count moved.
 /// Those instructions precede the probe, so, like the C ports' handler prologue before the
 /// tick hook, they are outside every metric.
+///
+/// # Safety
+/// Only the exception entry calls it (the vector table), never Rust code.
 #[no_mangle]
 pub unsafe extern "C" fn SysTick_Handler() {
     let now = Mono::now().ticks();

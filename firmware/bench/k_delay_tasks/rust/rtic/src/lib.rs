@@ -39,7 +39,10 @@ const TASKS: usize = 5;
 const DELAY_MS: u32 = 50;
 const TICK_HZ: u32 = 1000;
 const DELAY_TICKS: u32 = DELAY_MS * TICK_HZ / 1000;
-const _: () = assert!(DELAY_MS * TICK_HZ % 1000 == 0, "50 ms must be a whole number of ticks");
+const _: () = assert!(
+    (DELAY_MS * TICK_HZ).is_multiple_of(1000),
+    "50 ms must be a whole number of ticks"
+);
 const SAMPLES: u32 = 100;
 const BODY_WRITES: u32 = 8;
 const LOG_MODE: u32 = lab::define_u32!(LAB_LOG_MODE, 0);
@@ -47,16 +50,66 @@ const LOG_MODE: u32 = lab::define_u32!(LAB_LOG_MODE, 0);
 systick_monotonic!(Mono, 1_000);
 
 meta!(
-    MetaRec::since("task1_delay", 3, 4, "Task1 (prio 4): delay_until(now + 50 ms) called -> first statement after it returns"),
-    MetaRec::since("task2_delay", 5, 6, "Task2 (prio 3): delay_until(now + 50 ms) called -> first statement after it returns"),
-    MetaRec::since("task3_delay", 7, 8, "Task3 (prio 2): delay_until(now + 50 ms) called -> first statement after it returns"),
-    MetaRec::since("task4_delay", 9, 10, "Task4 (prio 1): delay_until(now + 50 ms) called -> first statement after it returns"),
-    MetaRec::since("task5_delay", 11, 12, "Task5 (prio 0): delay_until(now + 50 ms) called -> first statement after it returns"),
-    MetaRec::since("task1_wake", 2, 4, "expiring tick's handler -> Task1's first statement after its delay returns"),
-    MetaRec::since("task2_wake", 2, 6, "expiring tick's handler -> Task2's first statement after its delay returns"),
-    MetaRec::since("task3_wake", 2, 8, "expiring tick's handler -> Task3's first statement after its delay returns"),
-    MetaRec::since("task4_wake", 2, 10, "expiring tick's handler -> Task4's first statement after its delay returns"),
-    MetaRec::since("task5_wake", 2, 12, "expiring tick's handler -> Task5's first statement after its delay returns"),
+    MetaRec::since(
+        "task1_delay",
+        3,
+        4,
+        "Task1 (prio 4): delay_until(now + 50 ms) called -> first statement after it returns"
+    ),
+    MetaRec::since(
+        "task2_delay",
+        5,
+        6,
+        "Task2 (prio 3): delay_until(now + 50 ms) called -> first statement after it returns"
+    ),
+    MetaRec::since(
+        "task3_delay",
+        7,
+        8,
+        "Task3 (prio 2): delay_until(now + 50 ms) called -> first statement after it returns"
+    ),
+    MetaRec::since(
+        "task4_delay",
+        9,
+        10,
+        "Task4 (prio 1): delay_until(now + 50 ms) called -> first statement after it returns"
+    ),
+    MetaRec::since(
+        "task5_delay",
+        11,
+        12,
+        "Task5 (prio 0): delay_until(now + 50 ms) called -> first statement after it returns"
+    ),
+    MetaRec::since(
+        "task1_wake",
+        2,
+        4,
+        "expiring tick's handler -> Task1's first statement after its delay returns"
+    ),
+    MetaRec::since(
+        "task2_wake",
+        2,
+        6,
+        "expiring tick's handler -> Task2's first statement after its delay returns"
+    ),
+    MetaRec::since(
+        "task3_wake",
+        2,
+        8,
+        "expiring tick's handler -> Task3's first statement after its delay returns"
+    ),
+    MetaRec::since(
+        "task4_wake",
+        2,
+        10,
+        "expiring tick's handler -> Task4's first statement after its delay returns"
+    ),
+    MetaRec::since(
+        "task5_wake",
+        2,
+        12,
+        "expiring tick's handler -> Task5's first statement after its delay returns"
+    ),
 );
 
 static LATE: AtomicU32 = AtomicU32::new(0);
@@ -64,7 +117,8 @@ static LATE: AtomicU32 = AtomicU32::new(0);
 static ROUNDS: [AtomicU32; TASKS] = [const { AtomicU32::new(0) }; TASKS];
 /// The tick count read before each delay call, per task; it starts one delay before the
 /// start-up tick, so the start-up body takes the same branches as every other.
-static BEFORE: [AtomicU32; TASKS] = [const { AtomicU32::new(1u32.wrapping_sub(DELAY_TICKS)) }; TASKS];
+static BEFORE: [AtomicU32; TASKS] =
+    [const { AtomicU32::new(1u32.wrapping_sub(DELAY_TICKS)) }; TASKS];
 
 /// The tick count when probe 2 last hit: the handler also runs when RTIC's timer queue
 /// pends SysTick from software (a new earliest deadline), which is not a tick.
@@ -77,6 +131,9 @@ extern "C" {
 
 /// The target's vector table calls the CMSIS name; the monotonic defines `SysTick`.
 /// Probe 2 hits on real ticks only (k_delay's RTIC version explains the test).
+///
+/// # Safety
+/// Only the exception entry calls it (the vector table), never Rust code.
 #[no_mangle]
 pub unsafe extern "C" fn SysTick_Handler() {
     let now = Mono::now().ticks();
@@ -109,7 +166,9 @@ fn finish() -> ! {
 /// the start-up wake-up (round 0) as after every measured one.
 #[inline(never)]
 fn body(k: usize) {
-    let elapsed = Mono::now().ticks().wrapping_sub(BEFORE[k].load(Ordering::Relaxed));
+    let elapsed = Mono::now()
+        .ticks()
+        .wrapping_sub(BEFORE[k].load(Ordering::Relaxed));
     if elapsed != DELAY_TICKS {
         check!(elapsed == DELAY_TICKS + 1);
         lab::fetch_add(&LATE, 1);

@@ -14,7 +14,12 @@ use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex;
 use embassy_sync::signal::Signal;
 use lab::{check, isr, meta, probe, MetaRec};
 
-meta!(MetaRec::interval("irq_latency_idle", 2, 3, "timer ISR raises IRQ (idle system) -> first statement of that IRQ's handler"));
+meta!(MetaRec::interval(
+    "irq_latency_idle",
+    2,
+    3,
+    "timer ISR raises IRQ (idle system) -> first statement of that IRQ's handler"
+));
 
 // IRQ_SAMPLES, IRQ_TIMER_PERIOD, the counters TRIGGERED / HANDLED / SKIPPED, LINE and
 // timer_handler (probe 2): the C workload's trigger, from the lab crate.
@@ -45,7 +50,11 @@ async fn waiter() {
 #[no_mangle]
 pub extern "C" fn lab_bench_run() {
     LINE.store(lab::irq_soft(0), Ordering::Relaxed);
-    lab::irq_install(lab::irq_soft(0), measured_handler, lab::nvic_prio_from_least_urgent(1));
+    lab::irq_install(
+        lab::irq_soft(0),
+        measured_handler,
+        lab::nvic_prio_from_least_urgent(1),
+    );
     let most_urgent = lab::nvic_prio_from_least_urgent((1u8 << lab::NVIC_PRIO_BITS) - 1);
     lab::timer_start(IRQ_TIMER_PERIOD, timer_handler, most_urgent);
     lab_embassy::run_thread_executor(|spawner: Spawner| {

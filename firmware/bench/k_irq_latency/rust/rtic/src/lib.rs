@@ -11,7 +11,12 @@
 use core::sync::atomic::Ordering;
 use lab::{check, meta, probe, MetaRec};
 
-meta!(MetaRec::interval("irq_latency_idle", 2, 3, "timer ISR raises IRQ (idle system) -> first statement of that IRQ's handler"));
+meta!(MetaRec::interval(
+    "irq_latency_idle",
+    2,
+    3,
+    "timer ISR raises IRQ (idle system) -> first statement of that IRQ's handler"
+));
 
 // IRQ_SAMPLES, IRQ_TIMER_PERIOD, the counters TRIGGERED / HANDLED / SKIPPED, LINE and
 // timer_handler (probe 2): the C workload's trigger, from the lab crate.

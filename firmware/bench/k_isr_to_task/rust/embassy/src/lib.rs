@@ -46,7 +46,11 @@ async fn waiter() {
 /// The benchmark's entry point (lab/bench.h): runs the thread executor, never returns.
 #[no_mangle]
 pub extern "C" fn lab_bench_run() {
-    lab::timer_start(PERIOD, timer_tick, lab::nvic_prio_from_least_urgent(TIMER_LEVEL));
+    lab::timer_start(
+        PERIOD,
+        timer_tick,
+        lab::nvic_prio_from_least_urgent(TIMER_LEVEL),
+    );
     lab_embassy::run_thread_executor(|spawner: Spawner| {
         spawner.spawn(lab::ok(waiter()));
     })

@@ -14,7 +14,12 @@ use lab::{check, meta, probe, MetaRec};
 
 const ROUNDS: u32 = 1000;
 
-meta!(MetaRec::interval("isr_notify_to_task", 4, 5, "hardware task spawns a software task -> its first statement (RTIC)"));
+meta!(MetaRec::interval(
+    "isr_notify_to_task",
+    4,
+    5,
+    "hardware task spawns a software task -> its first statement (RTIC)"
+));
 
 static ROUND: AtomicU32 = AtomicU32::new(0);
 static WOKEN: AtomicU32 = AtomicU32::new(0);

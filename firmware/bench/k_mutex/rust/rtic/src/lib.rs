@@ -15,8 +15,18 @@ use lab::{check, meta, probe, MetaRec};
 const ROUNDS: u32 = 1000;
 
 meta!(
-    MetaRec::interval("mutex_lock", 2, 3, "RTIC resource lock (ceiling 2, from priority 1): call -> first statement in the closure"),
-    MetaRec::interval("mutex_unlock", 4, 5, "RTIC resource lock: last statement in the closure -> after lock, no task pending"),
+    MetaRec::interval(
+        "mutex_lock",
+        2,
+        3,
+        "RTIC resource lock (ceiling 2, from priority 1): call -> first statement in the closure"
+    ),
+    MetaRec::interval(
+        "mutex_unlock",
+        4,
+        5,
+        "RTIC resource lock: last statement in the closure -> after lock, no task pending"
+    ),
 );
 
 #[rtic::app(device = lab_rtic_device, peripherals = false, dispatchers = [FREE3, FREE2])]

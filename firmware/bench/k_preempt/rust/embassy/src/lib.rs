@@ -21,8 +21,18 @@ const ROUNDS: u32 = 1000;
 const HIGH_LEVEL: u8 = 2;
 
 meta!(
-    MetaRec::interval("preempt_resume", 2, 3, "thread-executor task signals -> first statement of the awakened interrupt-executor task"),
-    MetaRec::interval("preempt_return", 4, 5, "interrupt-executor task awaits again -> thread-executor task after its signal call"),
+    MetaRec::interval(
+        "preempt_resume",
+        2,
+        3,
+        "thread-executor task signals -> first statement of the awakened interrupt-executor task"
+    ),
+    MetaRec::interval(
+        "preempt_return",
+        4,
+        5,
+        "interrupt-executor task awaits again -> thread-executor task after its signal call"
+    ),
 );
 
 lab_embassy::interrupt_executor!(HIGH_EXEC, high_irq);

@@ -13,8 +13,18 @@ use lab::{check, meta, probe, MetaRec};
 const ROUNDS: u32 = 1000;
 
 meta!(
-    MetaRec::interval("preempt_resume", 2, 3, "low-prio software task spawns a high-prio one -> its first statement"),
-    MetaRec::interval("preempt_return", 4, 5, "high-prio software task ends -> low-prio task after its spawn call"),
+    MetaRec::interval(
+        "preempt_resume",
+        2,
+        3,
+        "low-prio software task spawns a high-prio one -> its first statement"
+    ),
+    MetaRec::interval(
+        "preempt_return",
+        4,
+        5,
+        "high-prio software task ends -> low-prio task after its spawn call"
+    ),
 );
 
 static HIGH_RUNS: AtomicU32 = AtomicU32::new(0);

@@ -21,9 +21,24 @@ const ROUNDS: u32 = 1000;
 const HIGH_LEVEL: u8 = 2;
 
 meta!(
-    MetaRec::interval("queue_send", 2, 3, "Channel::send().await with room, no receiver waiting (no switch): call -> after await"),
-    MetaRec::interval("queue_receive", 4, 5, "Channel::receive().await of a queued item (no wait): call -> after await"),
-    MetaRec::interval("queue_latency", 6, 7, "Channel send to a waiting interrupt-executor task -> its first statement after receive"),
+    MetaRec::interval(
+        "queue_send",
+        2,
+        3,
+        "Channel::send().await with room, no receiver waiting (no switch): call -> after await"
+    ),
+    MetaRec::interval(
+        "queue_receive",
+        4,
+        5,
+        "Channel::receive().await of a queued item (no wait): call -> after await"
+    ),
+    MetaRec::interval(
+        "queue_latency",
+        6,
+        7,
+        "Channel send to a waiting interrupt-executor task -> its first statement after receive"
+    ),
 );
 
 static FIFO: Channel<CriticalSectionRawMutex, u32, 4> = Channel::new();

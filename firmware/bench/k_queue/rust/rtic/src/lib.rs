@@ -15,9 +15,24 @@ use lab::{check, meta, probe, MetaRec};
 const ROUNDS: u32 = 1000;
 
 meta!(
-    MetaRec::interval("queue_send", 2, 3, "rtic-sync Sender::send().await with room, no receiver waiting: call -> after await"),
-    MetaRec::interval("queue_receive", 4, 5, "rtic-sync Receiver::recv().await of a queued item: call -> after await"),
-    MetaRec::interval("queue_latency", 6, 7, "rtic-sync send to a waiting higher-priority task -> its first statement after recv"),
+    MetaRec::interval(
+        "queue_send",
+        2,
+        3,
+        "rtic-sync Sender::send().await with room, no receiver waiting: call -> after await"
+    ),
+    MetaRec::interval(
+        "queue_receive",
+        4,
+        5,
+        "rtic-sync Receiver::recv().await of a queued item: call -> after await"
+    ),
+    MetaRec::interval(
+        "queue_latency",
+        6,
+        7,
+        "rtic-sync send to a waiting higher-priority task -> its first statement after recv"
+    ),
 );
 
 static RECEIVED: AtomicU32 = AtomicU32::new(0);

@@ -20,8 +20,18 @@ use lab::{check, meta, probe, MetaRec};
 const ROUNDS: u32 = 1000;
 
 meta!(
-    MetaRec::since("yield_switch", 2, 3, "yield_now().await in one async task -> after the await in the other"),
-    MetaRec::since("yield_self", 2, 4, "yield_now().await -> after the await in the same task (next run-queue batch)"),
+    MetaRec::since(
+        "yield_switch",
+        2,
+        3,
+        "yield_now().await in one async task -> after the await in the other"
+    ),
+    MetaRec::since(
+        "yield_self",
+        2,
+        4,
+        "yield_now().await -> after the await in the same task (next run-queue batch)"
+    ),
 );
 
 static LAST: AtomicU32 = AtomicU32::new(u32::MAX);
@@ -49,7 +59,10 @@ async fn yielder(me: u32) {
         }
         rounds += 1;
         if me == 0 && rounds == ROUNDS {
-            let (sw, own) = (SWITCHES.load(Ordering::Relaxed), SELF_RESUMES.load(Ordering::Relaxed));
+            let (sw, own) = (
+                SWITCHES.load(Ordering::Relaxed),
+                SELF_RESUMES.load(Ordering::Relaxed),
+            );
             check!(sw > 0 && own > 0);
             check!(sw + own >= 2 * ROUNDS - 1 && sw + own <= 2 * ROUNDS);
             lab::finish();

@@ -14,7 +14,12 @@ use lab::{check, meta, probe, MetaRec};
 
 const ROUNDS: u32 = 1000;
 
-meta!(MetaRec::since("yield_switch", 2, 3, "yield_now().await in one software task -> after the await in the other"));
+meta!(MetaRec::since(
+    "yield_switch",
+    2,
+    3,
+    "yield_now().await in one software task -> after the await in the other"
+));
 
 static LAST: AtomicU32 = AtomicU32::new(u32::MAX);
 static STARTED: AtomicU32 = AtomicU32::new(0);
@@ -40,7 +45,10 @@ async fn yielder(me: u32) {
         }
         rounds += 1;
         if me == 0 && rounds == ROUNDS {
-            let (sw, own) = (SWITCHES.load(Ordering::Relaxed), SELF_RESUMES.load(Ordering::Relaxed));
+            let (sw, own) = (
+                SWITCHES.load(Ordering::Relaxed),
+                SELF_RESUMES.load(Ordering::Relaxed),
+            );
             check!(own == 0 && sw == 2 * ROUNDS - 1);
             lab::finish();
         }

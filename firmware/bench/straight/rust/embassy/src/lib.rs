@@ -11,7 +11,12 @@ use lab::{check, meta, MetaRec};
 
 const STRAIGHT_ROUNDS: u32 = 1000;
 
-meta!(MetaRec::interval("block_100", 2, 3, "a straight-line assembly block of exactly 100 instructions"));
+meta!(MetaRec::interval(
+    "block_100",
+    2,
+    3,
+    "a straight-line assembly block of exactly 100 instructions"
+));
 
 #[cfg(target_feature = "thumb2")]
 const ROUNDS_PER_BLOCK: u32 = 25;

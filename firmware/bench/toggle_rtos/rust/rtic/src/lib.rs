@@ -17,7 +17,10 @@ use rtic_sync::signal::{Signal, SignalReader};
 /// Number of toggling tasks: the configuration's TOGGLE_TASKS define (as the C workload,
 /// which is compiled with it; default 1).
 const TOGGLE_TASKS: usize = lab::define_u32!(TOGGLE_TASKS, 1) as usize;
-const _: () = assert!(TOGGLE_TASKS >= 1 && TOGGLE_TASKS <= toggle::MAX_TASKS, "TOGGLE_TASKS must be 1 .. 5");
+const _: () = assert!(
+    TOGGLE_TASKS >= 1 && TOGGLE_TASKS <= toggle::MAX_TASKS,
+    "TOGGLE_TASKS must be 1 .. 5"
+);
 
 /// Task k's whole round of writes; true when it was the round's last (lab::toggle).
 fn toggle_all(k: usize) -> bool {
