@@ -13,7 +13,8 @@ SUDO=""
 # chromium: the HTML report is tested in a real headless browser. git: a kernel tree given
 # with --kernel-source is identified by its commit (docs/ci.md; tests/e2e/test_ci.py).
 # gdb-multiarch: the GDB runner's client (rtoslab run --runner gdb; docs/boards.md).
-APT_PKGS=(gcc-arm-none-eabi libnewlib-arm-none-eabi cmake ninja-build python3-venv chromium git gdb-multiarch)
+# gcc-avr, avr-libc: the Arduino Uno target (firmware/targets/arduino-uno).
+APT_PKGS=(gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc cmake ninja-build python3-venv chromium git gdb-multiarch)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -59,7 +60,21 @@ if ! qemu_ok; then
   fi
 fi
 
-# 1c. The patched emulator: qemu-system-arm built from Debian's QEMU source with rtoslab's
+# 1b'. qemu-system-avr (the Arduino Uno target) is in Debian's qemu-system-misc, of the same
+# QEMU version as qemu-system-arm: from bookworm-backports on Debian 12 (the source is there
+# after 1b).
+if ! dpkg-query -W -f='${Status}' qemu-system-misc 2>/dev/null | grep -q "install ok installed"; then
+  codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+  say "installing qemu-system-misc (qemu-system-avr)"
+  $SUDO apt-get update -qq
+  if [ "$codename" = bookworm ]; then
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq -t bookworm-backports qemu-system-misc >/dev/null
+  else
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq qemu-system-misc >/dev/null
+  fi
+fi
+
+# 1c. The patched emulators: qemu-system-arm and qemu-system-avr built from Debian's QEMU source with rtoslab's
 # patch (scripts/qemu/: source.toml, patch_qemu.py), once per build key, into a
 # machine-wide cache (~/.cache/rtoslab/qemu/<key>/ unless $RTOSLAB_QEMU_DIR or
 # $XDG_CACHE_HOME say otherwise; src/rtoslab/qemu_build.py finds it).

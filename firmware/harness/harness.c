@@ -41,7 +41,11 @@ static void lab_harness_paint_main_stack(void)
 {
     uintptr_t lo, hi, sp;
     lab_target_main_stack(&lo, &hi);
+#if defined(__AVR__)
+    sp = (uintptr_t)__builtin_frame_address(0); /* within a few bytes of SP */
+#else
     __asm__ volatile("mov %0, sp" : "=r"(sp));
+#endif
     lab_stack_paint(lo, sp - LAB_STACK_PAINT_MARGIN);
 }
 
@@ -66,6 +70,37 @@ void lab_fail(const char *file, int line, const char *what)
     lab_console_puts("\n");
     lab_target_exit(LAB_EXIT_CHECK_FAILED);
 }
+
+#if defined(__AVR__)
+/* A string in flash, to the console in RAM-sized pieces. */
+static void lab_console_puts_flash(const __flash char *s)
+{
+    char buf[16];
+    uint32_t n = 0;
+    for (; *s != '\0'; s++) {
+        buf[n++] = *s;
+        if (n == sizeof buf) {
+            lab_target_console_write(buf, n);
+            n = 0;
+        }
+    }
+    if (n != 0u) {
+        lab_target_console_write(buf, n);
+    }
+}
+
+void lab_fail_flash(const __flash char *file, int line, const __flash char *what)
+{
+    lab_console_puts("LAB-FAIL ");
+    lab_console_puts_flash(file);
+    lab_console_puts(":");
+    lab_console_put_dec((uint32_t)line);
+    lab_console_puts(": ");
+    lab_console_puts_flash(what);
+    lab_console_puts("\n");
+    lab_target_exit(LAB_EXIT_CHECK_FAILED);
+}
+#endif
 
 void lab_fail_status(int status, const char *what)
 {

@@ -7,6 +7,7 @@
 //! Modules, each using only those listed after it (`tests/module_graph.rs` reads this
 //! list and fails when a module uses one listed before it, or is missing here):
 //! * `runtime`    - the QEMU-facing glue: registration, instrumentation, callbacks
+//!   (`runtime/avr_guest.rs`: AVR guests)
 //!   (compiled out of unit tests: the QEMU plugin symbols only exist inside QEMU);
 //! * `armv6m_image` - tests only: the classifier on a real ARMv6-M image;
 //! * `itcond`     - instructions skipped by their IT condition: the correction per outcome;
@@ -27,6 +28,7 @@
 //!   formats/events.toml);
 //! * `clock`      - the machine's shared clock: every core's counts summed (written once);
 //! * `format_decl` - tests only: a format declaration's examples and constants.
+//! * `avr`        - the AVR cycle model (`core=avre`): decode, static cycles, run-time extras.
 //!
 //! The plugin's arguments, the timing-model settings and rules, and the core tables are
 //! the `rtoslab-plugin-config` crate (`config/`), which has no QEMU dependency, so the
@@ -34,6 +36,7 @@
 
 #[cfg(test)]
 mod armv6m_image;
+pub mod avr;
 pub mod clock;
 pub mod cost;
 pub mod decoded;

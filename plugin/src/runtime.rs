@@ -39,6 +39,8 @@ use qemu_plugin::{
 
 use rtoslab_plugin_config::args::{Config, EXIT_INSN_LIMIT, parse_args};
 
+mod avr_guest;
+
 use crate::clock;
 use crate::cost::{Charge, CostModel, ZeroModel};
 use crate::decoded::DecodedInsn;
@@ -774,6 +776,18 @@ unsafe extern "C" {
     fn g_byte_array_free(array: *mut GByteArray, free_segment: bool) -> *mut u8;
 }
 
+/// `n` bytes of guest memory at `addr` (None when not readable).
+fn read_bytes(addr: u64, n: usize) -> Option<Vec<u8>> {
+    // SAFETY: a glib byte array owned here, filled by QEMU, freed before returning.
+    unsafe {
+        let buf = g_byte_array_new();
+        let ok = qemu_plugin_read_memory_vaddr(addr, buf, n) && (*buf).len as usize >= n;
+        let out = ok.then(|| std::slice::from_raw_parts((*buf).data, n).to_vec());
+        g_byte_array_free(buf, true);
+        out
+    }
+}
+
 /// `n` little-endian words of guest memory at `addr` (None when not readable).
 fn read_words(addr: u32, n: usize) -> Option<Vec<u32>> {
     // SAFETY: a glib byte array owned here, filled by QEMU, freed before returning.
@@ -1051,10 +1065,31 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
             "{vcpus} vCPUs: at most {MAX_VCPUS} are supported; start QEMU with fewer cores"
         ));
     }
+    if info.target_name.starts_with("avr") {
+        let rt = avr_guest::install(cfg, vcpus, clock, tb_cycles.map(|(tb, _)| tb))?;
+        if COUNTERS.set(Counters::new()).is_err() {
+            return Err("plugin installed twice".to_string());
+        }
+        qemu_plugin_register_atexit_cb(id, move |_| avr_guest::finish(rt, 0))
+            .map_err(|e| e.to_string())?;
+        // SAFETY: registering a plain C callback.
+        unsafe { qemu_plugin::sys::qemu_plugin_register_vcpu_init_cb(id, Some(on_vcpu_init)) };
+        return Ok(());
+    }
+    if cfg.model.avr.is_some() {
+        return Err(format!(
+            "target {}: core={} is an AVR core table; this guest is not an AVR",
+            info.target_name,
+            cfg.model.avr.map_or("", |t| t.name)
+        ));
+    }
+    if cfg.exit.is_some() {
+        return Err("exit= is for AVR guests (Arm guests exit through semihosting)".into());
+    }
     let vcpus = vcpus as usize;
     if !info.target_name.starts_with("arm") {
         return Err(format!(
-            "target {}: only 32-bit Arm (Thumb) guests are supported",
+            "target {}: only 32-bit Arm (Thumb) and AVR guests are supported",
             info.target_name
         ));
     }
@@ -1175,7 +1210,11 @@ extern "C" fn on_vcpu_init(_id: PluginId, vcpu: VCPUIndex) {
         }
     }
     // One clock: hand QEMU every started vCPU's cycle counter (again: it may have moved).
-    if let Some((register, hz)) = RUNTIME.get().and_then(|rt| rt.clock) {
+    let clock = RUNTIME
+        .get()
+        .and_then(|rt| rt.clock)
+        .or_else(|| avr_guest::runtime().and_then(|rt| rt.clock));
+    if let Some((register, hz)) = clock {
         for v in 0..started as VCPUIndex {
             let e = entry(v);
             if e.is_null() {
@@ -1189,6 +1228,10 @@ extern "C" fn on_vcpu_init(_id: PluginId, vcpu: VCPUIndex) {
                 ));
             }
         }
+    }
+    if avr_guest::runtime().is_some() {
+        avr_guest::on_vcpu_init();
+        return;
     }
     // The register handles (only valid from here on, QEMU's plugin API documentation).
     let all = qemu_plugin_get_registers().unwrap_or_default();
@@ -1255,6 +1298,9 @@ impl HasCallbacks for RtosLab {
         tb: TranslationBlock,
     ) -> qemu_plugin::Result<()> {
         let Some(rt) = RUNTIME.get() else {
+            if let Some(a) = avr_guest::runtime() {
+                return avr_guest::translate(a, tb);
+            }
             return Ok(());
         };
         let n = tb.size();

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build rtoslab's patched qemu-system-arm, once per build key, into a machine-wide cache.
+# Build rtoslab's patched qemu-system-arm and qemu-system-avr (the Arduino Uno target),
+# once per build key, into a machine-wide cache.
 #
 #   scripts/qemu/build_qemu.sh               build it unless the cache already has it
 #   scripts/qemu/build_qemu.sh --print-key   print the build key and exit
@@ -9,9 +10,10 @@
 # Build key: the first 16 hex digits of the SHA-256 of source.toml, patch_qemu.py, this
 # script, src/rtoslab-clock.c and src/rtoslab-clock.h, concatenated in that order
 # (src/rtoslab/qemu_build.py computes the same).
-# The binary: <cache root>/<key>/qemu-system-arm, where the cache root is
-# $RTOSLAB_QEMU_DIR, else $XDG_CACHE_HOME/rtoslab/qemu, else ~/.cache/rtoslab/qemu.
-# Its `--version` line names the build: rtoslab-clock-<key>.
+# The binaries: <cache root>/<key>/qemu-system-arm and <cache root>/<key>/qemu-system-avr,
+# where the cache root is $RTOSLAB_QEMU_DIR, else $XDG_CACHE_HOME/rtoslab/qemu, else
+# ~/.cache/rtoslab/qemu. Their `--version` lines name the build: rtoslab-clock-<key>.
+# (--print-path prints the Arm binary's path; the AVR one is beside it.)
 #
 # The source is Debian's copy of the upstream release (source.toml), fetched with apt-get
 # source into <cache root>/src/ and checked against source.toml's SHA-256. The build runs
@@ -48,6 +50,8 @@ KEY=$(cat "$SOURCE_TOML" "$PATCH_PY" "$SELF" "$HERE/src/rtoslab-clock.c" "$HERE/
 ROOT=${RTOSLAB_QEMU_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/rtoslab/qemu}
 case $ROOT in /*) ;; *) ROOT=$PWD/$ROOT ;; esac
 BIN=$ROOT/$KEY/qemu-system-arm
+# Every system emulator the build makes (QEMU's target names; the binary is qemu-system-<t>).
+SYSTEMS=(arm avr)
 PKGVERSION=rtoslab-clock-$KEY
 
 mode=build
@@ -61,8 +65,11 @@ esac
 
 # Is this key's binary there and does it run? (The whole of a second `make setup`.)
 built() {
-  local out
-  [ -x "$BIN" ] && out=$("$BIN" --version 2>/dev/null) && [[ $out == *"$PKGVERSION"* ]]
+  local out sys
+  for sys in "${SYSTEMS[@]}"; do
+    [ -x "$ROOT/$KEY/qemu-system-$sys" ] && out=$("$ROOT/$KEY/qemu-system-$sys" --version 2>/dev/null) &&
+      [[ $out == *"$PKGVERSION"* ]] || return 1
+  done
 }
 if [ "$mode" = build ] && built; then exit 0; fi
 
@@ -163,7 +170,7 @@ fi
 if [ "$mode" = fetch ]; then exit 0; fi
 
 # --- Build ------------------------------------------------------------------------------
-say "qemu: building patched qemu-system-arm $KEY (QEMU $VERSION; several minutes; log: $LOG)"
+say "qemu: building patched qemu-system-arm and qemu-system-avr $KEY (QEMU $VERSION; several minutes; log: $LOG)"
 t_build=$EPOCHREALTIME
 
 # Debian packages the build needs.
@@ -219,23 +226,26 @@ step "applied scripts/qemu/patch_qemu.py" python3 "$PATCH_PY" "$SRC"
 configure_qemu() (
   mkdir -p "$SRC/build" && cd "$SRC/build" &&
     ../configure --python="$VENV/bin/python3" \
-      --target-list=arm-softmmu --enable-plugins --disable-docs --disable-tools \
+      --target-list=arm-softmmu,avr-softmmu --enable-plugins --disable-docs --disable-tools \
       --disable-user --disable-werror --without-default-features --enable-tcg \
       --enable-fdt=system -Dinstall_blobs=false --with-pkgversion="$PKGVERSION"
 )
 step "configured" configure_qemu
-step "compiled qemu-system-arm" ninja -C "$SRC/build" qemu-system-arm
+step "compiled qemu-system-arm and qemu-system-avr" ninja -C "$SRC/build" qemu-system-arm qemu-system-avr
 
-# Into the key folder: copy beside the final name, then rename (atomic).
+# Into the key folder: copy beside the final name, then rename (atomic), the Arm binary
+# last (a present Arm binary of the key is what a setup checks first).
 install_bin() {
-  local out
-  out=$("$SRC/build/qemu-system-arm" --version) && [[ $out == *"$PKGVERSION"* ]] ||
-    { echo "the built qemu-system-arm does not name $PKGVERSION: $out"; return 1; }
-  mkdir -p "$ROOT/$KEY" &&
-    cp "$SRC/build/qemu-system-arm" "$ROOT/$KEY/.qemu-system-arm.$$" &&
-    mv -f "$ROOT/$KEY/.qemu-system-arm.$$" "$BIN"
+  local out sys
+  mkdir -p "$ROOT/$KEY" || return 1
+  for sys in avr arm; do
+    out=$("$SRC/build/qemu-system-$sys" --version) && [[ $out == *"$PKGVERSION"* ]] ||
+      { echo "the built qemu-system-$sys does not name $PKGVERSION: $out"; return 1; }
+    cp "$SRC/build/qemu-system-$sys" "$ROOT/$KEY/.qemu-system-$sys.$$" &&
+      mv -f "$ROOT/$KEY/.qemu-system-$sys.$$" "$ROOT/$KEY/qemu-system-$sys" || return 1
+  done
 }
-step "installed $BIN" install_bin
+step "installed $ROOT/$KEY/qemu-system-{arm,avr}" install_bin
 rm -rf "$WORK"
-built || die "$BIN does not run or does not name $PKGVERSION (log: $LOG)"
-say "qemu: patched qemu-system-arm $KEY ready ($(since "$t_build") in all)"
+built || die "$ROOT/$KEY/qemu-system-{arm,avr} do not run or do not name $PKGVERSION (log: $LOG)"
+say "qemu: patched qemu-system-arm and qemu-system-avr $KEY ready ($(since "$t_build") in all)"

@@ -236,12 +236,19 @@ class TargetFile:
 
     qemu_machine: str
     cpu: str
-    nvic_prio_bits: int
     clock_hz: int
     probe: ProbeRegion
     memory: tuple[MemoryRegion, ...]
     footprint: FootprintSections
     description: str = ""
+    # The architecture: "cortex-m" (arm-none-eabi-gcc, qemu-system-arm, firmware/arch/cortex-m/)
+    # or "avr" (avr-gcc with avr-libc, qemu-system-avr, firmware/arch/avr/).
+    arch: Literal["cortex-m", "avr"] = "cortex-m"
+    # Implemented NVIC priority bits (Cortex-M: required, 1..8; AVR: none, 0).
+    nvic_prio_bits: int = 0
+    # AVR: the data-space window whose stores end QEMU with the offset as exit status (the
+    # plugin's exit=; C: LAB_TARGET_EXIT_WINDOW); -1: none (Cortex-M targets use semihosting).
+    exit_window: int = -1
     fpu: str = "none"
     float_abi: Literal["soft", "softfp", "hard"] = "soft"
     timing: TimingDefaults = TimingDefaults()
@@ -274,6 +281,12 @@ TARGET_FEATURES: dict[str, str] = {
     # Not declared in [lacks]: a target lacks it exactly when its target.toml says fpu = "none".
     "fpu": "a floating-point unit the image may use (target.toml fpu other than none)",
     # Not declared in [lacks] either: derived from target.toml cpu (THUMB1_CPUS).
+    # Not declared either: derived from target.toml arch (lacked by every non-Arm target).
+    "thumb": "the Arm Thumb instruction set (Arm assembly sources or inline Arm instructions)",
+    "irq_lines": "device interrupt lines installed at run time and raised by software "
+                 "(lab_target_irq_install, lab_target_irq_trigger)",
+    "atomic32": "32-bit loads and stores an interrupt cannot split (a 32-bit core): a uint32_t "
+                "shared with an interrupt handler without a critical section",
     "thumb2": "the Thumb-2 instruction set of ARMv7-M and ARMv8-M Mainline (32-bit data-processing "
               "and load/store encodings, r8-r12 in loads and stores): code written for the M3/M4/M33",
 }
@@ -281,7 +294,7 @@ TARGET_FEATURES: dict[str, str] = {
 # GCC -mcpu names (before any ".small-multiply") of the cores without Thumb-2: ARMv6-M and
 # ARMv8-M Baseline. A target with one of them lacks the "thumb2" feature.
 THUMB1_CPUS = frozenset({"cortex-m0", "cortex-m0plus", "cortex-m1", "cortex-m23"})
-_DERIVED_FEATURES = ("fpu", "thumb2")
+_DERIVED_FEATURES = ("fpu", "thumb2", "thumb", "irq_lines", "atomic32")
 
 
 @dataclass(frozen=True)
@@ -343,8 +356,19 @@ class Target:
                 out[kind] = ";".join(f"{m.base:#x}:{m.size:#x}" for m in regions)
         return out
 
+    @property
+    def arch(self) -> str:
+        return self.spec.arch
+
+    @property
+    def qemu_system(self) -> str:
+        """QEMU's system emulator for the target: qemu-system-<this>."""
+        return "avr" if self.spec.arch == "avr" else "arm"
+
     def cpu_flags(self) -> tuple[str, ...]:
         """The compiler's code-generation flags for this target's core."""
+        if self.spec.arch == "avr":
+            return (f"-mmcu={self.spec.cpu}",)
         flags = [f"-mcpu={self.spec.cpu}", "-mthumb"]
         if self.spec.fpu != "none":
             flags.append(f"-mfpu={self.spec.fpu}")
@@ -362,6 +386,9 @@ def _check_target(spec: TargetFile, where: str) -> None:
         if feature == "fpu":
             raise bad("lacks.fpu", "is not declared: a target lacks the fpu feature exactly when "
                       "its fpu is \"none\"; remove this key")
+        if feature in ("thumb", "irq_lines", "atomic32"):
+            raise bad(f"lacks.{feature}", "is not declared: it is derived from the target's arch "
+                      "(lacked by AVR targets); remove this key")
         if feature == "thumb2":
             raise bad("lacks.thumb2", "is not declared: a target lacks the thumb2 feature exactly "
                       "when its cpu is an ARMv6-M or ARMv8-M Baseline core; remove this key")
@@ -374,18 +401,24 @@ def _check_target(spec: TargetFile, where: str) -> None:
     for key in ("cpu", "fpu"):
         if not _CPU_WORD.fullmatch(getattr(spec, key)):
             raise bad(key, f"is {getattr(spec, key)!r}: give the GCC name "
-                      "(e.g. cortex-m3, fpv4-sp-d16, none)")
+                      "(e.g. cortex-m3, fpv4-sp-d16, atmega328p, none)")
     if spec.fpu == "none" and spec.float_abi == "hard":
         raise bad("float_abi", "is 'hard' but fpu is 'none': use 'soft' or name the fpu")
     if spec.clock_hz <= 0:
         raise bad("clock_hz", f"is {spec.clock_hz}: give the core clock in Hz, e.g. 25000000")
-    if not 1 <= spec.nvic_prio_bits <= 8:
-        raise bad("nvic_prio_bits", f"is {spec.nvic_prio_bits}: give the implemented NVIC "
-                  "priority bits, 1..8")
     base, size = spec.probe.base, spec.probe.size
-    if base < 0 or base & 0xFFFF or base > 0xFFFF0000:
-        raise bad("probe.base", f"is {base:#x}: it must be a 64 KiB aligned 32-bit address "
-                  "(a probe builds its address with movw/movt)")
+    if spec.arch == "avr":
+        _check_avr_target(spec, bad)
+    else:
+        if not 1 <= spec.nvic_prio_bits <= 8:
+            raise bad("nvic_prio_bits", f"is {spec.nvic_prio_bits}: give the implemented NVIC "
+                      "priority bits, 1..8")
+        if base < 0 or base & 0xFFFF or base > 0xFFFF0000:
+            raise bad("probe.base", f"is {base:#x}: it must be a 64 KiB aligned 32-bit address "
+                      "(a probe builds its address with movw/movt)")
+        if spec.exit_window != -1:
+            raise bad("exit_window", "is for AVR targets (Cortex-M targets exit through "
+                      "semihosting): remove it")
     if size <= 0 or size % 4 or size > 0x10000:
         raise bad("probe.size", f"is {size:#x}: give a multiple of 4 up to 0x10000")
     if spec.probe.mode not in PROBE_MODES:
@@ -421,7 +454,7 @@ def _check_target(spec: TargetFile, where: str) -> None:
         raise bad("cores", f"is {spec.cores}: give the board's processor cores, 1..32")
     if spec.flash_latency is not None:
         _check_flash_latency(spec, bad)
-    if not 3 <= spec.irq_soft_top < 496:
+    if spec.arch != "avr" and not 3 <= spec.irq_soft_top < 496:
         raise bad("irq_soft_top", "is missing or out of range: give the highest device interrupt "
                   "line no device drives (lab_target_irq_soft(0); it and the 3 below it must be "
                   "free), 3..495")
@@ -439,6 +472,27 @@ def _check_target(spec: TargetFile, where: str) -> None:
                 raise bad(f"footprint.{key}", f"lists {section} which footprint.{named[section]} "
                           "lists too: keep it in one list")
             named[section] = key
+
+
+def _check_avr_target(spec: TargetFile, bad: Callable[[str, str], RtoslabError]) -> None:
+    """An AVR target: no FPU, NVIC, Rust triple or second core; the probe region and the
+    exit window inside the 16-bit data space, clear of each other."""
+    for key, value, none in (("fpu", spec.fpu, "none"), ("nvic_prio_bits", spec.nvic_prio_bits, 0),
+                             ("rust_target", spec.rust_target, ""), ("cores", spec.cores, 1),
+                             ("irq_soft_top", spec.irq_soft_top, -1)):
+        if value != none:
+            raise bad(key, f"is {value!r} but an AVR target has none: remove it")
+    base, size = spec.probe.base, spec.probe.size
+    if base < 0x100 or base % 4 or base + size > 0x10000:
+        raise bad("probe.base", f"is {base:#x}: give a word-aligned data-space address above the "
+                  "I/O registers (0x100) with the region inside 0x10000 (a probe is one STS)")
+    ew = spec.exit_window
+    if not 0x100 <= ew <= 0xFF00:
+        raise bad("exit_window", f"is {ew:#x}: give the data-space address of a 256-byte window "
+                  "above the I/O registers where nothing is mapped (an AVR machine exits by a store there)")
+    if ew < base + size and base < ew + 0x100:
+        raise bad("exit_window", f"({ew:#x}+0x100) overlaps the probe region {base:#x}+{size:#x}: "
+                  "move one of them")
 
 
 def _check_flash_latency(spec: TargetFile, bad: Callable[[str, str], RtoslabError]) -> None:
@@ -787,9 +841,9 @@ def benchmarks() -> dict[str, Benchmark]:
         if d.timeout_s <= 0:
             raise RtoslabError(f"{toml}: key 'timeout_s' is {d.timeout_s:g}: give positive seconds")
         for i, case in enumerate(d.validation):
-            if case.cycles <= 0 or not 0 < case.tolerance < 1:
+            if case.cycles <= 0 or not 0 <= case.tolerance < 1:
                 raise RtoslabError(f"{toml}: key 'validation[{i}]': cycles must be positive and "
-                                   f"tolerance a fraction between 0 and 1 (got {case.cycles:g}, "
+                                   f"tolerance a fraction from 0 (exact) up to 1 (got {case.cycles:g}, "
                                    f"{case.tolerance:g})")
         if d.paced_when and (not _CAP_NAME_RE.fullmatch(d.paced_when) or d.paced_when not in known_caps):
             raise RtoslabError(f"{toml}: key 'paced_when' is {d.paced_when!r}: choose capabilities the "
@@ -944,6 +998,14 @@ def lacked_features(target: Target) -> dict[str, str]:
     lacks = dict(target.spec.lacks)
     if target.spec.fpu == "none":
         lacks.setdefault("fpu", f"its core, {target.spec.cpu}, has no FPU: target.toml fpu = none")
+    if target.spec.arch == "avr":
+        cpu = target.spec.cpu
+        lacks.setdefault("thumb", f"its core, {cpu}, is an 8-bit AVR, not an Arm core")
+        lacks.setdefault("thumb2", f"its core, {cpu}, is an 8-bit AVR, not an Arm core")
+        lacks.setdefault("irq_lines", f"its interrupt vectors ({cpu}) are fixed in flash and no "
+                         "line can be raised by software")
+        lacks.setdefault("atomic32", f"its core, {cpu}, is 8-bit: a 32-bit access is four byte "
+                         "accesses an interrupt can split")
     if target.spec.cpu.split(".")[0] in THUMB1_CPUS:
         lacks.setdefault("thumb2", f"its core, {target.spec.cpu}, has no Thumb-2 instruction set "
                          "(ARMv6-M / ARMv8-M Baseline)")

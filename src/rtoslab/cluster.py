@@ -220,7 +220,8 @@ def plugin_files() -> dict[str, bytes]:
     return {PLUGIN_FILE: lib.read_bytes(), DESCRIBE_NAME: describe_path().read_bytes()}
 
 
-def _unpack(config: BuildConfig, images: dict[str, bytes], failed: dict[str, str]) -> BuildResult:
+def _unpack(config: BuildConfig, images: dict[str, bytes], failed: dict[str, str],
+            na: dict[str, str]) -> BuildResult:
     """The shipped images, published in this worker's cache as a local build would be."""
     folder = images_dir(config.image_key())
     folder.mkdir(parents=True, exist_ok=True)
@@ -234,13 +235,13 @@ def _unpack(config: BuildConfig, images: dict[str, bytes], failed: dict[str, str
             f.write(data)
         os.replace(tmp, path)
     elfs = {n.removesuffix(".elf"): folder / n for n in images if n.endswith(".elf")}
-    return BuildResult(config.image_key(), folder, elfs, False, failed)
+    return BuildResult(config.image_key(), folder, elfs, False, failed, na)
 
 
 def run_configuration(config: BuildConfig, benches: list[Benchmark], indices: list[int],
                       irq_windows: bool, expect: dict[str, str], builds: str,
                       images: dict[str, bytes] | None, failed: dict[str, str],
-                      plugin: dict[str, bytes] | None) -> TaskOut:
+                      plugin: dict[str, bytes] | None, na: dict[str, str] | None = None) -> TaskOut:
     """The task: run one configuration's benchmarks on this worker (building it first
     when ``builds == "workers"``). Returns (plan position, result, timeline, source hash:
     None when the driver computes it)."""
@@ -259,7 +260,7 @@ def run_configuration(config: BuildConfig, benches: list[Benchmark], indices: li
             return [(i, BenchResult(b.name, "failed", f"{b.name}: {e}"), None, None)
                     for i, b in zip(indices, benches, strict=True)]
     else:
-        built = _unpack(config, images, failed)
+        built = _unpack(config, images, failed, na or {})
     runner = QemuRunner()
     out: TaskOut = []
     for i, bench in zip(indices, benches, strict=True):
@@ -267,6 +268,9 @@ def run_configuration(config: BuildConfig, benches: list[Benchmark], indices: li
         if bench.name in built.failed:
             out.append((i, BenchResult(bench.name, "failed", f"{bench.name}: {built.failed[bench.name]}"),
                         None, hash_here))
+            continue
+        if bench.name in built.na:  # (its image does not fit the target after all)
+            out.append((i, BenchResult(bench.name, "n/a", built.na[bench.name]), None, hash_here))
             continue
         result, timeline = run_benchmark_traced(config, bench, built, runner, irq_windows)
         out.append((i, result, timeline, hash_here))
@@ -345,8 +349,9 @@ def _execute(session: ClusterSession, store: Store, run_id: int,
                 return
             images: dict[str, bytes] | None = None
             failed: dict[str, str] = {}
+            na: dict[str, str] = {}
             if built is not None:
-                images, failed = {}, dict(built.failed)
+                images, failed, na = {}, dict(built.failed), dict(built.na)
                 for b in benches:
                     if b.name in built.elfs:
                         elf = built.elfs[b.name]
@@ -356,7 +361,7 @@ def _execute(session: ClusterSession, store: Store, run_id: int,
                     cfg_json = built.elfs[next(iter(built.elfs))].parent / "rtoslab-config.json"
                     images[cfg_json.name] = cfg_json.read_bytes()
             ref = task.remote(config, benches, indices, irq_windows, expect, session.builds, images,
-                              failed, plugin_ref)
+                              failed, plugin_ref, na)
             pending[ref] = [(i, b.name) for i, b in members]
 
         if session.builds == "driver":

@@ -76,6 +76,7 @@ def config_identity(config: BuildConfig, measured_on: str = "model") -> dict[str
     tools = tool_versions()
     target = config.target_info()
     timing = config.timing_settings()
+    compiler = "avr-gcc" if target.arch == "avr" else "arm-none-eabi-gcc"
     identity: dict[str, object] = {
         "image_key": config.image_key(),
         "measure_key": config.measure_key(),
@@ -85,14 +86,14 @@ def config_identity(config: BuildConfig, measured_on: str = "model") -> dict[str
         "kernel": config.kernel,
         "kernel_config": config.resolved_kernel_options(),
         "kernel_config_hash": config.kernel_config_hash(),
-        "compiler": "arm-none-eabi-gcc",
-        "compiler_version": tools.get("arm-none-eabi-gcc", "").removeprefix("arm-none-eabi-gcc "),
+        "compiler": compiler,
+        "compiler_version": tools.get(compiler, "").removeprefix(f"{compiler} "),
         "cflags": " ".join(config.cflags),
         "defines": config.define_map(),
-        "ldflags": " ".join(link_flags()),
+        "ldflags": " ".join(link_flags(config.target_info().arch)),
         "timing": timing,
         "axes": config.axis_values(),
-        "emulator": tools.get("qemu-system-arm", ""),
+        "emulator": tools.get(f"qemu-system-{target.qemu_system}", ""),
         "plugin": tools.get("rtoslab-plugin", ""),
     }
     tree = config.kernel_tree()
@@ -384,6 +385,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
                     results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b}")
                 elif bench.name in b.failed:
                     results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b.failed[bench.name]}")
+                elif bench.name in b.na:
+                    results[i] = BenchResult(bench.name, "n/a", b.na[bench.name])
                 else:
                     runs[pool.submit(run_benchmark_traced, config, bench, b, runner,
                                      irq_windows)] = i

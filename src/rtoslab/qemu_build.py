@@ -1,4 +1,5 @@
-"""Where `make setup` puts rtoslab's patched qemu-system-arm (scripts/qemu/build_qemu.sh).
+"""Where `make setup` puts rtoslab's patched qemu-system-arm and qemu-system-avr
+(scripts/qemu/build_qemu.sh).
 
 The build key is the first 16 hex digits of the SHA-256 of the files below, concatenated
 in this order; the binary is ``<cache root>/<key>/qemu-system-arm`` and its ``--version``
@@ -38,6 +39,7 @@ def qemu_cache_root() -> Path:
     return (base / "rtoslab" / "qemu").absolute()
 
 
-def patched_qemu_path(repo_root: Path) -> Path:
-    """Where the checkout's patched qemu-system-arm is once `make setup` has built it."""
-    return qemu_cache_root() / qemu_build_key(repo_root) / "qemu-system-arm"
+def patched_qemu_path(repo_root: Path, system: str = "arm") -> Path:
+    """Where the checkout's patched qemu-system-<system> (arm, or avr for the Arduino Uno)
+    is once `make setup` has built it; the build makes both, side by side."""
+    return qemu_cache_root() / qemu_build_key(repo_root) / f"qemu-system-{system}"

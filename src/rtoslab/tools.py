@@ -40,6 +40,9 @@ TOOLS: tuple[tuple[str, list[str], str], ...] = (
     ("arm-none-eabi-gcc", ["arm-none-eabi-gcc", "--version"],
      f"{_APT} gcc-arm-none-eabi libnewlib-arm-none-eabi"),
     ("qemu-system-arm", ["qemu-system-arm", "--version"], QEMU_FIX),
+    ("avr-gcc", ["avr-gcc", "--version"], f"{_APT} gcc-avr avr-libc"),
+    ("qemu-system-avr", ["qemu-system-avr", "--version"],
+     "run `make setup` (installs qemu-system-misc from bookworm-backports)"),
     ("cmake", ["cmake", "--version"], f"{_APT} cmake"),
     ("ninja", ["ninja", "--version"], f"{_APT} ninja-build"),
     ("cargo", ["cargo", "--version"], "install Rust (rustup) or: sudo apt-get install -y cargo"),
@@ -78,17 +81,17 @@ def qemu_problem(line: str) -> str | None:
     return None
 
 
-ONE_CLOCK_FIX = ("run `make setup` (it builds rtoslab's patched qemu-system-arm, ~6 min once), "
+ONE_CLOCK_FIX = ("run `make setup` (it builds rtoslab's patched qemu-system-arm and -avr once), "
                  "or measure on QEMU's instruction clock with --timing time=instruction")
 
 
 @cache
-def patched_qemu() -> Path | None:
-    """rtoslab's patched qemu-system-arm for this checkout (the one clock,
+def patched_qemu(system: str = "arm") -> Path | None:
+    """rtoslab's patched qemu-system-<system> (arm, avr) for this checkout (the one clock,
     docs/timing-model.md), or None when `make setup` has not built it for the checkout's
     patch (missing or stale: the build key names the patch)."""
     try:
-        path = patched_qemu_path(repo_root())
+        path = patched_qemu_path(repo_root(), system)
         key = qemu_build_key(repo_root())
     except OSError:
         return None
@@ -97,21 +100,22 @@ def patched_qemu() -> Path | None:
     return path
 
 
-def qemu_binary() -> str:
-    """The qemu-system-arm rtoslab runs: the patched one when built (without a clock
-    registered it behaves as the stock one), else the one on PATH."""
-    path = patched_qemu()
-    return str(path) if path is not None else "qemu-system-arm"
+def qemu_binary(system: str = "arm") -> str:
+    """The qemu-system-<system> rtoslab runs (arm; avr for AVR targets): the patched one
+    when built (without a clock registered it behaves as the stock one), else the one on
+    PATH."""
+    path = patched_qemu(system)
+    return str(path) if path is not None else f"qemu-system-{system}"
 
 
-def check_one_clock() -> None:
+def check_one_clock(system: str = "arm") -> None:
     """Raise one line, with the fix, when the one clock cannot run here."""
-    if patched_qemu() is None:
+    if patched_qemu(system) is None:
         try:
-            where = str(patched_qemu_path(repo_root()))
+            where = str(patched_qemu_path(repo_root(), system))
         except OSError:
             where = "its build folder"
-        raise RtoslabError(f"the one clock needs rtoslab's patched qemu-system-arm, which is missing "
+        raise RtoslabError(f"the one clock needs rtoslab's patched qemu-system-{system}, which is missing "
                            f"or stale ({where}): {ONE_CLOCK_FIX}")
 
 
@@ -131,8 +135,8 @@ def check_qemu() -> None:
 def tool_status() -> tuple[ToolStatus, ...]:
     out = []
     for name, cmd, fix in TOOLS:
-        if name == "qemu-system-arm":
-            cmd = [qemu_binary(), *cmd[1:]]
+        if name in ("qemu-system-arm", "qemu-system-avr"):
+            cmd = [qemu_binary(name.removeprefix("qemu-system-")), *cmd[1:]]
         found = shutil.which(cmd[0]) is not None
         out.append(ToolStatus(name, found, _first_line(cmd) if found else "", fix))
     plugin = plugin_path()

@@ -131,7 +131,7 @@ def test_first_error_skips_command_lines_with_werror() -> None:
 
 @pytest.mark.parametrize(("key", "value", "message"), [
     ("core", "cortex-m9", "core=cortex-m9: choose one of cortex-m3, cortex-m4, cortex-m0, "
-     "cortex-m0plus, cortex-m33, none"),
+     "cortex-m0plus, cortex-m33, avre, none"),
     ("core", "cortex-m7", "core=cortex-m7: cortex-m7 timing is not modelled; use --timing core=none "
      "for instruction counts"),
     ("prefetch", "maybe", "prefetch=maybe: choose one of on, off"),

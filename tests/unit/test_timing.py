@@ -26,7 +26,7 @@ def test_recorded_description_parses_into_settings_and_cores() -> None:
     ws = desc.setting("flash_ws")
     assert ws is not None and (ws.kind, ws.min, ws.max, ws.requires) == ("int", 0, 64, ("flash",))
     assert [c.name for c in desc.cores] == ["cortex-m3", "cortex-m4", "cortex-m0", "cortex-m0plus",
-                                            "cortex-m33"]
+                                            "cortex-m33", "avre"]
     assert "cortex-m7" in [u.name for u in desc.unmodelled]
 
 

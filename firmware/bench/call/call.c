@@ -12,8 +12,14 @@ LAB_INTERVAL(empty_call, 2, 3, "bl to an empty non-inlined function and its retu
 
 volatile uint32_t lab_call_count;
 
-/* noipa: no inlining, cloning or interprocedural removal. The asm keeps it non-pure. */
-__attribute__((noipa)) void lab_call_empty(void)
+/* noipa: no inlining, cloning or interprocedural removal. The asm keeps it non-pure.
+ * (GCC before 8, Debian's avr-gcc 5.4, has no noipa: noinline and noclone there.) */
+#if __GNUC__ >= 8
+#define LAB_CALL_NOIPA __attribute__((noipa))
+#else
+#define LAB_CALL_NOIPA __attribute__((noinline, noclone))
+#endif
+LAB_CALL_NOIPA void lab_call_empty(void)
 {
     __asm__ volatile("" ::: "memory");
 }

@@ -89,7 +89,7 @@ static LAB_STACK_DEFINE(dt_stack5, DT_STACK_WORDS);
 static lab_stack_t *const dt_stack[DT_TASKS] = {dt_stack1, dt_stack2, dt_stack3, dt_stack4, dt_stack5};
 
 static lab_tick_t dt_ticks;                     /* the delay in ticks: 50 ms of the board */
-static volatile uint32_t *dt_out;               /* the board's output register (the "pin") */
+static volatile lab_output_t *dt_out;               /* the board's output register (the "pin") */
 static volatile lab_tick_t dt_before[DT_TASKS]; /* tick count read before each delay call */
 static volatile uint32_t dt_rounds[DT_TASKS];   /* bodies run, per task (round 0: start-up) */
 static volatile uint32_t dt_late;               /* delays that spanned ticks + 1 */

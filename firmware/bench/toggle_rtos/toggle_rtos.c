@@ -30,7 +30,14 @@
 
 #define COORD_PRIO 3u
 #define TASK_PRIO 2u
-#define STACK_WORDS 256u
+/* Each task's stack, in the port's stack words (bytes on the AVR): -DTOGGLE_STACK_WORDS=N
+ * for a small part (examples/superloop-vs-rtos-uno.toml: 2 KiB of SRAM). A multiple of 8
+ * keeps the slices 8-aligned. */
+#ifndef TOGGLE_STACK_WORDS
+#define TOGGLE_STACK_WORDS 256u
+#endif
+#define STACK_WORDS (TOGGLE_STACK_WORDS)
+_Static_assert(STACK_WORDS % 8u == 0u, "TOGGLE_STACK_WORDS must be a multiple of 8");
 
 static lab_task_t coordinator;
 static LAB_STACK_DEFINE(coordinator_stack, STACK_WORDS);

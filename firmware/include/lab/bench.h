@@ -30,12 +30,27 @@ __attribute__((noreturn)) void lab_fail(const char *file, int line, const char *
 /* End the run with a specific exit status (LAB_EXIT_* of lab/exit.h) and a message. */
 __attribute__((noreturn)) void lab_fail_status(int status, const char *what);
 
+#if defined(__AVR__)
+/* AVR: the file name and the condition's text stay in flash (avr-gcc's __flash space):
+ * in RAM, as string literals are there, a benchmark's checks would fill much of a 2 KiB
+ * SRAM. Same output as lab_fail. */
+__attribute__((noreturn)) void lab_fail_flash(const __flash char *file, int line, const __flash char *what);
+#define LAB_CHECK(cond)                                                \
+    do {                                                               \
+        if (!(cond)) {                                                 \
+            static const __flash char lab_check_file_[] = __FILE__;   \
+            static const __flash char lab_check_what_[] = #cond;      \
+            lab_fail_flash(lab_check_file_, __LINE__, lab_check_what_); \
+        }                                                              \
+    } while (0)
+#else
 #define LAB_CHECK(cond)                              \
     do {                                             \
         if (!(cond)) {                               \
             lab_fail(__FILE__, __LINE__, #cond);     \
         }                                            \
     } while (0)
+#endif
 
 /* Keep the compiler from optimising a value away or moving work across this point. */
 #define LAB_KEEP(v) __asm__ volatile("" : : "r"(v) : "memory")

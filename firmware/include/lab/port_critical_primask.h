@@ -24,6 +24,24 @@ static uint32_t lab_primask_nesting;
 static uint32_t lab_primask_saved;
 
 /* Read PRIMASK, then mask every configurable interrupt; returns the value read. */
+#if defined(__AVR__)
+/* AVR: the global interrupt enable is SREG's I bit (I/O address 0x3F). */
+static inline uint32_t lab_primask_disable(void)
+{
+    uint8_t sreg;
+    __asm__ volatile("in %0, 0x3f\n\t"
+                     "cli"
+                     : "=r"(sreg)
+                     :
+                     : "memory");
+    return sreg;
+}
+
+static inline void lab_primask_restore(uint32_t primask)
+{
+    __asm__ volatile("out 0x3f, %0" : : "r"((uint8_t)primask) : "memory");
+}
+#else
 static inline uint32_t lab_primask_disable(void)
 {
     uint32_t primask;
@@ -40,6 +58,7 @@ static inline void lab_primask_restore(uint32_t primask)
 {
     __asm__ volatile("msr primask, %0" : : "r"(primask) : "memory");
 }
+#endif
 
 void lab_critical_enter(void)
 {

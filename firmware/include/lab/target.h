@@ -20,6 +20,14 @@
 
 typedef void (*lab_irq_handler_t)(void);
 
+/* The width of the board's output register (lab_target_output_reg): a 32-bit register on
+ * the Cortex-M boards, an 8-bit I/O port on AVR (one byte store, as a pin write there is). */
+#if defined(__AVR__)
+typedef uint8_t lab_output_t;
+#else
+typedef uint32_t lab_output_t;
+#endif
+
 /* Bring up the board: relocated vector table, console. Called once by the harness before
  * anything else. Does not enable interrupts. */
 void lab_target_init(void);
@@ -99,7 +107,7 @@ uint32_t lab_target_clock_hz(void);
  * compiler keeps each one, and the emulator executes it as I/O); reading returns the
  * outputs as last written (only the implemented bits). Nothing else on the board uses it.
  * Never NULL. */
-volatile uint32_t *lab_target_output_reg(void);
+volatile lab_output_t *lab_target_output_reg(void);
 
 /* ------------------------------------------------------------------ cores (multi-core boards)
  * LAB_TARGET_CORES (a C macro from target.toml `cores`, default 1) is the number of

@@ -35,6 +35,8 @@ set(LAB_FREERTOS_ARCH_cortex-m0plus_none ARM_CM0)
 # (configRUN_FREERTOS_SECURE_ONLY in FreeRTOSConfig.h.in); with or without the FPU.
 set(LAB_FREERTOS_ARCH_cortex-m33_none ARM_CM33_NTZ/non_secure)
 set(LAB_FREERTOS_ARCH_cortex-m33_fpv5-sp-d16 ARM_CM33_NTZ/non_secure)
+# The ATmega328P (Arduino Uno): the kernel's ATMega323 port, adapted by avr_port.cmake.
+set(LAB_FREERTOS_ARCH_atmega328p_none ATMega323)
 set(LAB_FREERTOS_ARCH_VAR LAB_FREERTOS_ARCH_${LAB_TARGET_CPU}_${LAB_TARGET_FPU})
 if(NOT DEFINED ${LAB_FREERTOS_ARCH_VAR})
   message(FATAL_ERROR
@@ -42,7 +44,8 @@ if(NOT DEFINED ${LAB_FREERTOS_ARCH_VAR})
     "(target.toml of ${LAB_TARGET}): add set(${LAB_FREERTOS_ARCH_VAR} <portable/GCC folder>) "
     "to ports/freertos/port.cmake")
 endif()
-set(LAB_FREERTOS_PORTABLE ${LAB_FREERTOS_KERNEL}/portable/GCC/${${LAB_FREERTOS_ARCH_VAR}})
+set(LAB_FREERTOS_ARCH_NAME ${${LAB_FREERTOS_ARCH_VAR}})
+set(LAB_FREERTOS_PORTABLE ${LAB_FREERTOS_KERNEL}/portable/GCC/${LAB_FREERTOS_ARCH_NAME})
 # Every C file of the folder: ARM_CM3 and ARM_CM4F have port.c only; the ARMv6-M and
 # ARMv8-M folders add portasm.c (the handlers) and mpu_wrappers_v2_asm.c (empty without
 # the MPU).
@@ -54,6 +57,10 @@ file(STRINGS ${LAB_FREERTOS_PORTABLE}/port.c LAB_FREERTOS_OWN_SYSTICK REGEX "^vo
 if(LAB_FREERTOS_OWN_SYSTICK)
   set_source_files_properties(${LAB_FREERTOS_PORTABLE}/port.c PROPERTIES
                               COMPILE_DEFINITIONS SysTick_Handler=xPortSysTickHandler)
+endif()
+
+if(LAB_FREERTOS_ARCH_NAME STREQUAL "ATMega323")
+  include(${LAB_PORT_DIR}/avr_port.cmake)  # replaces LAB_FREERTOS_PORTABLE_SOURCES
 endif()
 
 set(LAB_PORT_SOURCES ${LAB_PORT_DIR}/port_freertos.c)

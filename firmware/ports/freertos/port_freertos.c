@@ -109,15 +109,26 @@ void vApplicationIdleHook(void);
  * `-icount sleep=off` the virtual clock jumps to the next timer deadline, so waiting
  * costs no emulation time and the idle task adds no instructions between two events.
  * WFI is an ARMv6-M/ARMv7-M instruction, not a target's: every Cortex-M has it. */
+#if defined(__AVR__)
+/* AVR: SLEEP, in the idle mode the target enables (any interrupt wakes the core). */
+void vApplicationIdleHook(void) { __asm__ volatile("sleep" ::: "memory"); }
+#else
 void vApplicationIdleHook(void) { __asm__ volatile("wfi" ::: "memory"); }
+#endif
 
 /* ------------------------------------------------------------------ tick */
 
-void xPortSysTickHandler(void);
-void SysTick_Handler(void);
-
 __attribute__((weak)) void lab_tick_hook_enter(void) {}
 __attribute__((weak)) void lab_tick_hook_exit(void) {}
+
+#if defined(__AVR__)
+/* AVR: the kernel's port.c has the tick ISR itself (renamed SysTick_Handler, with the hooks
+ * around its tick work: avr_port.cmake). xTaskGetTickCount's critical section saves and
+ * restores SREG, so it is safe in an interrupt handler too. */
+lab_tick_t lab_tick_count(void) { return xTaskGetTickCount(); }
+#else
+void xPortSysTickHandler(void);
+void SysTick_Handler(void);
 
 void SysTick_Handler(void)
 {
@@ -130,6 +141,7 @@ lab_tick_t lab_tick_count(void)
 {
     return xPortIsInsideInterrupt() ? xTaskGetTickCountFromISR() : xTaskGetTickCount();
 }
+#endif
 
 uint32_t lab_tick_rate_hz(void) { return (uint32_t)configTICK_RATE_HZ; }
 
@@ -397,6 +409,13 @@ uint32_t lab_notify_wait(lab_tick_t timeout) { return (uint32_t)ulTaskNotifyTake
 
 /* ------------------------------------------------------------------ critical sections */
 
+#if defined(__AVR__)
+/* The AVR port's taskENTER_CRITICAL pushes SREG onto the stack inside the calling
+ * function (portmacro.h), so it cannot be wrapped in a function that returns: the
+ * critical sections of lab/port.h save SREG and clear I themselves, nestable
+ * (lab/port_critical_primask.h's AVR form), which is what the kernel's do. */
+#include "lab/port_critical_primask.h"
+#else
 void lab_critical_enter(void) { taskENTER_CRITICAL(); }
 
 void lab_critical_exit(void) { taskEXIT_CRITICAL(); }
@@ -404,6 +423,7 @@ void lab_critical_exit(void) { taskEXIT_CRITICAL(); }
 uint32_t lab_critical_enter_from_isr(void) { return (uint32_t)taskENTER_CRITICAL_FROM_ISR(); }
 
 void lab_critical_exit_from_isr(uint32_t saved) { taskEXIT_CRITICAL_FROM_ISR((UBaseType_t)saved); }
+#endif
 
 /* ------------------------------------------------------------------ interrupts */
 
@@ -416,4 +436,16 @@ uint32_t lab_port_irq_prio_unmanaged(void) { return 0u; }
 
 void lab_port_isr_enter(void) {}
 
+#if defined(portYIELD_FROM_ISR)
 void lab_port_isr_exit(bool woken) { portYIELD_FROM_ISR(woken ? pdTRUE : pdFALSE); }
+#else
+/* The AVR port has no portYIELD_FROM_ISR: a handler yields with portYIELD (its context
+ * save keeps the handler's frame on the task's stack; the handler returns when the task
+ * runs again), as the kernel's AVR demos do. */
+void lab_port_isr_exit(bool woken)
+{
+    if (woken) {
+        portYIELD();
+    }
+}
+#endif

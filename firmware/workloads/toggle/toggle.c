@@ -55,13 +55,13 @@ LAB_INTERVAL(done_5, TOGGLE_ID_ORIGIN, TOGGLE_ID_DONE_5, "origin -> task 5's las
 LAB_INTERVAL(spread, TOGGLE_ID_FIRST_DONE, TOGGLE_ID_LAST_DONE, "first task's completion -> last task's completion");
 LAB_INTERVAL(total, TOGGLE_ID_ORIGIN, TOGGLE_ID_LAST_DONE, "origin (all tasks released) -> last task's completion");
 
-static volatile uint32_t *toggle_out;
+static volatile lab_output_t *toggle_out;
 static uint32_t toggle_progress[TOGGLE_TASKS]; /* writes made this round, per task */
 static uint32_t toggle_done;                    /* tasks finished this round */
 static uint32_t toggle_rounds;                  /* rounds begun */
 
 /* Output writes number i .. end-1: write i's value is i & 1, so the output toggles. */
-static inline void toggle_span(volatile uint32_t *out, uint32_t i, uint32_t end)
+static inline void toggle_span(volatile lab_output_t *out, uint32_t i, uint32_t end)
 {
     for (; i < end; i++) {
         *out = i & 1u;
@@ -90,7 +90,7 @@ static toggle_result_t toggle_task_done(void)
 #define TOGGLE_DEFINE_PART(k, first_id, done_id)                                                   \
     static toggle_result_t toggle_part_##k(uint32_t from, uint32_t count)                          \
     {                                                                                              \
-        volatile uint32_t *const out = toggle_out;                                                 \
+        volatile lab_output_t *const out = toggle_out;                                                 \
         const uint32_t end = from + count;                                                         \
         uint32_t i = from;                                                                         \
         LAB_CHECK(from == toggle_progress[(k) - 1] && count > 0u && end <= TOGGLE_COUNT);          \

@@ -14,6 +14,7 @@
 //! | `events` | none (off) | exception event file to write (docs/timeline.md; needs a timing model) |
 //! | `irq_windows` | none | file to write the masked-window report to (docs/formats.md §9); needs a timing model for cycles |
 //! | `prio_bits` | `8` | implemented NVIC priority bits (1-8): the priority levels `irq_windows` reports |
+//! | `exit` | none | AVR guests: a 256-byte data-space window; a store to `exit + N` ends QEMU with exit status N (an AVR machine has no semihosting) |
 //! | `time_hz` | none (off) | one clock: QEMU's virtual time follows the modelled cycles, counted at this rate (the emulated machine's CPU clock); needs a timing model and rtoslab's patched QEMU (docs/timing-model.md, "One clock") |
 //!
 //! Every other key is a timing-model setting (`model.rs`, docs/timing-model.md).
@@ -48,6 +49,7 @@ pub const HOST_KEYS: &[&str] = &[
     "irq_windows",
     "prio_bits",
     "time_hz",
+    "exit",
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +70,9 @@ pub struct Config {
     /// One clock (`time_hz=`): the rate, in Hz, at which QEMU's virtual time follows the
     /// modelled cycles; None: QEMU's instruction clock.
     pub time_hz: Option<u64>,
+    /// AVR guests (`exit=`): stores to `[exit, exit + 256)` end QEMU with the offset as
+    /// the exit status; None: no such window.
+    pub exit: Option<u32>,
 }
 
 fn parse_handlers(value: &str) -> Result<Vec<u32>, ArgError> {
@@ -95,6 +100,7 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
     let mut irq_windows: Option<String> = None;
     let mut prio_bits: Option<u32> = None;
     let mut time_hz: Option<u64> = None;
+    let mut exit: Option<u32> = None;
     let mut model = ModelArgs::default();
 
     for arg in args {
@@ -128,6 +134,7 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
             }
             "prio_bits" => once(&mut prio_bits, key, parse_u32(key, value)?)?,
             "time_hz" => once(&mut time_hz, key, parse_u64(key, value)?)?,
+            "exit" => once(&mut exit, key, parse_u32(key, value)?)?,
             _ => {
                 if !model.take(key, value)? {
                     return err(format!(
@@ -173,7 +180,7 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
                 "time_hz={hz}: give the machine's CPU clock in Hz, 1 to {MAX_CLOCK_HZ}"
             ));
         }
-        if model.core.is_none() {
+        if model.core.is_none() && model.avr.is_none() {
             return err(
                 "time_hz= needs a timing model: give core=... as well (the clock follows modelled cycles)"
                     .to_string(),
@@ -194,6 +201,7 @@ pub fn parse_args<S: AsRef<str>>(args: &[S]) -> Result<Config, ArgError> {
         irq_windows,
         prio_bits: prio_bits as u8,
         time_hz,
+        exit,
     })
 }
 
@@ -233,6 +241,7 @@ mod tests {
                 irq_windows: None,
                 prio_bits: 8,
                 time_hz: None,
+                exit: None,
             }
         );
         let c = parse_args(&["trace=/t", "events=/tmp/e.bin"]).unwrap();
@@ -305,7 +314,7 @@ mod tests {
         assert_eq!(
             e(&["trace=/t", "bogus=1"]),
             "unknown argument 'bogus' (known: trace, base, size, insn_limit, max_records, \
-             handlers, events, irq_windows, prio_bits, time_hz, core, flash, sram, flash_ws, \
+             handlers, events, irq_windows, prio_bits, time_hz, exit, core, flash, sram, flash_ws, \
              sram_ws, prefetch, div, accel)"
         );
         assert!(e(&["trace=/t", "irq_windows=/w"]).contains("needs a timing model"));

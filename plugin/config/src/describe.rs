@@ -163,6 +163,14 @@ pub fn describe_json() -> Json {
                             ("source", Json::str(t.source)),
                         ])
                     })
+                    .chain(cores::AVR_CORES.iter().map(|t| {
+                        Json::Obj(vec![
+                            ("name", Json::str(t.name)),
+                            ("arch", Json::str("avr")),
+                            ("description", Json::str(t.description)),
+                            ("source", Json::str(t.source)),
+                        ])
+                    }))
                     .collect(),
             ),
         ),
@@ -215,7 +223,10 @@ mod tests {
         assert!(text.contains(r#"{"key":"sram","kind":"regions","max_regions":null,"#));
         assert!(text.contains(r#"{"key":"prefetch","kind":"choice","choices":["on","off"],"default":"off","requires":["flash"],"#));
         assert!(text.contains(r#""cores":[{"name":"cortex-m3","arch":"armv7-m","description":"#));
-        assert_eq!(text.matches(r#""arch":"#).count(), CORES.len());
+        assert_eq!(
+            text.matches(r#""arch":"#).count(),
+            CORES.len() + cores::AVR_CORES.len()
+        );
         assert!(text.ends_with(
             r#","clock_hz":{"kind":"int","min":1,"max":4294967295,"unit":"Hz","doc":"the core clock: the firmware is built for it, cycles convert to time at it"}}"#
         ));

@@ -18,7 +18,7 @@
 //! have no effect. `handlers=` (exception handler addresses) is a model input the host
 //! computes from the image, not a setting: `args.rs` parses it.
 
-use crate::cores::{self, CoreTable};
+use crate::cores::{self, AvrTable, CoreTable};
 use crate::values::{ArgError, err, once, parse_u64};
 
 /// An address range `[base, base + size)`, inside the 32-bit address space.
@@ -106,8 +106,11 @@ impl Accel {
 /// The model's configuration (timing-model settings plus the host's `handlers=`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelConfig {
-    /// The core's table; `None` for `core=none` (no model).
+    /// The core's table; `None` for `core=none` (no model) and for an AVR core.
     pub core: Option<&'static CoreTable>,
+    /// An AVR core's table (`core=avre`); then `core` is `None` and the Cortex-M
+    /// settings keep their defaults (an AVR fetches with no wait states).
+    pub avr: Option<&'static AvrTable>,
     /// Code/flash region (`flash=`); its accesses cost `flash_ws` wait states.
     pub flash: Option<Region>,
     /// SRAM regions (`sram=`); their accesses cost `sram_ws` wait states.
@@ -127,6 +130,7 @@ impl Default for ModelConfig {
     fn default() -> Self {
         ModelConfig {
             core: None,
+            avr: None,
             flash: None,
             sram: Vec::new(),
             flash_ws: 0,
@@ -287,6 +291,7 @@ fn alternatives(words: &[&str]) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Value {
     Core(Option<&'static CoreTable>),
+    AvrCore(&'static AvrTable),
     Choice(&'static str),
     Regions(Vec<Region>),
     Int(u64),
@@ -296,6 +301,7 @@ impl Value {
     fn is_default(&self, d: DefaultValue) -> bool {
         match (self, d) {
             (Value::Core(c), DefaultValue::Text(t)) => c.map_or(cores::NONE, |c| c.name) == t,
+            (Value::AvrCore(c), DefaultValue::Text(t)) => c.name == t,
             (Value::Choice(c), DefaultValue::Text(t)) => *c == t,
             (Value::Int(n), DefaultValue::Int(d)) => *n == d,
             _ => false,
@@ -341,6 +347,9 @@ impl Setting {
             Kind::Core => {
                 if value == cores::NONE {
                     return Ok(Value::Core(None));
+                }
+                if let Some(t) = cores::avr_by_name(value) {
+                    return Ok(Value::AvrCore(t));
                 }
                 if cores::UNMODELLED.contains(&value) {
                     return Err(ArgError(format!(
@@ -399,6 +408,7 @@ impl Setting {
 #[derive(Debug, Default)]
 pub struct ModelArgs {
     core: Option<Option<&'static CoreTable>>,
+    avr: Option<&'static AvrTable>,
     flash: Option<Region>,
     sram: Option<Vec<Region>>,
     flash_ws: Option<u32>,
@@ -423,6 +433,10 @@ impl ModelArgs {
         }
         match (s.key, v) {
             ("core", Value::Core(c)) => once(&mut self.core, key, c)?,
+            ("core", Value::AvrCore(t)) => {
+                once(&mut self.core, key, None)?;
+                self.avr = Some(t);
+            }
             ("flash", Value::Regions(r)) => once(&mut self.flash, key, r[0])?,
             ("sram", Value::Regions(r)) => once(&mut self.sram, key, r)?,
             // Int settings are bounded by MAX_WS, which fits in u32.
@@ -471,6 +485,22 @@ impl ModelArgs {
                 ));
             }
         }
+        if let Some(t) = self.avr
+            && let Some((s, given)) = self
+                .changed
+                .iter()
+                .find(|(s, _)| s.key != "core" && s.key != "flash" && s.key != "sram")
+        {
+            return err(format!(
+                "{given}: the {} model has no {} setting (an AVR core fetches from flash and \
+                 reaches its SRAM with no wait states, no prefetch buffer, accelerator or \
+                 divider): leave {} at {}",
+                t.name,
+                s.key,
+                s.key,
+                default_text(s.default)
+            ));
+        }
         let sram = self.sram.unwrap_or_default();
         for (i, r) in sram.iter().enumerate() {
             if let Some(f) = self.flash.filter(|f| f.overlaps(r)) {
@@ -486,6 +516,7 @@ impl ModelArgs {
         }
         Ok(ModelConfig {
             core: self.core.unwrap_or(None),
+            avr: self.avr,
             flash: self.flash,
             sram,
             flash_ws: self.flash_ws.unwrap_or(0),

@@ -63,6 +63,7 @@ print(all(c["description"] and c["source"] for c in d["cores"]))
     let cores: Vec<String> = CORES
         .iter()
         .map(|t| format!("{}:{}", t.name, t.arch))
+        .chain(cores::AVR_CORES.iter().map(|t| format!("{}:avr", t.name)))
         .collect();
     assert!(cores.join(",").starts_with(
         "cortex-m3:armv7-m,cortex-m4:armv7e-m,cortex-m0:armv6-m,cortex-m0plus:armv6-m"

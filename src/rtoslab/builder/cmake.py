@@ -46,6 +46,8 @@ class ToolchainFlags:
     c: tuple[str, ...]
     warnings: tuple[str, ...]
     link: tuple[str, ...]
+    # The link of an AVR image (avr-libc's startup files and libraries stay in).
+    link_avr: tuple[str, ...] = ()
 
 
 @cache
@@ -58,9 +60,15 @@ def compile_flags() -> tuple[str, ...]:
     return toolchain_flags().compile
 
 
-def link_flags() -> tuple[str, ...]:
-    """Link options of every image (the result identity's "ldflags")."""
-    return toolchain_flags().link
+def link_flags(arch: str = "cortex-m") -> tuple[str, ...]:
+    """Link options of every image of an architecture (the result identity's "ldflags")."""
+    flags = toolchain_flags()
+    return flags.link_avr if arch == "avr" else flags.link
+
+
+# Per architecture (target.toml arch): the CMake toolchain file and the compiler driver.
+TOOLCHAINS = {"cortex-m": ("arm-none-eabi.cmake", "arm-none-eabi-gcc"),
+              "avr": ("avr-gcc.cmake", "avr-gcc")}
 
 
 # The CMake variables that carry lists (';'-separated on purpose); every other value is one.
@@ -123,6 +131,7 @@ def target_cmake_args(target: Target, gen_dir: Path, clock_hz: int | None = None
         "LAB_PROBE_BUFFER_ENTRIES": str(spec.probe.buffer),
         "LAB_CONSOLE_RAM_BYTES": str(spec.probe.console),
         "LAB_TARGET_GEN_DIR": str(gen_dir),
+        **({"LAB_TARGET_EXIT_WINDOW": f"{spec.exit_window:#x}"} if spec.exit_window >= 0 else {}),
     }
 
 
@@ -135,6 +144,9 @@ class BuildResult:
     # benchmark -> why its own sources did not build ("build failed: <first error> (full
     # log: ...)"); only with build(..., partial=True), and then it has no ELF in `elfs`
     failed: dict[str, str] = field(default_factory=dict)
+    # benchmark -> why it is n/a on the target after all: its image does not fit the
+    # target's RAM (the linker's overflow, with the byte counts; ``too_big``)
+    na: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0  # how long the build held its lock (configure + ninja)
 
 
@@ -250,7 +262,8 @@ def build_image(config: BuildConfig, wanted: list[Benchmark], partial: bool = Fa
     configuration either way."""
     cmake = _tool("cmake")
     _tool("ninja")
-    _tool("arm-none-eabi-gcc")
+    toolchain_file, compiler = TOOLCHAINS[config.target_info().arch]
+    _tool(compiler)
     chash = config.image_key()
     build_dir = cache_root() / "build" / chash
     kconfig = build_dir / "kconfig"
@@ -268,8 +281,8 @@ def build_image(config: BuildConfig, wanted: list[Benchmark], partial: bool = Fa
         "LAB_COMPILE_FLAGS": _cmake_list(flags.compile),
         "LAB_C_FLAGS": _cmake_list(flags.c),
         "LAB_WARNING_FLAGS": _cmake_list(flags.warnings),
-        "LAB_LINK_FLAGS": _cmake_list(flags.link),
-        "CMAKE_TOOLCHAIN_FILE": str(firmware_root() / "cmake" / "arm-none-eabi.cmake"),
+        "LAB_LINK_FLAGS": _cmake_list(link_flags(config.target_info().arch)),
+        "CMAKE_TOOLCHAIN_FILE": str(firmware_root() / "cmake" / toolchain_file),
         "CMAKE_BUILD_TYPE": "None",
     }
     for crate in config.kernel_info().deps:
@@ -366,6 +379,7 @@ def build_image(config: BuildConfig, wanted: list[Benchmark], partial: bool = Fa
                               [b for b in wanted if b.name in rust_benches], build_dir / "rust",
                               log, config.define_map(), config.clock_hz())
     names = [n for n in names if n not in failed]
+    na: dict[str, str] = {}
     code, out = 0, ""
     if names:  # (none left: nothing to build; ninja without targets would build them all)
         code, out = _run_logged(["ninja", "-k", "0", "-C", str(build_dir), *names], log, what,
@@ -376,17 +390,25 @@ def build_image(config: BuildConfig, wanted: list[Benchmark], partial: bool = Fa
         own = bench_failures(out, names)
         if own is None:  # something every image shares failed: the whole configuration
             raise RtoslabError(f"{what} failed: {first_error(out)[:300]} (full log: {log})")
-        failed |= {n: f"build failed: {(memory_overflow(err, config.target_info()) or err)[:300]} "
-                   f"(full log: {log})" for n, err in own.items()}
+        target = config.target_info()
+        for n, err in own.items():
+            reason = too_big(err, target)
+            if reason is not None:
+                na[n] = reason
+            else:
+                failed[n] = f"build failed: {(memory_overflow(err, target) or err)[:300]} (full log: {log})"
     if failed and not partial:
         n = sorted(failed)[0]
         raise RtoslabError(f"{what} failed: {n}: {failed[n]}")
+    if na and not partial:
+        n = sorted(na)[0]
+        raise RtoslabError(f"{what}: {n} is n/a on {config.target}: {na[n]}")
     rebuilt = "no work to do" not in out
-    elfs = {n: build_dir / f"{n}.elf" for n in names if n not in failed}
+    elfs = {n: build_dir / f"{n}.elf" for n in names if n not in failed and n not in na}
     for n, p in elfs.items():
         if not p.is_file():
             raise RtoslabError(f"build of {n} produced no ELF at {p}: see {log}")
-    return BuildResult(chash, build_dir, elfs, rebuilt, failed)
+    return BuildResult(chash, build_dir, elfs, rebuilt, failed, na)
 
 
 _CMAKE_ERROR_AT = re.compile(r"^CMake Error at (.+?):\d+ ")
@@ -446,6 +468,34 @@ def bench_failures(output: str, names: list[str]) -> dict[str, str] | None:
             return None
         failed.setdefault(owner, first_error("\n".join(lines)))
     return failed
+
+
+# GCC's line for a static array larger than an object may be (an AVR's 16-bit size_t).
+_ARRAY_TOO_LARGE = re.compile(r"size of array [‘'`](\w+)[’'] is too large")
+
+
+def too_big(error: str, target: Target) -> str | None:
+    """On an AVR target (2 KiB of SRAM, issue 30): the n/a reason for a benchmark whose
+    image does not fit the RAM (the linker's overflow line in ``error``), with the byte
+    counts, or whose static array is beyond the 16-bit address space; None for any other
+    error and on every other target (there a build that does not fit fails:
+    ``memory_overflow``)."""
+    if target.arch != "avr":
+        return None
+    big = _ARRAY_TOO_LARGE.search(error)
+    if big is not None:
+        return (f"its array {big.group(1)} is larger than an object may be on {target.name} "
+                "(16-bit addresses: at most 32 KiB; its SRAM is "
+                f"{sum(r.size for r in target.memory if r.kind == 'sram')} bytes)")
+    m = _REGION_OVERFLOW.search(error)
+    if m is None:
+        return None
+    region = next((r for r in target.memory if r.name == m["region"] and r.kind == "sram"), None)
+    if region is None:
+        return None
+    over = int(m["by"])
+    return (f"needs {region.size + over} bytes of RAM, {over} more than {target.name}'s "
+            f"{region.size} ({region.name}; its data, bss and stacks as built)")
 
 
 def bench_inputs(build_dir: Path, bench: str) -> list[Path]:

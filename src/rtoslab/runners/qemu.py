@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import shutil
 import signal
 import struct
 import subprocess
@@ -22,7 +23,7 @@ from rtoslab.runners.base import RunOutput, RunRequest
 from rtoslab.runners.fault import describe_fault
 from rtoslab.timing import description
 from rtoslab.tools import check_one_clock, check_qemu, qemu_binary
-from rtoslab.trace.elf import check_arm_elf, read_elf_section, read_elf_symbol
+from rtoslab.trace.elf import check_arm_elf, elf_machine, read_elf_section, read_elf_symbol
 from rtoslab.trace.reader import read_trace
 
 
@@ -103,13 +104,24 @@ def _die_with_parent(parent_pid: int) -> None:
             os._exit(137)
 
 
+def avr_vectors(elf: Path) -> list[int]:
+    """The interrupt vector addresses of an AVR image (avr-libc's ``.vectors``: one
+    two-word JMP per vector, the reset vector at 0 first), reset left out: where the
+    plugin's AVR model charges the interrupt response (docs/timing-model.md, "AVR")."""
+    data = read_elf_section(elf, ".vectors") or b""
+    return list(range(4, len(data) - len(data) % 4, 4))
+
+
 def exception_handlers(elf: Path) -> list[int]:
     """Exception handler entry addresses of an image, for the plugin's timing model.
 
     The vector table (section ``.vectors``: entries after the initial stack pointer) and
     the handlers the firmware lists with LAB_ISR (non-loaded section ``.lab_isr``), Thumb
-    bit cleared, without zeros, sorted and unique (docs/timing-model.md).
+    bit cleared, without zeros, sorted and unique (docs/timing-model.md). An AVR image: its
+    interrupt vectors (``avr_vectors``).
     """
+    if elf_machine(elf) == "EM_AVR":
+        return avr_vectors(elf)
     addrs: set[int] = set()
     for name, skip in ((".vectors", 1), (".lab_isr", 0)):
         data = read_elf_section(elf, name) or b""
@@ -147,6 +159,21 @@ def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
     if req.irq_windows:
         plugin_args += [f"irq_windows={irq_windows_path(trace_path)}",
                         f"prio_bits={req.target.spec.nvic_prio_bits}"]
+    if req.target.arch == "avr":
+        # No semihosting on AVR: the plugin's exit window ends the run; -bios loads the
+        # ELF into the program flash.
+        plugin_args.append(f"exit={req.target.spec.exit_window:#x}")
+        return [
+            qemu_binary("avr"),
+            "-M", req.target.qemu_machine,
+            "-display", "none",
+            "-audio", "none",
+            "-monitor", "none",
+            "-serial", "stdio",
+            "-icount", ICOUNT,
+            "-bios", str(req.elf),
+            "-plugin", ",".join([str(plugin), *plugin_args]),
+        ]
     return [
         qemu_binary(),
         "-M", req.target.qemu_machine,
@@ -227,8 +254,11 @@ class QemuRunner:
             raise RtoslabError(f"{req.benchmark}: {req.elf.name} is a buffer-mode image (--probe "
                                "buffer): run it with --runner gdb --gdb-server HOST:PORT")
         self.preflight()
+        if req.target.qemu_system != "arm" and shutil.which(qemu_binary(req.target.qemu_system)) is None:
+            raise RtoslabError(f"qemu-system-{req.target.qemu_system} not found (target {req.target.name}): "
+                               "run `make setup` (it installs qemu-system-misc)")
         if "time_hz" in req.model:
-            check_one_clock()
+            check_one_clock(req.target.qemu_system)
         plugin = plugin_path()
         trace_path = req.work_dir / f"{req.benchmark}.trace"
         try:

@@ -14,9 +14,16 @@ ELF_MAGIC = b"\x7fELF"
 
 
 def check_arm_elf(elf_path: str | Path) -> None:
-    """Raise RtoslabError unless ``elf_path`` is a 32-bit little-endian ARM ELF file."""
+    """Raise RtoslabError unless ``elf_path`` is a 32-bit little-endian ARM (or AVR) ELF
+    file."""
     with _open(elf_path) as stream:
         _arm_elf(stream, elf_path)
+
+
+def elf_machine(elf_path: str | Path) -> str:
+    """The ELF machine of an image rtoslab builds: "EM_ARM" or "EM_AVR"."""
+    with _open(elf_path) as stream:
+        return str(_arm_elf(stream, elf_path)["e_machine"])
 
 
 def read_elf_section(elf_path: str | Path, name: str) -> bytes | None:
@@ -65,10 +72,10 @@ def _arm_elf(stream: BinaryIO, elf_path: str | Path) -> ELFFile:
     except ELFError as err:
         raise RtoslabError(f"ELF {elf_path} is corrupt: {err}: rebuild it") from err
     machine = elf["e_machine"]
-    if machine != "EM_ARM" or elf.elfclass != 32 or not elf.little_endian:
+    if machine not in ("EM_ARM", "EM_AVR") or elf.elfclass != 32 or not elf.little_endian:
         raise RtoslabError(
             f"ELF {elf_path} is for {machine} ({elf.elfclass}-bit), not 32-bit little-endian "
-            "ARM: build the firmware for a Cortex-M target"
+            "ARM or AVR: build the firmware for one of rtoslab's targets"
         )
     return elf
 

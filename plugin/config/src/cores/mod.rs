@@ -119,14 +119,23 @@ pub fn unmodelled_message(name: &str) -> String {
     format!("{name} timing is not modelled; use --timing core=none for instruction counts")
 }
 
+pub mod avr;
+pub use avr::{AVR_CORES, AvrTable, avr_by_name};
+
 /// Look a core up by its `core=` name (`none` is not a table: see [`NONE`]).
 pub fn by_name(name: &str) -> Option<&'static CoreTable> {
     CORES.iter().copied().find(|t| t.name == name)
 }
 
-/// Every `core=` value, in registry order, then `none`.
+/// Every `core=` value, in registry order (the Cortex-M tables, then the AVR ones), then
+/// `none`.
 pub fn choices() -> Vec<&'static str> {
-    CORES.iter().map(|t| t.name).chain([NONE]).collect()
+    CORES
+        .iter()
+        .map(|t| t.name)
+        .chain(AVR_CORES.iter().map(|t| t.name))
+        .chain([NONE])
+        .collect()
 }
 
 /// Declares each core's module and lists its `TABLE` in [`CORES`]: adding a core table
@@ -154,7 +163,16 @@ mod tests {
     #[test]
     fn registry() {
         let names: Vec<&str> = CORES.iter().map(|t| t.name).collect();
-        assert_eq!(choices(), [names.as_slice(), &[NONE]].concat());
+        let avr: Vec<&str> = AVR_CORES.iter().map(|t| t.name).collect();
+        assert_eq!(
+            choices(),
+            [names.as_slice(), avr.as_slice(), &[NONE]].concat()
+        );
+        assert!(
+            avr.iter()
+                .all(|a| by_name(a).is_none() && !names.contains(a))
+        );
+        assert_eq!(avr_by_name("avre").map(|t| t.call), Some(4));
         for known in [
             "cortex-m3",
             "cortex-m4",

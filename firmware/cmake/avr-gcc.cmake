@@ -1,0 +1,12 @@
+# Toolchain file: GCC for 8-bit AVR (Debian's gcc-avr with avr-libc).
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR avr)
+set(CMAKE_C_COMPILER avr-gcc)
+set(CMAKE_ASM_COMPILER avr-gcc)
+set(CMAKE_AR avr-gcc-ar)
+set(CMAKE_RANLIB avr-gcc-ranlib)
+set(CMAKE_C_COMPILER_AR avr-gcc-ar)
+set(CMAKE_C_COMPILER_RANLIB avr-gcc-ranlib)
+set(CMAKE_OBJDUMP avr-objdump)
+set(CMAKE_SIZE avr-size)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
