@@ -138,7 +138,8 @@ stamp=.venv/.rtoslab-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   say "installing rtoslab into .venv"
   .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
-  .venv/bin/python -m pip install --quiet -e '.[dev,pandas]'  # pandas: the API's DataFrame export (tested)
+  # pandas: the API's DataFrame export; cluster: Ray for `run --cluster` (both tested)
+  .venv/bin/python -m pip install --quiet -e '.[dev,pandas,cluster]'
   touch "$stamp"
 fi
 say "ready: .venv/bin/rtoslab"

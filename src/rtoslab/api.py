@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rtoslab.builder.config import BuildConfig, check_cflags, with_kernel_source
 from rtoslab.catalog import (
@@ -47,6 +47,9 @@ from rtoslab.store.db import Store, default_db_path, open_store
 from rtoslab.timing import check_resolved, plugin_args
 from rtoslab.tools import check_one_clock, host_name, rtoslab_revision, tool_versions
 from rtoslab.views import ResultView, RunInfo, RunView
+
+if TYPE_CHECKING:
+    from rtoslab.cluster import ClusterSession
 
 DEFAULT_SUITE = "smoke"
 DEFAULT_TARGET = "mps2-an385"
@@ -146,32 +149,47 @@ def check_machine(plan: Plan, runner: QemuRunner | None = None) -> None:
 def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None = None, jobs: int = 1,
                  on_progress: Callable[[Progress], None] | None = None,
                  on_start: Callable[[int], None] | None = None, irq_windows: bool = False,
-                 report_spec: ReportSpec | None = None,
+                 report_spec: ReportSpec | None = None, shard: tuple[int, int] | None = None,
+                 offsets: Sequence[int] | None = None, cluster: ClusterSession | None = None,
                  runner: Runner | None = None) -> RunOutcome:
     """Execute a plan inside a new run record of ``store`` (``on_start`` gets its id);
     ``irq_windows``: also track masked interrupt windows (docs/irq-windows.md);
     ``report_spec``: the experiment's, stored with the run (``show`` reports with it);
     ``runner``: who runs the images (default: QEMU with the plugin; ``gdb_runner``: a GDB
-    server, docs/boards.md).
+    server, docs/boards.md). ``shard`` (I, N) with ``offsets``: the plan is shard I of N
+    of a whole plan (``rtoslab.plan.shard_of``); ``cluster``: run the configurations as
+    tasks on this Ray cluster (``rtoslab.cluster.connect``; the emulator only).
 
     Any exception (Ctrl-C, a failed write) marks the run incomplete, keeping every result
     stored before it, and is raised again."""
+    if cluster is not None and runner is not None:
+        raise RtoslabError("--cluster runs the images on the cluster's emulators: drop --runner gdb "
+                           "(a board is measured from one machine)")
     if runner is None:
         runner = QemuRunner()
         check_machine(plan, runner)
     else:  # the GDB runner: no emulator needed here (docs/boards.md)
         preflight(runner)
+    session = cluster
     run_id = store.begin_run(command, rtoslab_revision(), host_name(), tool_versions(), experiment,
-                             spec_json(report_spec) if report_spec is not None else None)
+                             spec_json(report_spec) if report_spec is not None else None,
+                             shard=None if shard is None else f"{shard[0]}/{shard[1]}")
     if on_start is not None:
         on_start(run_id)
     try:
-        results = execute(store, run_id, plan, runner, on_progress, jobs=jobs,
-                          irq_windows=irq_windows)
+        if session is not None:
+            results = session.execute(store, run_id, plan, on_progress, irq_windows=irq_windows,
+                                      offsets=offsets)
+        else:
+            results = execute(store, run_id, plan, runner, on_progress, jobs=jobs,
+                              irq_windows=irq_windows, offsets=offsets)
     except BaseException:
         with contextlib.suppress(RtoslabError):  # else it reads as incomplete once we are gone
             store.finish_run(run_id, "incomplete")
         raise
+    finally:
+        if session is not None:
+            session.close()
     status = "failed" if any(r.status == "failed" for r in results) else "complete"
     store.finish_run(run_id, status)
     return RunOutcome(run_id, status, tuple(results), store.path)

@@ -114,5 +114,11 @@ def no_space_error(path: Path, what: str) -> HostError:
                      f"{mount_point(path)}{left}): free space there{env}, and run again")
 
 
+PLUGIN_FILE = "librtoslab_plugin.so"  # the plugin library cargo builds (plugin/Cargo.toml)
+
+
 def plugin_path() -> Path:
-    return repo_root() / "plugin" / "target" / "release" / "librtoslab_plugin.so"
+    """The rtoslab TCG plugin. ``RTOSLAB_PLUGIN`` overrides (a cluster worker runs the
+    driver's copy, shipped to it: rtoslab.cluster); default: the checkout's build."""
+    env = os.environ.get("RTOSLAB_PLUGIN")
+    return Path(env) if env else repo_root() / "plugin" / "target" / "release" / PLUGIN_FILE

@@ -23,6 +23,7 @@ from rtoslab.builder.cmake import BuildResult, bench_inputs, build, check_build_
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tree_hash
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.builder.rust import rustc_version
+from rtoslab.builder.sharing import images_dir, private_run_dir, release_run_dir
 from rtoslab.catalog import Benchmark, Target, alloc_na_reason, define_na_reason, na_reason
 from rtoslab.exitcodes import code_of
 from rtoslab.lab_headers import trace_tasks
@@ -128,9 +129,12 @@ def _source_hash(bench_dir: Path, target_dir: Path, port_dir: Path) -> str:
 
 def external_inputs(config: BuildConfig, bench: Benchmark) -> list[Path]:
     """What the benchmark's bench.cmake pulled in from outside the checkout's firmware
-    folder (sources, include folders), as its last build configured them."""
+    folder (sources, include folders), as its last build configured them (the published
+    listing beside its image; before a successful build, the build folder's)."""
     fw = firmware_root().resolve()
-    build_dir = cache_root() / "build" / config.image_key()
+    build_dir = images_dir(config.image_key())
+    if not (build_dir / f"{bench.name}.inputs").is_file():
+        build_dir = cache_root() / "build" / config.image_key()
     return sorted({p.resolve() for p in bench_inputs(build_dir, bench.name)
                    if p.exists() and not p.resolve().is_relative_to(fw)})
 
@@ -201,6 +205,15 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
     """Run one built benchmark and analyse it; with the timeline hook on (``traced``) also
     arrange its timeline; with ``irq_windows`` also track masked windows. Failures become a
     failed result (and no timeline)."""
+    work = private_run_dir(config.measure_key(), bench.name)  # timing too: no collisions
+    try:
+        return _run_in(config, bench, built, runner, irq_windows, work)
+    finally:
+        release_run_dir(work, bench.name)
+
+
+def _run_in(config: BuildConfig, bench: Benchmark, built: BuildResult, runner: Runner,
+            irq_windows: bool, work: Path) -> tuple[BenchResult, Timeline | None]:
     target = config.target_info()
     timing = config.timing_settings()
     clock_hz = float(timing.get("clock_hz", target.clock_hz))  # type: ignore[arg-type]
@@ -208,7 +221,7 @@ def run_benchmark_traced(config: BuildConfig, bench: Benchmark, built: BuildResu
         benchmark=bench.name,
         elf=built.elfs[bench.name],
         target=target,
-        work_dir=cache_root() / "traces" / config.measure_key(),  # timing too: no collisions
+        work_dir=work,  # this run's own folder: its trace and event files (builder/sharing.py)
         insn_limit=bench.insn_limit,
         timeout_s=bench.timeout_s,
         model=plugin_model(timing, target),
@@ -299,8 +312,12 @@ def preflight(runner: Runner) -> None:
 
 def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
             runner: Runner, on_progress: Callable[[Progress], None] | None = None,
-            jobs: int = 1, irq_windows: bool = False) -> list[BenchResult]:
+            jobs: int = 1, irq_windows: bool = False,
+            offsets: Sequence[int] | None = None) -> list[BenchResult]:
     """Run the plan, storing every result. Returns the results in plan order.
+    ``offsets``: for each configuration of ``plan``, the position of its first result in
+    the whole plan this one is a shard of (``rtoslab.shard``), stored as each result's
+    ``plan_index``; None: the plan is whole.
 
     Builds (one per configuration) and then runs (one per benchmark) go to a pool of
     ``jobs`` workers. Results are stored in plan order, each as soon as it and all
@@ -309,8 +326,11 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
     """
     runner.preflight()
     items: list[tuple[BuildConfig, Benchmark, int]] = []
-    for config, benches in plan:
+    positions: list[int] = []
+    for n, (config, benches) in enumerate(plan):
         config_id = store.upsert_config(config_identity(config, runner.measured_on(config.target)))
+        start = len(items) if offsets is None else offsets[n]
+        positions.extend(range(start, start + len(benches)))
         items.extend((config, b, config_id) for b in benches)
     results: list[BenchResult | None] = [None] * len(items)
     timelines: dict[int, Timeline] = {}
@@ -326,7 +346,8 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
             config, bench, config_id = items[stored]
             result = results[stored]
             assert result is not None
-            bench_run_id = store.add_bench_result(run_id, config_id, source_hash(config, bench), result)
+            bench_run_id = store.add_bench_result(run_id, config_id, source_hash(config, bench), result,
+                                                  positions[stored])
             if stored in timelines:
                 save_timeline(timeline_dir(store.path, run_id), bench_run_id, timelines.pop(stored))
             report(Progress(config, bench.name, "done", result))
@@ -351,7 +372,11 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
             for fut in as_completed(builds):
                 h = builds[fut]
                 try:
-                    built[h] = fut.result()
+                    done = fut.result()
+                    built[h] = done
+                    cfg, benches = to_build[h]
+                    store.add_build(run_id, h, cfg.target, cfg.kernel, len(benches), done.seconds,
+                                    done.rebuilt)
                 except HostError:
                     raise  # a full disk: the run stops (incomplete), no benchmark is blamed
                 except RtoslabError as e:

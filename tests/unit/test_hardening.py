@@ -68,6 +68,9 @@ def test_a_closed_stdout_is_exit_141(tmp_path: Path, command: tuple[str, ...]) -
 
 
 def _runs_in(db: Path) -> list[tuple[int, str]]:
+    """The runs stored in ``db``; none when the run refused before creating it."""
+    if not db.exists():
+        return []
     conn = sqlite3.connect(db)
     try:
         return [(int(r[0]), str(r[1])) for r in conn.execute("SELECT id, status FROM runs ORDER BY id")]

@@ -12,7 +12,7 @@ from rtoslab.store import MIGRATIONS, Migration, latest_version, open_store
 from rtoslab.store.schema import current_version, migrate
 
 TABLES = {"schema_version", "runs", "configs", "bench_runs", "metrics", "samples", "summaries",
-          "irq_windows"}
+          "irq_windows", "builds"}
 
 
 def tables(path: Path) -> set[str]:

@@ -12,7 +12,8 @@ import json
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from rtoslab.builder.config import BuildConfig
 from rtoslab.builder.deps import cmake_var, dep_path, direct_deps
 from rtoslab.builder.kernel_source import CMAKE_VAR as KERNEL_SOURCE_VAR
 from rtoslab.builder.rust import build_staticlibs, uses_rust
+from rtoslab.builder.sharing import images_dir, locked, publish
 from rtoslab.catalog import (
     Benchmark,
     Target,
@@ -145,6 +147,7 @@ class BuildResult:
     # benchmark -> why it is n/a on the target after all: its image does not fit the
     # target's RAM (the linker's overflow, with the byte counts; ``too_big``)
     na: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0  # how long the build held its lock (configure + ninja)
 
 
 def _render_value(value: object) -> str:
@@ -205,7 +208,7 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
     where = cache_root() / "build" / config.image_key()
     full = False
     try:
-        result = build_image(config, wanted, partial)
+        result = _build_shared(config, wanted, partial)
         full = any(says_no_space(why) for why in result.failed.values())
     except OSError as err:
         if not is_no_space(err):
@@ -225,6 +228,27 @@ def build(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -
             (where / "rtoslab-configure.json").unlink(missing_ok=True)
         raise no_space_error(cache_root(), "the build cache")
     return result
+
+
+def _build_shared(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -> BuildResult:
+    """Build under the configuration's lock and publish its images (``builder/sharing.py``):
+    the returned ``elfs`` are the published copies in ``images/<image_key>/``, each with its
+    linker map and the build's ``rtoslab-config.json`` beside it. Another process building
+    the same configuration waits, then finds it built (ninja has nothing to do)."""
+    with locked(f"build-{config.image_key()}"):
+        start = time.monotonic()
+        result = build_image(config, wanted, partial)
+        seconds = time.monotonic() - start
+        out = images_dir(result.config_hash)
+        if result.elfs:
+            publish(result.build_dir / "rtoslab-config.json", out)
+        elfs = {}
+        for name, elf in result.elfs.items():
+            publish(elf.with_suffix(".map"), out)
+            if (result.build_dir / f"{name}.inputs").is_file():  # what its bench.cmake added
+                publish(result.build_dir / f"{name}.inputs", out)
+            elfs[name] = publish(elf, out)
+    return replace(result, elfs=elfs, seconds=seconds)
 
 
 def build_image(config: BuildConfig, wanted: list[Benchmark], partial: bool = False) -> BuildResult:

@@ -19,10 +19,45 @@ from rtoslab.tools import ONE_CLOCK_FIX, patched_qemu, qemu_problem, tool_status
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("doctor", help="check the toolchain, emulator, plugin and sources")
+    p.add_argument("--worker", action="store_true",
+                   help="check this node as a Ray worker of `run --cluster` instead (what a worker "
+                   "needs: deploy/worker.Containerfile)")
+    p.add_argument("--cluster-builds", choices=("workers", "driver"), default="workers",
+                   help="with --worker: who builds, as `run --cluster-builds` (workers that build "
+                   "need the toolchain too)")
     p.set_defaults(func=cmd)
 
 
+def worker(builds: str) -> int:
+    """This node as a cluster worker: Ray, the patched QEMU (the one clock), and with
+    ``builds == "workers"`` the toolchain and the plugin; one line per problem, naming
+    the tool and the node (as a task on it would fail)."""
+    import importlib.util
+    import platform
+
+    from rtoslab.cluster import INSTALL_HINT, WORKER_TOOLS, check_worker
+
+    node = platform.node()
+    problems = []
+    if importlib.util.find_spec("ray") is None:
+        problems.append(f"worker {node} lacks Ray: {INSTALL_HINT}")
+    tools = WORKER_TOOLS[builds] + (("rtoslab-plugin",) if builds == "workers" else ())
+    problems += check_worker(tools)
+    if patched_qemu() is None:
+        problems.append(f"worker {node} lacks the one clock (rtoslab's patched qemu-system-arm): "
+                        f"{ONE_CLOCK_FIX}")
+    for line in problems:
+        print(line)
+    if problems:
+        return 1
+    print(f"worker {node} has what a task needs when {'the driver' if builds == 'driver' else 'it'} "
+          f"builds: {', '.join(tools)}, Ray")
+    return 0
+
+
 def cmd(args: argparse.Namespace) -> int:
+    if args.worker:
+        return worker(args.cluster_builds)
     table = Table(title="rtoslab doctor")
     table.add_column("item")
     table.add_column("status")

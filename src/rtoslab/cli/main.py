@@ -16,6 +16,7 @@ from rtoslab.cli import (
     export_cmd,
     history_cmd,
     list_cmd,
+    merge_cmd,
     new_cmd,
     publish_cmd,
     run,
@@ -30,7 +31,7 @@ from rtoslab.report.text import terminal_safe
 from rtoslab.version import __version__
 
 SUBCOMMANDS = (doctor, list_cmd, run, show, runs, compare_cmd, ci_cmd, history_cmd, publish_cmd,
-               export_cmd, validate_cmd, new_cmd)
+               export_cmd, validate_cmd, new_cmd, merge_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

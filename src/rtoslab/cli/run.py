@@ -8,9 +8,11 @@ import os
 import shlex
 import signal
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
@@ -25,6 +27,7 @@ from rich.progress import Progress as RichProgress
 
 from rtoslab import api
 from rtoslab.builder.config import BuildConfig, with_kernel_source
+from rtoslab.builder.sharing import images_dir
 from rtoslab.catalog import Benchmark, get_kernel, get_target, suite_benchmarks
 from rtoslab.cli.common import (
     add_db_option,
@@ -39,8 +42,9 @@ from rtoslab.cli.common import (
     write_whole,
 )
 from rtoslab.cli.tables import markdown_report, print_run_text, report_spec_of
-from rtoslab.experiments.experiment import Experiment
+from rtoslab.experiments.experiment import Experiment, count_runs
 from rtoslab.pipeline import Progress, config_na_reason
+from rtoslab.plan import DEFAULT_BUILD_S, parse_shard, shard_of
 from rtoslab.records import BenchResult, RtoslabError, WriteError
 from rtoslab.report.base import get_renderer
 from rtoslab.report.html import render_html
@@ -49,6 +53,9 @@ from rtoslab.report.spec import ReportSpec
 from rtoslab.report.text import terminal_safe
 from rtoslab.store.db import Store
 from rtoslab.trace.timeline import load_run_timelines
+
+if TYPE_CHECKING:
+    from rtoslab.cluster import ClusterSession
 
 DEFAULT_SUITE = api.DEFAULT_SUITE
 DEFAULT_CFLAGS = "-O2"
@@ -81,6 +88,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "terminal shows one progress bar and a line per failure)")
     p.add_argument("--yes", action="store_true",
                    help=f"run a plan of more than {LARGE_PLAN_RUNS} benchmark runs without asking")
+    p.add_argument("--shard", default=None, metavar="I/N",
+                   help="run shard I of N of the plan (by configuration, the same split on every "
+                   "machine) into this database; `rtoslab merge` joins the shards' databases")
+    p.add_argument("--cluster", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run the configurations as tasks on a Ray cluster (ADDRESS, e.g. "
+                   "ray://head:10001 or head:6379; without it $RAY_ADDRESS; 'local': start one "
+                   "here with -j workers); needs the extra: pip install 'rtoslab[cluster]'")
+    p.add_argument("--cluster-builds", choices=("workers", "driver"), default="workers",
+                   help="with --cluster: who builds the images: each worker its configurations "
+                   "(default: scales with the workers; they need the toolchain), or the driver, "
+                   "shipping images and plugin (workers need only QEMU; the driver's cores bound "
+                   "the builds); docs/performance.md, 'Large sweeps'")
     p.add_argument("--report", type=Path, default=None,
                    help="Markdown report path; the HTML report goes beside it with .html "
                    "(default: DB.run-ID.md beside the database DB, e.g. results.sqlite.run-7.md)")
@@ -300,6 +319,8 @@ class _ProgressLines:
 def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], command: str,
              experiment: str | None = None, jobs: int = 1, names: dict[str, str] | None = None,
              irq_windows: bool = False, verbose: bool = False, report_spec: ReportSpec | None = None,
+             shard: tuple[int, int] | None = None, offsets: list[int] | None = None,
+             cluster: ClusterSession | None = None,
              runner: api.Runner | None = None) -> tuple[int, list[BenchResult], str]:
     """Execute a plan inside a run record (``rtoslab.api.execute_plan``) with progress on
     stderr (``_ProgressLines``). Returns (run id, results, final status).
@@ -314,7 +335,8 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
         with lines.bar:
             outcome = api.execute_plan(store, plan, command, experiment, jobs, lines.progress,
                                        on_start=started.append, irq_windows=irq_windows,
-                                       report_spec=report_spec, runner=runner)
+                                       report_spec=report_spec, shard=shard, offsets=offsets,
+                                       cluster=cluster, runner=runner)
     except BaseException:
         if started:
             lines.line(f"run {started[0]} stopped: stored as incomplete, with every result finished "
@@ -343,24 +365,64 @@ def check_irq_windows(plan: list[tuple[BuildConfig, list[Benchmark]]], wanted: b
 
 def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], jobs: int,
                   yes: bool, what: str) -> None:
-    """Say the plan's size and an estimate of its duration (from this database's earlier
-    runs of the same benchmarks) on stderr; refuse a large plan without --yes."""
+    """Say the plan's size and an estimate of its duration on stderr: the benchmarks'
+    emulation from this database's earlier runs of them, and the builds the cache lacks
+    from this database's earlier builds of the same targets (or a stated default); refuse
+    a large plan without --yes."""
     n_configs = len(plan)
     n_runs = sum(len(b) for _, b in plan)
+    if n_runs > LARGE_PLAN_RUNS and not yes:
+        raise _too_large(what, n_runs)
     typical = store.typical_wall_s(sorted({b.name for _, bs in plan for b in bs}))
     known = [typical[b.name] for _, bs in plan for b in bs if b.name in typical]
+    parts = []
+    seconds = 0.0
     if known:
-        seconds = sum(known) * n_runs / len(known) / jobs
-        estimate = f"about {_duration(seconds)} of emulation with {jobs} jobs (from earlier runs " \
-                   "in this database; builds not counted)"
+        seconds = sum(known) * n_runs / len(known)
+        parts.append("emulation from earlier runs in this database")
     else:
-        estimate = "no estimate: none of these benchmarks has run with this database"
+        parts.append("emulation not counted: none of these benchmarks has run with this database")
+    build_s, build_note = estimate_builds(store, plan)
+    seconds += build_s
+    parts.append(build_note)
+    estimate = f"about {_duration(seconds / jobs)} with {jobs} jobs ({'; '.join(parts)})"
     text = terminal_safe(f"{what}: {n_configs} configuration(s), {n_runs} benchmark runs; {estimate}")
     with contextlib.suppress(OSError):
         _StderrConsole().print(text, markup=False, soft_wrap=True)
-    if n_runs > LARGE_PLAN_RUNS and not yes:
-        raise RtoslabError(f"{what} has {n_runs} benchmark runs (more than {LARGE_PLAN_RUNS}): pass "
-                           "--yes to run them, or shrink the matrix")
+
+
+def estimate_builds(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]]) -> tuple[float, str]:
+    """Seconds of building the plan needs, and how that was estimated: a configuration
+    whose images are all published in the cache costs nothing; any other costs the median
+    of this database's earlier builds of its target (of any target when its own has none;
+    ``DEFAULT_BUILD_S`` when there are none at all)."""
+    history = store.typical_build_s()
+    overall = sorted(s for s, _ in history.values())
+    wanted: dict[str, tuple[BuildConfig, set[str]]] = {}
+    for config, benches in plan:
+        wanted.setdefault(config.image_key(), (config, set()))[1].update(b.name for b in benches)
+    todo = [c for key, (c, names) in wanted.items()
+            if not all((images_dir(key) / f"{n}.elf").is_file() for n in names)]
+    if not todo:
+        return 0.0, f"all {len(wanted)} build(s) cached"
+    seconds = 0.0
+    defaulted = 0
+    for config in todo:
+        if config.target in history:
+            seconds += history[config.target][0]
+        elif overall:
+            seconds += overall[len(overall) // 2]
+        else:
+            seconds += DEFAULT_BUILD_S
+            defaulted += 1
+    how = ("earlier builds in this database" if not defaulted else
+           f"a default of {DEFAULT_BUILD_S:.0f} s each: no earlier builds in this database")
+    return seconds, f"{len(todo)} of {len(wanted)} build(s) to do, from {how}"
+
+
+def _too_large(what: str, n_runs: int) -> RtoslabError:
+    return RtoslabError(f"{what} has {n_runs} benchmark runs (more than {LARGE_PLAN_RUNS}): pass "
+                        "--yes to run them, or shrink the matrix")
 
 
 def _duration(seconds: float) -> str:
@@ -375,12 +437,12 @@ def cmd(args: argparse.Namespace) -> int:
     if args.experiment is not None:
         return run_experiment(args)
     fill_selection_defaults(args)
+    shard = parse_shard(args.shard) if args.shard is not None else None
     get_target(args.target)
     get_kernel(args.kernel)
     select_benchmarks(args)  # an unknown name fails first, with its did-you-mean
     config = config_from_args(args)  # unknown options and bad settings fail before anything is stored
     benches = select_benchmarks(args, config)
-    store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = [(config, benches)]
     if args.trace:
@@ -395,13 +457,42 @@ def cmd(args: argparse.Namespace) -> int:
     runner = runner_from_args(args, config)
     if runner is None:
         api.check_machine(plan)
+    elif args.cluster is not None:
+        raise RtoslabError("--cluster runs the images on the cluster's emulators: drop --runner gdb "
+                           "(a board is measured from one machine)")
     jobs = 1 if runner is not None else args.jobs  # one board: one run at a time
-    announce_plan(store, plan, jobs, args.yes, "run")
-    run_id, _results, status = run_plan(store, plan, command, jobs=jobs,
-                                        irq_windows=args.irq_windows, runner=runner,
-                                        verbose=args.verbose)
+    offsets = None
+    if shard is not None:
+        plan, offsets = shard_of(plan, *shard)
+    with open_cluster(args) as cluster:  # an unknown address fails before anything is stored
+        store = open_db(args)
+        announce_plan(store, plan, _workers(cluster, jobs), args.yes, "run")
+        run_id, _results, status = run_plan(store, plan, command, jobs=jobs,
+                                            irq_windows=args.irq_windows, shard=shard,
+                                            offsets=offsets, cluster=cluster, runner=runner,
+                                            verbose=args.verbose)
     print_run(store, run_id, args)
     return 0 if status == "complete" else 1
+
+
+def _workers(cluster: ClusterSession | None, jobs: int) -> int:
+    """What runs at once: the cluster's worker CPUs, else -j."""
+    return max(1, cluster.workers()) if cluster is not None else jobs
+
+
+@contextlib.contextmanager
+def open_cluster(args: argparse.Namespace) -> Iterator[ClusterSession | None]:
+    """The Ray cluster --cluster names (None without it), closed at the end."""
+    if args.cluster is None:
+        yield None
+        return
+    from rtoslab.cluster import connect  # (Ray is an optional extra: imported only when asked for)
+
+    session = connect(args.cluster or os.environ.get("RAY_ADDRESS", ""), args.jobs, args.cluster_builds)
+    try:
+        yield session
+    finally:
+        session.close()
 
 
 def config_from_args(args: argparse.Namespace) -> BuildConfig:
@@ -482,17 +573,29 @@ def run_experiment(args: argparse.Namespace) -> int:
         raise RtoslabError("--trace is for a suite or --bench run: in an experiment file, add "
                            "the define LAB_TRACE = [0, 1] as an axis instead")
     refuse_selection_with_file(args)
+    shard = parse_shard(args.shard) if args.shard is not None else None
+    if not args.yes:  # the guard counts the plan without expanding it (a million runs: at once)
+        n_runs = count_runs(args.experiment)
+        if n_runs > LARGE_PLAN_RUNS:
+            raise _too_large(f"experiment {args.experiment}", n_runs)
     exp = experiment_from_args(args)  # every check before anything is stored
-    store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = exp.plan()
     check_irq_windows(plan, args.irq_windows)
     api.check_machine(plan)
-    announce_plan(store, plan, args.jobs, args.yes, f"experiment {exp.name}")
-    run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
-                                        jobs=args.jobs, names=dict(exp.names),
-                                        irq_windows=args.irq_windows, verbose=args.verbose,
-                                        report_spec=exp.report_spec())
+    offsets = None
+    if shard is not None:
+        plan, offsets = shard_of(plan, *shard)
+    with open_cluster(args) as cluster:
+        store = open_db(args)
+        what = f"experiment {exp.name}" + (f" shard {shard[0]}/{shard[1]}" if shard else "")
+        announce_plan(store, plan, _workers(cluster, args.jobs), args.yes, what)
+        run_id, _results, status = run_plan(store, plan, command, experiment=str(args.experiment),
+                                            jobs=args.jobs, names=dict(exp.names),
+                                            irq_windows=args.irq_windows,
+                                            report_spec=exp.report_spec(), shard=shard,
+                                            offsets=offsets, cluster=cluster,
+                                            verbose=args.verbose)
     print_run(store, run_id, args)
     return 0 if status == "complete" else 1
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 from rtoslab.experiments.experiment import load_experiment
 from rtoslab.records import RtoslabError, Unit
 from rtoslab.report.base import get_renderer
 from rtoslab.report.comparison import experiment_tables
+from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.irq_windows import text_section as irq_windows_text
 from rtoslab.report.labels import timing_footer
 from rtoslab.report.pivot import build_pivot, render_pivot
@@ -29,13 +31,23 @@ def report_spec_of(view: RunView) -> ReportSpec | None:
     run stored before, its experiment file's, if it still loads. None: not an experiment
     (or an older run whose file is gone or no longer loads)."""
     if view.report_spec is not None:
-        return spec_from_json(view.report_spec, f"run {view.id}")
+        return for_view(spec_from_json(view.report_spec, f"run {view.id}"), view)
     if not view.experiment:
         return None
     try:
-        return load_experiment(Path(view.experiment)).report_spec()
+        return for_view(load_experiment(Path(view.experiment)).report_spec(), view)
     except RtoslabError:
         return None
+
+
+def for_view(spec: ReportSpec, view: RunView) -> ReportSpec:
+    """The report spec as a run of part of its plan can show it: without the baselines
+    that match none of the run's configurations (a shard's, `run --shard`, or an
+    interrupted run's; the merged store of all shards has them all)."""
+    axes = [axes_of(c) for c in view.configs]
+    kept = tuple((name, match) for name, match in spec.baselines
+                 if any(all(a.get(k) == v for k, v in match if k != "benchmark") for a in axes))
+    return spec if len(kept) == len(spec.baselines) else replace(spec, baselines=kept)
 
 
 def _footer(view: RunView) -> str:

@@ -435,6 +435,78 @@ def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
     return exp
 
 
+def count_runs(path: Path) -> int:
+    """How many benchmark runs an experiment file's plan holds, counted from its axes and
+    [[exclude]] rules without expanding the matrix (for the large-plan guard, which must
+    answer at once for a plan of a million runs): per kernel and benchmark, the points of
+    the matrix that no rule excluding them matches, by inclusion-exclusion over the rules.
+    A kernel-option axis the kernel lacks counts once (the expansion keeps one such point),
+    and a rule's condition on it is taken as not matching: the count is then an upper bound.
+    The file is checked as ``load_experiment`` checks it, up to the expansion."""
+    if not path.is_file():
+        raise RtoslabError(f"{path}: no such experiment file")
+    f = parse(ExperimentFile, _as_lists(load_toml(path)), str(path))
+    c = _Checker(path)
+    _add_paths(c, f, path)
+    benches = _benchmarks(c, f)
+    m = f.matrix
+    timing = m.model or m.timing
+    c.one_of("matrix.kernel", m.kernel, sorted(k for k, v in kernels().items() if not v.is_template))
+    axes: dict[str, tuple[object, ...]] = {
+        "target": m.target, "kernel": m.kernel, "opt": m.opt, "lto": m.lto, "cflags": m.cflags,
+        **{f"defines.{k}": v for k, v in m.defines.items()},
+        **{f"kernel_options.{k}": v for k, v in m.kernel_options.items()},
+        **{f"timing.{k}": v for k, v in timing.items()},
+    }
+    names = {b.name for b in benches}
+    excludes = [_selector(c, f"exclude[{i}]", ex, axes, names) for i, ex in enumerate(f.exclude)]
+    total = 0
+    for kernel in dict.fromkeys(m.kernel):
+        known = kernels()[kernel].options
+        box: dict[str, tuple[object, ...] | None] = {  # None: an axis this kernel lacks (counts once)
+            k: ((kernel,) if k == "kernel" else
+                None if k.startswith("kernel_options.") and k.split(".", 1)[1] not in known
+                else tuple(dict.fromkeys(v)))
+            for k, v in axes.items()}
+        for bench in dict.fromkeys(b.name for b in benches):
+            rules = [{k: v for k, v in ex.items() if k != "benchmark"} for ex in excludes
+                     if ex.get("benchmark", bench) == bench]
+            total += _points_matching_none(box, rules)
+    return total
+
+
+def _points_matching_none(box: dict[str, tuple[object, ...] | None],
+                          rules: list[dict[str, object]]) -> int:
+    """Points of the product ``box`` that match none of ``rules`` (inclusion-exclusion:
+    the points matching every rule of a subset form a smaller product)."""
+    if len(rules) > 16:  # 2**16 subsets: beyond that, walk the product (still no configurations)
+        keys = list(box)
+        values = [v if v is not None else ("",) for v in box.values()]
+        return sum(1 for combo in itertools.product(*values)
+                   if not any(_matches_box(dict(zip(keys, combo, strict=True)), r, box) for r in rules))
+    total = 0
+    for size in range(len(rules) + 1):
+        for subset in itertools.combinations(rules, size):
+            count = 1
+            for key, axis in box.items():
+                wanted = {r[key] for r in subset if key in r}
+                if axis is None:
+                    count *= 0 if wanted else 1  # (a condition on a lacking axis: never matches)
+                elif wanted:
+                    count *= 1 if len(wanted) == 1 and next(iter(wanted)) in axis else 0
+                else:
+                    count *= len(axis)
+                if count == 0:
+                    break
+            total += -count if size % 2 else count
+    return total
+
+
+def _matches_box(point: dict[str, object], rule: dict[str, object],
+                 box: dict[str, tuple[object, ...] | None]) -> bool:
+    return all(box.get(k) is not None and point.get(k) == v for k, v in rule.items())
+
+
 def _pivot_table(c: _Checker, i: int, t: PivotTableFile, dims: list[str],
                  names: dict[str, str]) -> PivotSpec:
     where = f"report.table[{i}]"

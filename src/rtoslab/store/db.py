@@ -147,9 +147,11 @@ class Store:
         tool_versions: Mapping[str, str],
         experiment: str | None = None,
         report_spec: str | None = None,
+        shard: str | None = None,
     ) -> int:
         """Record a new run with status ``running``; committed before this returns.
-        ``report_spec``: an experiment's report spec (JSON, rtoslab.report.spec)."""
+        ``report_spec``: an experiment's report spec (JSON, rtoslab.report.spec);
+        ``shard``: "I/N" when the run is one shard of a plan."""
         with self._write() as conn:
             return writes.insert_run(
                 conn,
@@ -161,6 +163,7 @@ class Store:
                 experiment=experiment,
                 report_spec=report_spec,
                 owner=current_owner(),
+                shard=shard,
             )
 
     def upsert_config(self, identity: Mapping[str, object]) -> int:
@@ -174,8 +177,10 @@ class Store:
         with self._write() as conn:
             return writes.upsert_config(conn, identity)
 
-    def add_bench_result(self, run_id: int, config_id: int, source_hash: str, result: BenchResult) -> int:
-        """Store one benchmark result (its row, metrics, samples, summaries) atomically.
+    def add_bench_result(self, run_id: int, config_id: int, source_hash: str, result: BenchResult,
+                         plan_index: int | None = None) -> int:
+        """Store one benchmark result (its row, metrics, samples, summaries) atomically;
+        ``plan_index``: its position in the whole plan (a shard's results are a part of it).
 
         Returns the new ``bench_runs`` id. The run must exist and still be running.
         """
@@ -187,7 +192,8 @@ class Store:
                 raise RtoslabError(
                     f"run {run_id} is {status}: results can only be added to a running run; start a new run"
                 )
-            return writes.insert_bench_result(conn, run_id, config_id, source_hash, result, self._now())
+            return writes.insert_bench_result(conn, run_id, config_id, source_hash, result, self._now(),
+                                              plan_index)
 
     def finish_run(self, run_id: int, status: str) -> bool:
         """Set the final status (complete, incomplete or failed) of a running run.
@@ -284,6 +290,26 @@ class Store:
         for name, wall in rows:
             times.setdefault(str(name), []).append(float(wall))
         return {k: sorted(v)[len(v) // 2] for k, v in times.items()}
+
+    def add_build(self, run_id: int, image_key: str, target: str, kernel: str, benchmarks: int,
+                  seconds: float, rebuilt: bool) -> None:
+        """Record how long one configuration's build took in a run."""
+        with self._write() as conn:
+            conn.execute("INSERT INTO builds (run_id, image_key, target, kernel, benchmarks, seconds, "
+                         "rebuilt, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         (run_id, image_key, target, kernel, benchmarks, round(seconds, 3),
+                          int(rebuilt), self._now()))
+
+    def typical_build_s(self) -> dict[str, tuple[float, int]]:
+        """Per target: (median seconds, how many) of the stored builds that had work to do,
+        for the estimate of a plan's duration; a target never built here is left out."""
+        with self._read() as conn:
+            rows = conn.execute("SELECT target, seconds FROM builds WHERE rebuilt = 1 "
+                                "ORDER BY id DESC LIMIT 5000").fetchall()
+        times: dict[str, list[float]] = {}
+        for target, seconds in rows:
+            times.setdefault(str(target), []).append(float(seconds))
+        return {k: (sorted(v)[len(v) // 2], len(v)) for k, v in times.items()}
 
     def latest_run_id(self) -> int | None:
         """The id of the most recently started run, or None in an empty database."""

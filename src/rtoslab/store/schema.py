@@ -191,12 +191,40 @@ def _v4_paced(conn: sqlite3.Connection) -> None:
 # stored before (`show` then reads the file, if it still loads).
 _V5_STATEMENTS: tuple[str, ...] = ("ALTER TABLE runs ADD COLUMN report_spec TEXT",)
 
+# v6: shards (below), and how long each configuration's build took (for the estimate of
+# a plan's duration: `rtoslab run` counts builds from earlier ones of the same target).
+# ``seconds`` is the time the build held its lock (configure + ninja, not the wait for
+# another process); ``rebuilt`` 0 when ninja found nothing to do. Readers need none of it.
+_V6_STATEMENTS: tuple[str, ...] = (
+    """
+    CREATE TABLE builds (
+        id         INTEGER PRIMARY KEY,
+        run_id     INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        image_key  TEXT NOT NULL,
+        target     TEXT NOT NULL,
+        kernel     TEXT NOT NULL,
+        benchmarks INTEGER NOT NULL,
+        seconds    REAL NOT NULL,
+        rebuilt    INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+    )
+    """,
+    "CREATE INDEX builds_by_target ON builds (target, rebuilt)",
+    # a run of one shard of a plan (`run --shard I/N`) says which; `rtoslab merge` puts
+    # the shards' results back in the whole plan's order by each result's plan_index
+    "ALTER TABLE runs ADD COLUMN shard TEXT",
+    "ALTER TABLE bench_runs ADD COLUMN plan_index INTEGER",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "runs, configs, bench_runs, metrics, samples, summaries", _V1_STATEMENTS),
     Migration(2, "metrics: time_base, time_note", _V2_STATEMENTS),
     Migration(3, "irq_windows: masked-window reports", _V3_STATEMENTS),
     Migration(4, "metrics: time base 'paced'", _v4_paced),
     Migration(5, "runs: report_spec", _V5_STATEMENTS, readers_need=False),
+    Migration(6, "builds: build durations; runs.shard, bench_runs.plan_index", _V6_STATEMENTS,
+              readers_need=False),
 )
 
 

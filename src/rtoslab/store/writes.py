@@ -23,12 +23,13 @@ def insert_run(
     experiment: str | None,
     owner: Owner,
     report_spec: str | None = None,
+    shard: str | None = None,
 ) -> int:
     cur = conn.execute(
         """
         INSERT INTO runs (started_at, status, rtoslab_revision, host, tool_versions, command,
-                          experiment, owner_host, owner_pid, owner_start, report_spec)
-        VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                          experiment, owner_host, owner_pid, owner_start, report_spec, shard)
+        VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         (
             started_at,
@@ -41,6 +42,7 @@ def insert_run(
             owner.pid,
             owner.start,
             report_spec,
+            shard,
         ),
     )
     assert cur.lastrowid is not None
@@ -117,6 +119,7 @@ def insert_bench_result(
     source_hash: str,
     result: BenchResult,
     created_at: str,
+    plan_index: int | None = None,
 ) -> int:
     if result.status not in BENCH_STATUSES:
         raise ValueError(
@@ -130,8 +133,8 @@ def insert_bench_result(
         """
         INSERT INTO bench_runs (run_id, config_id, benchmark, source_hash, status, reason,
                                 console, total_insns, total_cycles, calib_insns, calib_cycles,
-                                extra, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                extra, created_at, plan_index)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         (
             run_id,
@@ -148,6 +151,7 @@ def insert_bench_result(
             to_json(extra_document(result.wall_s, result.counters, result.footprint,
                                    result.footprint_error, result.console_dropped)),
             created_at,
+            plan_index,
         ),
     )
     assert cur.lastrowid is not None
