@@ -94,7 +94,7 @@ def test_a_database_with_old_identities_opens_and_new_ones_join_it(tmp_path: Pat
     with conn:
         cur = conn.execute(
             "INSERT INTO configs (hash, target, core, kernel, kernel_config, kernel_config_hash, compiler,"
-            " compiler_version, cflags, ldflags, model, identity) VALUES (?, ?, ?, ?, '{}', ?, ?, ?, ?, ?,"
+            " compiler_version, cflags, ldflags, timing, identity) VALUES (?, ?, ?, ?, '{}', ?, ?, ?, ?, ?,"
             " ?, ?)",
             ("0ld0ld0ld0ld", "mps2-an385", "cortex-m3", "baremetal", "k", "arm-none-eabi-gcc", "12",
              "-O2 -DTOGGLE_TASKS=3", "", json.dumps({"clock_hz": 25_000_000}), json.dumps(old_identity)))

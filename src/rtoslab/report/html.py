@@ -490,7 +490,7 @@ class _Page:
                 _td(kernel, raw=True),
                 _td(f'<span class="nw">{_e(c.compiler)}</span><br>{_e(c.compiler_version)}', raw=True),
                 _td(flags, raw=True),
-                _td(_pairs(c.model) or "-", raw=True),
+                _td(_pairs(c.timing) or "-", raw=True),
             ]
             rows.append("<tr>" + "".join(cells) + "</tr>")
         return _table(header, rows, "configs")

@@ -61,7 +61,7 @@ def timing_footer(config: ConfigView) -> str:
     states (flash: with where the count came from), prefetch, and what QEMU's time
     followed (the plugin's other settings, such as memory maps, are in the reports and the
     stored identity)."""
-    model = config.model
+    model = config.timing
     measured_on = str(config.identity.get("measured_on", "model"))
     if measured_on.startswith("hardware:"):
         # A chip's own cycles: no timing model priced them (docs/boards.md).
