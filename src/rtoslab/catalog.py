@@ -193,21 +193,6 @@ class FootprintSections:
 
 
 @dataclass(frozen=True)
-class TimingDefaults:
-    """[timing]: the timing model's defaults for this target (docs/timing-model.md).
-    flash / sram default to the [[memory]] regions of that kind."""
-
-    core: str | None = None
-    flash: str | None = None
-    sram: str | None = None
-    flash_ws: int | None = None
-    sram_ws: int | None = None
-    prefetch: str | None = None
-    div: str | None = None
-    accel: str | None = None
-
-
-@dataclass(frozen=True)
 class FlashLatency:
     """[flash_latency]: the part's rule for flash wait states against the core clock
     (docs/timing-model.md, "Wait states follow the clock"). ``max_hz[n]`` is the highest
@@ -251,7 +236,11 @@ class TargetFile:
     exit_window: int = -1
     fpu: str = "none"
     float_abi: Literal["soft", "softfp", "hard"] = "soft"
-    timing: TimingDefaults = TimingDefaults()
+    # [timing]: this target's timing-model settings (docs/timing-model.md): any of the
+    # plugin's settings (`rtoslab list`), each checked against the plugin's description
+    # when a configuration on the target is validated; flash / sram default to the
+    # [[memory]] regions of that kind.
+    timing: dict[str, object] = field(default_factory=dict)
     # Rust's target triple for this core (e.g. thumbv7m-none-eabi), for Rust kernel ports
     # (docs/rust-models.md); "" = no Rust images for this target.
     rust_target: str = ""
@@ -339,13 +328,13 @@ class Target:
     @property
     def core(self) -> str:
         """The timing model's core for this target ("none": no timing model)."""
-        return self.spec.timing.core or "none"
+        return str(self.spec.timing.get("core") or "none")
 
     @property
     def timing_defaults(self) -> dict[str, object]:
         """Timing-model settings: [timing], with flash / sram from [[memory]] unless set, and
         flash_ws from [flash_latency] at the target's own clock when the target has that rule."""
-        fields = dataclasses.asdict(self.spec.timing)
+        fields = dict(self.spec.timing)
         rule = self.spec.flash_latency
         if rule is not None:  # (checked: [timing] leaves flash_ws out, the clock is within the rule)
             fields["flash_ws"] = rule.wait_states(self.spec.clock_hz)
@@ -447,7 +436,7 @@ def _check_target(spec: TargetFile, where: str) -> None:
         for j, o in enumerate(spec.memory[:i]):
             if m.base < o.end and o.base < m.end:
                 raise bad(f"memory[{i}]", f"({m.name}) overlaps memory[{j}] ({o.name}): fix base or size")
-    if spec.timing.flash is None and sum(m.kind == "flash" for m in spec.memory) > 1:
+    if "flash" not in spec.timing and sum(m.kind == "flash" for m in spec.memory) > 1:
         raise bad("timing.flash", "is missing and there are several flash regions: "
                   "say which one the timing model uses (BASE:SIZE)")
     if not 1 <= spec.cores <= 32:
@@ -516,11 +505,11 @@ def _check_flash_latency(spec: TargetFile, bad: Callable[[str, str], RtoslabErro
     if spec.clock_hz > rule.max_hz[-1]:
         raise bad("clock_hz", f"is {spec.clock_hz}, above the {rule.part}'s maximum in "
                   f"[flash_latency] ({rule.max_hz[-1]}): fix one of them")
-    if spec.timing.flash_ws is not None:
+    if "flash_ws" in spec.timing:
         raise bad("timing.flash_ws", "is set but [flash_latency] derives flash_ws from the clock "
                   f"({rule.wait_states(spec.clock_hz)} at clock_hz = {spec.clock_hz}): remove "
                   "timing.flash_ws")
-    if spec.timing.flash is None and not any(m.kind == "flash" for m in spec.memory):
+    if "flash" not in spec.timing and not any(m.kind == "flash" for m in spec.memory):
         raise bad("flash_latency", "needs a flash region for the wait states: add a [[memory]] "
                   "region of kind \"flash\" or timing.flash")
 
