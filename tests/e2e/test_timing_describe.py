@@ -49,6 +49,15 @@ def test_every_targets_own_timing_table_passes_the_plugins_check() -> None:
         timing.check_resolved(config.timing_settings())
 
 
+def test_every_example_experiment_passes_the_plugins_check() -> None:
+    """Each example file's points, resolved, pass the plugin's cross-setting rules (the
+    unit tier loads the files against the recorded description only)."""
+    from rtoslab import api
+
+    for path in sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.toml")):
+        api.experiment(path)
+
+
 def test_check_accepts_the_targets_defaults_and_refuses_flash_ws_without_flash() -> None:
     timing.check_resolved(BuildConfig(timing=(("flash_ws", 2),)).timing_settings())
     settings = {k: v for k, v in BuildConfig().timing_settings().items() if k != "flash"}

@@ -106,7 +106,8 @@ def test_the_clock_is_one_fact_firmware_and_host() -> None:
 def test_one_clock_needs_a_cycle_model() -> None:
     with pytest.raises(RtoslabError, match=r"^timing-model setting time=one-clock needs a cycle model"):
         BuildConfig(timing=(("core", "none"), ("time", "one-clock"))).validate()
-    with pytest.raises(RtoslabError, match=r"^timing-model setting time=sometimes: choose one of one-clock, instruction"):
+    with pytest.raises(RtoslabError,
+                       match=r"^timing-model setting time=sometimes: choose one of one-clock, instruction"):
         BuildConfig(timing=(("time", "sometimes"),)).validate()
     BuildConfig(timing=(("time", "instruction"),)).validate()
 
