@@ -76,7 +76,8 @@ def config_identity(config: BuildConfig, measured_on: str = "model") -> dict[str
     came from (``BuildConfig.flash_ws_from``) when it was given or set by the target's
     clock rule, so a report can say which applied without reading target.toml;
     ``timing_defaults`` is the plugin's default of each setting, so a footer can tell which
-    settings differ from it without asking today's plugin.
+    settings differ from it without asking today's plugin; ``kernel_defaults`` the port's
+    option defaults, likewise for the kernel options.
     ``measured_on``: ``model`` (the QEMU plugin), ``hardware:<target>`` or
     ``emulator:<version>`` (the GDB runner; docs/boards.md); ``probe``: the probe mode of a
     buffer-mode image. Both are stored only when not the defaults (a missing
@@ -96,6 +97,9 @@ def config_identity(config: BuildConfig, measured_on: str = "model") -> dict[str
         "kernel": config.kernel,
         "kernel_config": config.resolved_kernel_options(),
         "kernel_config_hash": config.kernel_config_hash(),
+        # the port's option defaults (port.toml), so a report tells which options differ
+        # from them without reading today's port.toml
+        "kernel_defaults": dict(config.kernel_info().options),
         "compiler": compiler,
         "compiler_version": tools.get(compiler, "").removeprefix(f"{compiler} "),
         "cflags": " ".join(config.cflags),
