@@ -12,6 +12,7 @@ import pytest
 from rtoslab.builder.cmake import compile_flags, first_error, link_flags, memory_ld, target_cmake_args
 from rtoslab.builder.config import BuildConfig, check_target_timing
 from rtoslab.catalog import get_target, load_target, targets
+from rtoslab.catalog.catalog import Catalog
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
 
@@ -208,13 +209,10 @@ def test_a_copied_target_folder_is_a_new_target(tmp_path: Path, monkeypatch: pyt
     shutil.copytree(firmware_root(), root / "firmware", ignore=shutil.ignore_patterns("bench", "workloads"))
     shutil.copytree(AN385, root / "firmware" / "targets" / "copy-an385")
     monkeypatch.setenv("RTOSLAB_ROOT", str(root))
-    targets.cache_clear()
-    try:
-        t = get_target("copy-an385")
-        assert t.path == root / "firmware" / "targets" / "copy-an385"
-        assert t.spec == get_target("mps2-an385").spec
-    finally:
-        targets.cache_clear()
+    found = Catalog()  # a catalog sees the folders as they are when it first looks
+    t = found.get_target("copy-an385")
+    assert t.path == root / "firmware" / "targets" / "copy-an385"
+    assert t.spec == found.get_target("mps2-an385").spec
 
 
 def test_a_cmake_error_keeps_its_message() -> None:
