@@ -33,7 +33,7 @@ from rtoslab.runners.base import Runner, RunRequest
 from rtoslab.runners.fault import symbolize
 from rtoslab.runners.qemu import exception_handlers, qemu_command
 from rtoslab.store.db import Store
-from rtoslab.timing import plugin_args
+from rtoslab.timing import description, plugin_args
 from rtoslab.tools import tool_versions
 from rtoslab.trace.events import ExcEvents, read_events
 from rtoslab.trace.meta import read_probe_meta
@@ -74,7 +74,10 @@ def config_identity(config: BuildConfig, measured_on: str = "model") -> dict[str
     ``axes`` are the configuration's axis values as the experiment (or the command line)
     named them, for comparison tables. ``flash_ws_from`` says where the effective flash_ws
     came from (``BuildConfig.flash_ws_from``) when it was given or set by the target's
-    clock rule, so a report can say which applied without reading target.toml.
+    clock rule, so a report can say which applied without reading target.toml;
+    ``timing_defaults`` is the plugin's default of each setting, so a footer can tell which
+    settings differ from it without asking today's plugin; ``kernel_defaults`` the port's
+    option defaults, likewise for the kernel options.
     ``measured_on``: ``model`` (the QEMU plugin), ``hardware:<target>`` or
     ``emulator:<version>`` (the GDB runner; docs/boards.md); ``probe``: the probe mode of a
     buffer-mode image. Both are stored only when not the defaults (a missing
@@ -94,12 +97,18 @@ def config_identity(config: BuildConfig, measured_on: str = "model") -> dict[str
         "kernel": config.kernel,
         "kernel_config": config.resolved_kernel_options(),
         "kernel_config_hash": config.kernel_config_hash(),
+        # the port's option defaults (port.toml), so a report tells which options differ
+        # from them without reading today's port.toml
+        "kernel_defaults": dict(config.kernel_info().options),
         "compiler": compiler,
         "compiler_version": tools.get(compiler, "").removeprefix(f"{compiler} "),
         "cflags": " ".join(config.cflags),
         "defines": config.define_map(),
         "ldflags": " ".join(link_flags(config.target_info().arch)),
         "timing": timing,
+        # the plugin's declared defaults: a setting absent from "timing", or equal to its
+        # default here, is at the default (the footers show the others)
+        "timing_defaults": description().defaults(),
         "axes": config.axis_values(),
         "emulator": tools.get(f"qemu-system-{target.qemu_system}", ""),
         "plugin": tools.get("rtoslab-plugin", ""),

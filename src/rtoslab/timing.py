@@ -4,9 +4,9 @@ The plugin build has an executable beside the QEMU plugin,
 ``plugin/target/release/rtoslab-plugin-describe`` (``RTOSLAB_PLUGIN_DESCRIBE``
 overrides its path), with two commands:
 
-- ``describe``: one JSON document, schema ``rtoslab.plugin-describe/1``, naming every
-  timing setting (its kind, choices or bounds, default, the settings it needs) and every
-  core the model knows;
+- ``describe``: one JSON document, schema ``rtoslab.plugin-describe/2``, naming every
+  timing setting (its kind, choices or bounds with unit, default, what it is, the settings
+  it needs), the host's own two (``host_settings``) and every core the model knows;
 - ``check KEY=VALUE ...``: exit 0 when the settings are valid together, else exit 2 with
   one line on stderr (cross-setting rules, e.g. flash_ws needs a flash region).
 
@@ -18,7 +18,8 @@ Two settings are the host's own and never passed to the plugin as they are: ``cl
 (the core clock: it converts modelled cycles to microseconds, and the firmware is built
 for it) and ``time`` (``one-clock``: QEMU's virtual time follows the modelled cycles, on
 rtoslab's patched QEMU; ``instruction``: QEMU's instruction clock, one instruction = 1 ns,
-as before the one clock; docs/timing-model.md, "One clock").
+as before the one clock; docs/timing-model.md, "One clock"). The plugin declares them too
+(``host_settings``: their range and choices), so nothing here is a copy.
 """
 
 from __future__ import annotations
@@ -37,11 +38,13 @@ from rtoslab.paths import plugin_path
 from rtoslab.records import RtoslabError
 from rtoslab.schema import parse
 
-DESCRIBE_SCHEMA = "rtoslab.plugin-describe/1"
+DESCRIBE_SCHEMA = "rtoslab.plugin-describe/2"
 DESCRIBE_ENV = "RTOSLAB_PLUGIN_DESCRIBE"
 DESCRIBE_NAME = "rtoslab-plugin-describe"
-HOST_SETTINGS = ("clock_hz", "time")  # the host's own, never given to the plugin as they are
-TIME_MODES = ("one-clock", "instruction")  # ``time``: what QEMU's virtual time follows
+# The host's own settings it reads by name (``host_settings`` in the description must have
+# them): the core clock, and what QEMU's virtual time follows.
+CLOCK = "clock_hz"
+TIME = "time"
 
 Scalar = str | int | bool
 
@@ -60,6 +63,7 @@ class Setting:
     unit: str | None = None  # kind "int": what the number counts, e.g. "wait states"
     max_regions: int | None = None  # kind "regions": most BASE:SIZE entries (None: any)
     requires: tuple[str, ...] = ()  # settings this one needs when it is not its default
+    what: str = ""  # what it is, as a message names it ("the flash wait states")
 
 
 @dataclass(frozen=True)
@@ -79,18 +83,6 @@ class UnmodelledCore:
 
 
 @dataclass(frozen=True)
-class ClockRange:
-    """The range of the host's ``clock_hz`` (the plugin's ``time_hz=`` bounds; the firmware
-    holds the clock in 32 bits), as ``describe`` reports it."""
-
-    kind: Literal["int"]
-    min: int
-    max: int
-    unit: str
-    doc: str
-
-
-@dataclass(frozen=True)
 class Description:
     """The ``describe`` document."""
 
@@ -102,16 +94,30 @@ class Description:
     # QEMU's exit status when the plugin's instruction limit stops the guest (a hang);
     # declared once, in the plugin's config crate (args.rs EXIT_INSN_LIMIT)
     exit_insn_limit: int = -1
-    # the range of clock_hz (args.rs MAX_CLOCK_HZ); None only in a description read
-    # before it was reported, which parse_description refuses
-    clock_hz: ClockRange | None = None
+    # the host's own settings (args.rs HOST_SETTINGS): clock_hz (time_hz='s range) and time
+    host_settings: tuple[Setting, ...] = ()
 
     def setting(self, key: str) -> Setting | None:
-        return next((s for s in self.settings if s.key == key), None)
+        return next((s for s in (*self.settings, *self.host_settings) if s.key == key), None)
 
     def keys(self) -> list[str]:
         """Every key a user may set: the plugin's settings, then the host-only ones."""
-        return [s.key for s in self.settings] + list(HOST_SETTINGS)
+        return [s.key for s in (*self.settings, *self.host_settings)]
+
+    def host_keys(self) -> frozenset[str]:
+        """The settings the host takes and never gives the plugin as they are."""
+        return frozenset(s.key for s in self.host_settings)
+
+    def defaults(self) -> dict[str, object]:
+        """Each plugin setting's declared default (region settings have none: not set)."""
+        return {s.key: s.default for s in self.settings if s.default is not None}
+
+    @property
+    def clock_hz(self) -> Setting:
+        """The core clock's setting (its range: the plugin's time_hz= bounds)."""
+        clock = self.setting(CLOCK)
+        assert clock is not None, "parse_description requires it"
+        return clock
 
 
 def parse_description(data: object, where: str) -> Description:
@@ -124,11 +130,13 @@ def parse_description(data: object, where: str) -> Description:
         if s.kind == "choice" and not s.choices:
             raise RtoslabError(f"{where}: key 'settings[{i}].choices' is missing: a choice setting "
                                "lists its choices")
-        if s.key in HOST_SETTINGS:
+        if s.key in desc.host_keys():
             raise RtoslabError(f"{where}: key 'settings[{i}].key' is {s.key!r}, a host-only setting")
-    if desc.clock_hz is None:
-        raise RtoslabError(f"{where}: key 'clock_hz' is missing (the core clock's range): rebuild "
-                           "the plugin with `make setup`")
+    for key, kind in ((CLOCK, "int"), (TIME, "choice")):
+        found = next((s for s in desc.host_settings if s.key == key), None)
+        if found is None or found.kind != kind or (kind == "choice" and not found.choices):
+            raise RtoslabError(f"{where}: key 'host_settings' lacks the {kind} setting {key!r}: "
+                               "rebuild the plugin with `make setup`")
     if not 0 < desc.exit_insn_limit < 256:
         raise RtoslabError(f"{where}: key 'exit_insn_limit' is missing or not an exit status: "
                            "rebuild the plugin with `make setup`")
@@ -169,32 +177,21 @@ def description() -> Description:
 
 
 def _allowed(s: Setting) -> str:
+    what = f" ({s.what})" if s.what else ""
     if s.kind == "choice":
-        return "choose one of " + ", ".join(s.choices or ())
+        return f"choose one of {', '.join(s.choices or ())}{what}"
     if s.kind == "int":
-        lo = "" if s.min is None else f"from {s.min} "
-        hi = "" if s.max is None else f"to {s.max}"
-        return f"give a whole number {lo}{hi}".rstrip()
+        unit = f" of {s.unit}" if s.unit else ""
+        lo = "" if s.min is None else f" from {s.min}"
+        hi = "" if s.max is None else f" to {s.max}"
+        return f"give a whole number{unit}{lo}{hi}{what}"
     most = "" if s.max_regions is None else f" (at most {s.max_regions})"
-    return f"give BASE:SIZE regions separated by ';'{most}, e.g. 0x20000000:0x10000"
+    return f"give BASE:SIZE regions separated by ';'{most}, e.g. 0x20000000:0x10000{what}"
 
 
 def check_value(desc: Description, key: str, value: object) -> Scalar:
     """Check one setting against the description; return it in its stored form (ints as
     int, choices and regions as str). Raises one line naming the setting."""
-    if key == "clock_hz":
-        lo, hi = (desc.clock_hz.min, desc.clock_hz.max) if desc.clock_hz is not None else (1, None)
-        if isinstance(value, int) and not isinstance(value, bool) and value >= lo \
-                and (hi is None or value <= hi):
-            return value
-        top = f" to {hi}" if hi is not None else ""
-        raise RtoslabError(f"timing-model setting clock_hz={_shown(value)}: give the core clock in Hz, "
-                           f"a whole number from {lo}{top}, e.g. 72000000")
-    if key == "time":
-        if isinstance(value, str) and value in TIME_MODES:
-            return value
-        raise RtoslabError(f"timing-model setting time={value}: choose {' or '.join(TIME_MODES)} "
-                           "(what QEMU's virtual time follows: modelled cycles or instructions)")
     s = desc.setting(key)
     if s is None:
         raise RtoslabError(f"unknown timing-model setting '{key}'{did_you_mean(key, desc.keys())}: "
@@ -223,21 +220,26 @@ def _shown(value: object) -> str:
 
 
 def check_overrides(overrides: Iterable[tuple[str, object]],
-                    desc: Description | None = None) -> None:
-    """Check each overridden setting. Reads the plugin's description only when a setting
-    other than ``time`` is given (clock_hz's range is in it)."""
+                    desc: Description | None = None, where: str = "") -> None:
+    """Check each setting against the plugin's description (read when needed). ``where``
+    prefixes the message with the setting's source (a target's [timing] table)."""
     items = list(overrides)
     if not items:
         return
-    if desc is None and any(k != "time" for k, _ in items):
-        desc = description()
+    desc = desc or description()
     for key, value in items:
-        check_value(desc or Description(DESCRIBE_SCHEMA, "", (), ()), key, value)
+        try:
+            check_value(desc, key, value)
+        except RtoslabError as e:
+            if not where:
+                raise
+            raise RtoslabError(f"{where}: {e}") from e
 
 
-def plugin_args(settings: Mapping[str, object]) -> dict[str, object]:
+def plugin_args(settings: Mapping[str, object], desc: Description | None = None) -> dict[str, object]:
     """The settings the plugin gets (all but the host-only ones)."""
-    return {k: v for k, v in settings.items() if k not in HOST_SETTINGS}
+    host = (desc or description()).host_keys()
+    return {k: v for k, v in settings.items() if k not in host}
 
 
 @cache

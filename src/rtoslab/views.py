@@ -18,7 +18,7 @@ UNIT_ORDER: tuple[Unit, ...] = SUMMARY_UNITS
 
 # Keys every stored identity has (rtoslab.pipeline.config_identity; docs/formats.md).
 # Identities stored before v0.2 of the identity spelled identity_hash "hash" and timing
-# "model"; they stay readable through the configs columns (hash, model).
+# "model"; they stay readable through the configs columns (hash, timing).
 IDENTITY_KEYS = (
     "identity_hash",
     "target",
@@ -49,7 +49,7 @@ class ConfigView:
     compiler_version: str
     cflags: str
     ldflags: str
-    model: dict[str, object]
+    timing: dict[str, object]  # the timing-model settings (identity "timing")
     identity: dict[str, object]
 
 

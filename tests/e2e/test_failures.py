@@ -163,3 +163,18 @@ def test_show_why_prints_a_failure_reason_uncut(run_cli: RunCli, tmp_path: Path)
                          "lab_t_check_value == 42u")
     proc = run_cli("show", "latest", "--why", "t_chek", "--db", db)
     assert proc.returncode == 2 and "has no benchmark 't_chek': choose one of t_check" in proc.stderr
+
+
+def test_flags_that_do_not_change_the_plan_are_kept_with_a_file(run_cli: RunCli, tmp_path: Path) -> None:
+    """-j, --yes, --report, --json, --irq-windows and the layout options say how to run or
+    print, not what: still accepted beside an experiment file (the plan is checked, the
+    plugin's check included; here --irq-windows's own check is what stops it, after the
+    flags were accepted). Issue 26 item 1; e2e: the plan passes the real plugin's check."""
+    exp = tmp_path / "e.toml"
+    exp.write_text('name = "e"\nbenchmarks = ["call"]\n[matrix.timing]\ncore = "none"\n')
+    db = tmp_path / "r.sqlite"
+    proc = run_cli("run", str(exp), "-j", "1", "--yes", "--json", "--wide", "--per-config",
+                   "--report", str(tmp_path / "x.md"), "--irq-windows", "--db", str(db))
+    assert proc.returncode == 2 and proc.stdout == "", (proc.returncode, proc.stdout, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--irq-windows needs a timing model" in lines[0], proc.stderr

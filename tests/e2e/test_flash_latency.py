@@ -27,7 +27,7 @@ def test_netduinoplus2_at_84_mhz_stores_and_shows_2_wait_states(run_cli: RunCli,
     with open_store(db, read_only=True) as store:
         view = store.load_run(store.latest_run_id() or 0)
     (config,) = view.configs
-    assert config.model["flash_ws"] == 2 and config.model["clock_hz"] == 84_000_000
+    assert config.timing["flash_ws"] == 2 and config.timing["clock_hz"] == 84_000_000
     assert config.identity["flash_ws_from"] == {"by": "rule", "source": "RM0090 Table 10, 2.7-3.6 V",
                                                 "max_hz": 90_000_000}
     assert rule in timing_footer(config)

@@ -4,12 +4,14 @@ contract (tests/data/plugin/describe.json) and `check` enforces cross-setting ru
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from rtoslab import timing
 from rtoslab.builder.config import BuildConfig
+from rtoslab.catalog import targets
 from rtoslab.records import RtoslabError
 
 from .conftest import RunCli
@@ -25,12 +27,35 @@ def _describe() -> None:
         pytest.skip(f"{timing.describe_path()} not built (make setup)")
 
 
-def test_real_description_has_the_recorded_settings_and_cores() -> None:
-    real = timing.description()
-    recorded = timing.parse_description(json.loads(FIXTURE.read_text()), str(FIXTURE))
-    assert [(s.key, s.kind, s.choices, s.min, s.max) for s in real.settings] == \
-        [(s.key, s.kind, s.choices, s.min, s.max) for s in recorded.settings]
-    assert [c.name for c in real.cores] == [c.name for c in recorded.cores]
+def test_the_recorded_description_is_the_real_one_exactly() -> None:
+    """The unit tier reads tests/data/plugin/describe.json instead of running the
+    executable: it must be the executable's output, byte for byte as JSON. To record it
+    again after a change to the plugin's settings:
+    plugin/target/release/rtoslab-plugin-describe describe | python3 -c "import json, sys;
+    print(json.dumps(json.load(sys.stdin), indent=4, ensure_ascii=False))" > FIXTURE."""
+    proc = subprocess.run([str(timing.describe_path()), "describe"], capture_output=True, text=True,
+                          check=True)
+    assert json.loads(proc.stdout) == json.loads(FIXTURE.read_text()), \
+        "tests/data/plugin/describe.json is stale: record it again (see this test's doc)"
+    assert timing.description() == timing.parse_description(json.loads(FIXTURE.read_text()), str(FIXTURE))
+
+
+def test_every_targets_own_timing_table_passes_the_plugins_check() -> None:
+    """A target's [timing] table with nothing overridden: each value against the
+    description and the whole set through the plugin's cross-setting rules."""
+    for name in targets():
+        config = BuildConfig(target=name)
+        config.validate()
+        timing.check_resolved(config.timing_settings())
+
+
+def test_every_example_experiment_passes_the_plugins_check() -> None:
+    """Each example file's points, resolved, pass the plugin's cross-setting rules (the
+    unit tier loads the files against the recorded description only)."""
+    from rtoslab import api
+
+    for path in sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.toml")):
+        api.experiment(path)
 
 
 def test_check_accepts_the_targets_defaults_and_refuses_flash_ws_without_flash() -> None:

@@ -13,11 +13,11 @@ from rtoslab.catalog import (
     define_na_reason,
     get_kernel,
     get_target,
-    kernels,
     na_reason,
     read_capabilities,
     suite_benchmarks,
 )
+from rtoslab.catalog.catalog import Catalog
 from rtoslab.records import RtoslabError
 
 
@@ -126,13 +126,28 @@ def test_bench_and_port_files_are_checked_strictly(tmp_path: Path, monkeypatch: 
                                                    port: str, bench: str, message: str) -> None:
     _tree(tmp_path, port, bench)
     monkeypatch.setenv("RTOSLAB_ROOT", str(tmp_path))
-    kernels.cache_clear()
-    benchmarks.cache_clear()
+    with pytest.raises(RtoslabError) as err:
+        _ = Catalog().benchmarks  # discovery checks every bench.toml
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_catalog_is_one_set_of_search_paths_and_never_changes(tmp_path: Path) -> None:
+    """Adding a folder makes another catalog (the first keeps what it found); adding
+    nothing new gives the same one; the module functions answer from the current one."""
+    from rtoslab.catalog import add_search_paths, current, reset_search_paths
+    from rtoslab.catalog.catalog import Catalog
+
+    bench = tmp_path / "extra_bench"
+    bench.mkdir()
+    (bench / "bench.toml").write_text('suite = ["extra"]\ndescription = "an added benchmark"\n')
+    base = Catalog()
+    wider = base.with_paths(bench=[bench])
+    assert wider is not base and base.paths.bench == () and wider.paths.bench == (bench.resolve(),)
+    assert "extra_bench" in wider.benchmarks and "extra_bench" not in base.benchmarks
+    assert wider.with_paths(bench=[bench]) is wider
     try:
-        with pytest.raises(RtoslabError) as err:
-            benchmarks()
-        assert message in str(err.value) and "\n" not in str(err.value)
+        add_search_paths(bench=[bench])
+        assert current().paths == wider.paths and "extra_bench" in benchmarks()
     finally:
-        monkeypatch.delenv("RTOSLAB_ROOT")
-        kernels.cache_clear()
-        benchmarks.cache_clear()
+        reset_search_paths()
+    assert current().paths == base.paths and "extra_bench" not in benchmarks()

@@ -24,7 +24,7 @@ def _config(cid: int, commit: str = "", committed: str = "") -> ConfigView:
                                      "committed": committed, "dirty": False}
     return ConfigView(id=cid, hash=f"h{cid}", target="mps2-an385", core="cortex-m3", kernel="freertos",
                       kernel_config={}, kernel_config_hash="k", compiler="gcc", compiler_version="12",
-                      cflags="-O2", ldflags="", model={"core": "cortex-m3", "time": "one-clock"},
+                      cflags="-O2", ldflags="", timing={"core": "cortex-m3", "time": "one-clock"},
                       identity=identity)
 
 

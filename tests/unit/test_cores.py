@@ -11,16 +11,15 @@ import pytest
 
 from rtoslab.builder.cmake import target_cmake_args
 from rtoslab.catalog import (
-    _check_target,
-    benchmarks,
     get_benchmark,
     get_kernel,
     get_target,
-    kernels,
     na_reason,
     targets,
     too_few_cores,
 )
+from rtoslab.catalog.catalog import Catalog
+from rtoslab.catalog.targets import _check_target
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
 
@@ -71,16 +70,9 @@ def test_min_cores_out_of_range_is_one_line(tmp_path: Path, monkeypatch: pytest.
     (fw / "ports" / "k" / "lab_port_caps.h").write_text("#define LAB_HAS_SCHEDULER 1\n")
     (fw / "bench" / "b" / "bench.toml").write_text('suite = ["smp"]\ndescription = "b"\nmin_cores = 0\n')
     monkeypatch.setenv("RTOSLAB_ROOT", str(tmp_path))
-    kernels.cache_clear()
-    benchmarks.cache_clear()
-    try:
-        with pytest.raises(RtoslabError, match=r"bench/b/bench.toml: key 'min_cores' is 0: give the "
-                                               r"processor cores the benchmark needs, 1..32$"):
-            benchmarks()
-    finally:
-        monkeypatch.delenv("RTOSLAB_ROOT")
-        kernels.cache_clear()
-        benchmarks.cache_clear()
+    with pytest.raises(RtoslabError, match=r"bench/b/bench.toml: key 'min_cores' is 0: give the "
+                           r"processor cores the benchmark needs, 1..32$"):
+        _ = Catalog().benchmarks  # discovery checks every bench.toml
 
 
 def test_shared_core_code_is_chosen_by_lab_target_cores_not_by_board() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from rtoslab.analysis.derived import apply_totals, derive, total_names
 from rtoslab.analysis.stats import summarize
-from rtoslab.catalog import benchmarks, kernels
+from rtoslab.catalog.catalog import Catalog
 from rtoslab.records import (
     BenchResult,
     DerivedSpec,
@@ -151,16 +151,9 @@ def test_bench_toml_checks_derived_kinds_and_metric_declarations(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toml: str, message: str) -> None:
     _tree(tmp_path, toml)
     monkeypatch.setenv("RTOSLAB_ROOT", str(tmp_path))
-    kernels.cache_clear()
-    benchmarks.cache_clear()
-    try:
-        with pytest.raises(RtoslabError) as err:
-            benchmarks()
-        assert message in str(err.value) and "\n" not in str(err.value)
-    finally:
-        monkeypatch.delenv("RTOSLAB_ROOT")
-        kernels.cache_clear()
-        benchmarks.cache_clear()
+    with pytest.raises(RtoslabError) as err:
+        _ = Catalog().benchmarks  # discovery checks every bench.toml
+    assert message in str(err.value) and "\n" not in str(err.value)
 
 
 def test_rate_units_travel_through_the_store_into_every_report(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ BAD = {
     ),
     "bad_timing_key.toml": "key 'matrix.timing.warp_speed' unknown timing-model setting 'warp_speed'",
     "bad_timing_value.toml": "key 'matrix.timing.flash_ws' timing-model setting flash_ws=99: give a "
-                             "whole number from 0 to 64",
+                             "whole number of wait states from 0 to 64 (the flash wait states)",
     "bad_timing_and_model.toml": "key 'matrix.model' is the old spelling of [matrix.timing]",
     "bad_lto.toml": "key 'matrix.lto[0]' must be true or false, not 'yes'",
     "bad_lto_scalar.toml": "key 'matrix.lto[0]' must be true or false, not 'yes'",

@@ -68,7 +68,7 @@ def test_baseline_naming_a_benchmark_excluded_everywhere_matches_nothing(tmp_pat
 def _config(cid: int, kernel: str, opt: str, kopts: dict[str, object]) -> ConfigView:
     return ConfigView(id=cid, hash=f"h{cid}", target="mps2-an385", core="cortex-m3", kernel=kernel,
                       kernel_config=kopts, kernel_config_hash="k", compiler="gcc", compiler_version="12",
-                      cflags=opt, ldflags="", model={}, identity={})
+                      cflags=opt, ldflags="", timing={}, identity={})
 
 
 def _result(rid: int, bench: str, config: ConfigView, values: dict[str, float],

@@ -7,6 +7,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+from rtoslab import timing
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text
 from rtoslab.paths import repo_root
 from rtoslab.pipeline import config_identity
@@ -94,7 +95,7 @@ def test_a_database_with_old_identities_opens_and_new_ones_join_it(tmp_path: Pat
     with conn:
         cur = conn.execute(
             "INSERT INTO configs (hash, target, core, kernel, kernel_config, kernel_config_hash, compiler,"
-            " compiler_version, cflags, ldflags, model, identity) VALUES (?, ?, ?, ?, '{}', ?, ?, ?, ?, ?,"
+            " compiler_version, cflags, ldflags, timing, identity) VALUES (?, ?, ?, ?, '{}', ?, ?, ?, ?, ?,"
             " ?, ?)",
             ("0ld0ld0ld0ld", "mps2-an385", "cortex-m3", "baremetal", "k", "arm-none-eabi-gcc", "12",
              "-O2 -DTOGGLE_TASKS=3", "", json.dumps({"clock_hz": 25_000_000}), json.dumps(old_identity)))
@@ -141,14 +142,32 @@ def test_a_paced_derived_metric_without_the_unit_is_left_out_of_a_table() -> Non
     assert [r.metric for r in table.rows] == ["basic_window"]
 
 
-def test_the_footer_shows_the_flash_interface_when_it_is_not_the_plain_one() -> None:
+def test_the_footer_shows_every_setting_that_differs_from_the_plugins_default(
+        plugin_description: timing.Description) -> None:
+    """Core, clock, flash wait states and time always; any other setting when it differs
+    from the default stored with the identity (the plugin's, at run time); memory maps
+    never. An identity stored before its defaults were: every stored setting."""
     from rtoslab.report.labels import timing_footer
 
-    art = _view("-O2", {}, {"core": "cortex-m4", "clock_hz": 168_000_000, "flash_ws": 5, "prefetch": "on",
-                           "accel": "art", "div": "typ", "time": "one-clock"})
-    assert timing_footer(art).endswith("prefetch on, div typ, accel art, time one-clock")
-    plain = _view("-O2", {}, {"core": "cortex-m3", "accel": "none"})
-    assert "accel" not in timing_footer(plain)
+    defaults = plugin_description.defaults()
+    assert defaults["accel"] == "none" and defaults["div"] == "typ" and defaults["sram_ws"] == 0
+    settings = {"core": "cortex-m4", "clock_hz": 168_000_000, "flash_ws": 5, "prefetch": "on",
+                "accel": "art", "div": "typ", "sram_ws": 0, "flash": "0x8000000:0x100000",
+                "time": "one-clock"}
+    art = _view("-O2", {"timing_defaults": defaults}, settings)
+    assert timing_footer(art) == ("timing: core cortex-m4, clock 168 MHz, flash 5 WS (target default), "
+                                  "accel art, prefetch on, time one-clock")
+    plain = _view("-O2", {"timing_defaults": defaults}, {**settings, "accel": "none", "div": "max"})
+    assert timing_footer(plain) == ("timing: core cortex-m4, clock 168 MHz, flash 5 WS (target default), "
+                                    "div max, prefetch on, time one-clock")
+    old = _view("-O2", {}, settings)
+    assert timing_footer(old).endswith("accel art, div typ, prefetch on, sram_ws 0, time one-clock")
+
+
+def test_the_identity_holds_the_plugins_defaults(plugin_description: timing.Description) -> None:
+    ident = config_identity(BuildConfig())
+    assert ident["timing_defaults"] == plugin_description.defaults()
+    assert "flash" not in plugin_description.defaults()  # a region setting has none
 
 
 def test_a_warning_is_said_once_for_every_metric_and_unit_it_concerns() -> None:

@@ -2,7 +2,8 @@
 
 - no import cycles between rtoslab's modules;
 - nothing under rtoslab.report imports rtoslab.store (renderers take plain values; the
-  CLI loads them) or rtoslab.cli;
+  CLI loads them), rtoslab.cli, rtoslab.catalog or rtoslab.timing (a stored run is drawn
+  from what was stored with it, never from today's port.toml, target.toml or plugin);
 - rtoslab.records (the values every stage passes on) imports nothing else from rtoslab.
 
 Every import counts, also one inside a function or under ``if TYPE_CHECKING``.
@@ -105,7 +106,8 @@ def test_no_import_cycles() -> None:
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
-@pytest.mark.parametrize("forbidden", ["rtoslab.store", "rtoslab.cli", "rtoslab.pipeline"])
+@pytest.mark.parametrize("forbidden", ["rtoslab.store", "rtoslab.cli", "rtoslab.pipeline",
+                                       "rtoslab.catalog", "rtoslab.timing"])
 def test_report_does_not_reach_back(forbidden: str) -> None:
     bad = sorted(f"{m} imports {t}" for m, targets in import_graph().items() if _within(m, "rtoslab.report")
                  for t in targets if _within(t, forbidden))

@@ -1,6 +1,8 @@
 """Issue 26, "Records that lie": inputs that would make a stored record say something that
 did not happen are refused before anything is built or stored. Each case is the real
-`rtoslab` process: one line on stderr, exit status 2, no database created."""
+`rtoslab` process: one line on stderr, exit status 2, no database created. The process
+reads the recorded plugin description (tests/unit/conftest.py); a case that needs the
+plugin's own `check` is an e2e test."""
 
 from __future__ import annotations
 
@@ -43,18 +45,6 @@ def test_plan_flags_beside_an_experiment_file_are_refused(tmp_path: Path, flags:
     assert line.startswith("rtoslab: error: an experiment file sets its own "), line
     assert flags[0] in line and "edit the file" in line, line
     assert not db.exists()
-
-
-def test_flags_that_do_not_change_the_plan_are_kept_with_a_file(tmp_path: Path) -> None:
-    """-j, --yes, --report, --json, --irq-windows and the layout options say how to run or
-    print, not what: still accepted (the plan is checked; here --irq-windows's own check
-    is what stops it, after the flags were accepted)."""
-    exp = tmp_path / "e.toml"
-    exp.write_text('name = "e"\nbenchmarks = ["call"]\n[matrix.timing]\ncore = "none"\n')
-    line = refused(rtoslab("run", str(exp), "-j", "1", "--yes", "--json", "--wide", "--per-config",
-                           "--report", str(tmp_path / "x.md"), "--irq-windows",
-                           "--db", str(tmp_path / "r.sqlite")))
-    assert "--irq-windows needs a timing model" in line, line
 
 
 # ------------------------------------------------ item 2: macros and files through cflags
@@ -209,10 +199,13 @@ def test_benchmarks_left_unplaced_collide_only_on_a_shared_metric(tmp_path: Path
 
 
 def test_every_example_experiment_passes_the_table_checks() -> None:
-    from rtoslab import api
+    """Each example file loads: its tables, axes and each timing value (against the
+    recorded description). The plugin's own check of the resolved settings is
+    tests/e2e/test_timing_describe.py's."""
+    from rtoslab.experiments.experiment import load_experiment
 
     for path in sorted((REPO / "examples").glob("*.toml")):
-        api.experiment(path)
+        load_experiment(path)
 
 
 def test_the_cli_refuses_a_bad_table_before_a_database_exists(tmp_path: Path) -> None:

@@ -56,6 +56,9 @@ CONFIG_RTOS_OS: dict[str, object] = {
     **CONFIG_RTOS_O2,
     "identity_hash": "0c0ffee0d00d",
     "cflags": "-Os -mcpu=cortex-m3 -mthumb",
+    # the port's defaults as stored with the configuration: the report names the option
+    # that differs (CONFIG_RTOS_O2, stored before they were, names none)
+    "kernel_defaults": {"configTICK_RATE_HZ": 100, "configUSE_PREEMPTION": 1},
 }
 
 
@@ -314,3 +317,12 @@ def test_empty_run(tmp_path: Path) -> None:
         html = render_html(view, store.load_run_samples(view))
     assert "No results are stored for this run." in html
     assert "<svg" not in html
+
+
+def test_kernel_options_are_drawn_from_the_stored_defaults_not_todays_port(html_run: HtmlRun) -> None:
+    """Which options differ from the port's defaults comes from the identity's
+    ``kernel_defaults`` (stored with the run), never from this checkout's port.toml."""
+    html = _render(html_run)
+    assert ("options that differ from the port&#x27;s defaults:<br><code class=\"nw\">"
+            "configTICK_RATE_HZ=1000</code>") in html
+    assert "the port&#x27;s default options" not in html  # the stored-before config says none differ

@@ -35,7 +35,7 @@ def timeline(bench: str) -> Timeline:
 def view(run_id: int, results: dict[int, str]) -> RunView:
     config = ConfigView(id=1, hash="h", target="t", core="c", kernel="k", kernel_config={},
                         kernel_config_hash="", compiler="", compiler_version="", cflags="", ldflags="",
-                        model={}, identity={})
+                        timing={}, identity={})
     rows = tuple(ResultView(id=i, benchmark=b, config=config, source_hash="", status="ok", reason=None,
                             console="", total_insns=0, total_cycles=0, calibration=None, wall_s=None,
                             counters={}, footprint=None, footprint_error=None, created_at="")

@@ -27,7 +27,7 @@ def _toggle_config(cid: int, kernel: str, n: int, tick: int | None) -> ConfigVie
     return ConfigView(id=cid, hash=f"h{cid}", target="mps2-an385", core="cortex-m3", kernel=kernel,
                       kernel_config={} if tick is None else {"configTICK_RATE_HZ": tick},
                       kernel_config_hash="k", compiler="gcc", compiler_version="12", cflags="-O2",
-                      ldflags="", model={"core": "cortex-m3", "flash_ws": 0, "prefetch": "off"},
+                      ldflags="", timing={"core": "cortex-m3", "flash_ws": 0, "prefetch": "off"},
                       identity={"axes": axes, "clock_hz": 25_000_000})
 
 

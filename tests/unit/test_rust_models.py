@@ -158,7 +158,7 @@ def test_rust_facts_of_a_target_match_its_c_side(name: str) -> None:
 def test_a_rust_triple_with_the_wrong_float_abi_or_no_free_line_is_refused() -> None:
     import dataclasses
 
-    from rtoslab.catalog import _check_target
+    from rtoslab.catalog.targets import _check_target
     from rtoslab.records import RtoslabError
 
     spec = get_target("mps2-an386").spec

@@ -177,7 +177,7 @@ def test_upsert_config_is_idempotent_and_keeps_extra_keys(store: Store) -> None:
     assert config.hash == "cafe01"
     assert config.cflags == "-O2 -mthumb"
     assert config.kernel_config == {"configUSE_PREEMPTION": 1}
-    assert config.model == {}
+    assert config.timing == {}
     assert config.identity["board_rev"] == "C"
     assert config.identity["cflags"] == ["-O2", "-mthumb"]
 

@@ -184,3 +184,39 @@ def test_v4_admits_time_base_paced_and_keeps_rows(tmp_path: Path) -> None:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:
         conn.close()
+
+
+V5_MAIN = Path(__file__).resolve().parents[1] / "data" / "store" / "v5-main.sqlite"
+
+
+def _columns_of(path: Path, table: str) -> list[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return [str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})")]
+    finally:
+        conn.close()
+
+
+def test_v7_names_the_timing_column_and_a_v5_database_still_reads(tmp_path: Path) -> None:
+    """A database written by the code before v7 (configs column "model"; tests/data/store)
+    reads read-only without migrating, and a write open renames the column to "timing"
+    keeping every value."""
+    want = {"clock_hz": 50_000_000, "core": "cortex-m3", "div": "typ", "flash": "0x0:0x400000",
+            "flash_ws": 2, "prefetch": "off", "sram": "0x20000000:0x400000", "sram_ws": 0,
+            "time": "one-clock"}
+    path = tmp_path / "old.sqlite"
+    path.write_bytes(V5_MAIN.read_bytes())
+    assert "model" in _columns_of(path, "configs") and versions(path)[-1] == 5
+    with open_store(path, read_only=True) as store:
+        (old,) = store.load_run(1).results
+    assert old.config.timing == want and versions(path)[-1] == 5
+    with open_store(path) as store:
+        (new,) = store.load_run(1).results
+    assert versions(path)[-1] == latest_version() >= 7
+    columns = _columns_of(path, "configs")
+    assert "timing" in columns and "model" not in columns
+    assert new.config == old.config
+    assert [m.name for m in new.metrics] == [m.name for m in old.metrics] == ["yield"]
+    with open_store(path) as store:
+        samples = store.load_samples(new.metrics[0].id)
+    assert [(s.insns, s.cycles) for s in samples] == [(100 + i, 130 + 2 * i) for i in range(12)]

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from rtoslab.builder.cmake import compile_flags, first_error, link_flags, memory_ld, target_cmake_args
+from rtoslab.builder.config import BuildConfig, check_target_timing
 from rtoslab.catalog import get_target, load_target, targets
+from rtoslab.catalog.catalog import Catalog
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
 
@@ -99,7 +101,6 @@ def test_fpu_targets_get_an_fpu_flag(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("edit", "message"), [
     (("clock_hz = 25000000", "clock_hz = 25000000\ncore = \"cortex-m3\""),
      r"unknown key 'core': allowed keys: qemu_machine, cpu, "),
-    (("[timing]\n", "[timing]\nflash_wait = 1\n"), r"unknown key 'flash_wait' in \[timing\]"),
     (("nvic_prio_bits = 3", "nvic_prio_bits = \"3\""), r"key 'nvic_prio_bits' must be an integer"),
     (("nvic_prio_bits = 3", "nvic_prio_bits = 9"), r"key 'nvic_prio_bits' is 9: .* 1\.\.8"),
     (("clock_hz = 25000000", "clock_hz = 0"), r"key 'clock_hz' is 0: give the core clock in Hz"),
@@ -124,6 +125,34 @@ def test_a_bad_target_toml_is_one_line_naming_file_and_key(tmp_path: Path, edit:
     with pytest.raises(RtoslabError, match=message) as e:
         load_target(toml)
     assert str(e.value).startswith(f"{toml}: ") and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (("[timing]\n", "[timing]\nflash_wait = 1\n"),
+     r"unknown timing-model setting 'flash_wait' \(did you mean flash_ws\?\)"),
+    (("flash_ws = 0\n", "flash_ws = 99\n"),
+     r"flash_ws=99: give a whole number of wait states from 0 to 64"),
+    (("[timing]\n", "[timing]\naccel = \"cache\"\n"), r"accel=cache: choose one of none, art"),
+])
+def test_a_targets_timing_table_is_checked_against_the_plugin_even_with_nothing_overridden(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: tuple[str, str], message: str) -> None:
+    """[timing] takes any of the plugin's settings: each value is checked against the
+    plugin's description (the recorded one here), naming the file, when a configuration on
+    the target is validated, without any --timing."""
+    toml = _target_copy(tmp_path, edit)
+    target = load_target(toml)
+    with pytest.raises(RtoslabError, match=message) as e:
+        check_target_timing(target)
+    assert str(e.value).startswith(f"target t ({toml} [timing]): timing-model setting ") or \
+        str(e.value).startswith(f"target t ({toml} [timing]): unknown timing-model setting")
+    monkeypatch.setattr(BuildConfig, "target_info", lambda self: target)
+    with pytest.raises(RtoslabError, match=message):
+        BuildConfig().validate()
+
+
+def test_every_shipped_targets_timing_table_passes_the_description() -> None:
+    for t in targets().values():
+        check_target_timing(t)
 
 
 def test_two_flash_regions_need_the_timing_flash_region(tmp_path: Path) -> None:
@@ -180,13 +209,10 @@ def test_a_copied_target_folder_is_a_new_target(tmp_path: Path, monkeypatch: pyt
     shutil.copytree(firmware_root(), root / "firmware", ignore=shutil.ignore_patterns("bench", "workloads"))
     shutil.copytree(AN385, root / "firmware" / "targets" / "copy-an385")
     monkeypatch.setenv("RTOSLAB_ROOT", str(root))
-    targets.cache_clear()
-    try:
-        t = get_target("copy-an385")
-        assert t.path == root / "firmware" / "targets" / "copy-an385"
-        assert t.spec == get_target("mps2-an385").spec
-    finally:
-        targets.cache_clear()
+    found = Catalog()  # a catalog sees the folders as they are when it first looks
+    t = found.get_target("copy-an385")
+    assert t.path == root / "firmware" / "targets" / "copy-an385"
+    assert t.spec == found.get_target("mps2-an385").spec
 
 
 def test_a_cmake_error_keeps_its_message() -> None:

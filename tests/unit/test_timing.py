@@ -41,7 +41,7 @@ def test_an_unmodelled_core_is_refused_by_name_with_the_way_out(core: str) -> No
 
 @pytest.mark.parametrize(("change", "message"), [
     ({"schema": "rtoslab.plugin-describe/9"}, "key 'schema' is 'rtoslab.plugin-describe/9', this "
-     "rtoslab reads 'rtoslab.plugin-describe/1'"),
+     "rtoslab reads 'rtoslab.plugin-describe/2'"),
     ({"extra": 1}, "d: unknown key 'extra': allowed keys: schema, plugin_version, settings, cores, "
      "unmodelled"),
     ({"settings": [{"key": "x", "kind": "float", "default": 0, "doc": ""}]},
@@ -50,6 +50,8 @@ def test_an_unmodelled_core_is_refused_by_name_with_the_way_out(core: str) -> No
      "key 'settings[0].choices' is missing"),
     ({"settings": [{"key": "clock_hz", "kind": "int", "default": 1, "doc": ""}]},
      "key 'settings[0].key' is 'clock_hz', a host-only setting"),
+    ({"host_settings": [{"key": "clock_hz", "kind": "int", "default": None, "doc": ""}]},
+     "key 'host_settings' lacks the choice setting 'time': rebuild the plugin"),
 ])
 def test_a_bad_description_is_one_line(change: dict[str, object], message: str) -> None:
     with pytest.raises(RtoslabError) as err:
@@ -58,7 +60,24 @@ def test_a_bad_description_is_one_line(change: dict[str, object], message: str) 
 
 
 def test_plugin_args_leave_out_host_settings() -> None:
-    assert timing.plugin_args({"clock_hz": 1, "core": "cortex-m3"}) == {"core": "cortex-m3"}
+    assert timing.plugin_args({"clock_hz": 1, "time": "one-clock", "core": "cortex-m3"}) == \
+        {"core": "cortex-m3"}
+
+
+def test_the_host_settings_come_from_the_description() -> None:
+    """clock_hz and time are declared by the plugin (args.rs HOST_SETTINGS) with their
+    range and choices; the host checks them like the plugin's own settings."""
+    desc = timing.parse_description(_doc(), "d")
+    assert desc.host_keys() == {"clock_hz", "time"}
+    assert (desc.clock_hz.min, desc.clock_hz.max, desc.clock_hz.unit) == (1, 2**32 - 1, "Hz")
+    time = desc.setting("time")
+    assert time is not None and time.choices == ("one-clock", "instruction")
+    with pytest.raises(RtoslabError, match=r"^timing-model setting clock_hz=0: give a whole number of Hz "
+                       r"from 1 to 4294967295 \(the core clock\)$"):
+        timing.check_value(desc, "clock_hz", 0)
+    assert timing.check_value(desc, "time", "instruction") == "instruction"
+    assert desc.defaults() == {"core": "none", "flash_ws": 0, "sram_ws": 0, "prefetch": "off",
+                               "div": "typ", "accel": "none"}
 
 
 @pytest.mark.real_describe
@@ -72,3 +91,20 @@ def test_missing_describe_executable_says_how_to_get_it(tmp_path: Path,
     finally:
         timing.description.cache_clear()
         os.environ.pop(timing.DESCRIBE_ENV, None)
+
+
+def test_the_settings_table_in_the_docs_is_the_plugins_declaration() -> None:
+    """docs/timing-model.md writes the settings out; each row must say what the plugin's
+    description (recorded) says: the same keys in order, choices or range, default."""
+    desc = timing.parse_description(_doc(), "d")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "timing-model.md").read_text()
+    table = text.split("| key | values | default | meaning |\n|---|---|---|---|\n", 1)[1].split("\n\n", 1)[0]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()]
+    rows = [r for r in rows if r[0] != "`handlers`"]  # computed by the host, not a setting
+    assert [r[0].strip("`") for r in rows] == [s.key for s in desc.settings]
+    for (_, values, default, _), s in zip(rows, desc.settings, strict=True):
+        if s.kind == "choice":
+            assert [v.strip("` ") for v in values.split(",")] == list(s.choices or ()), s.key
+        elif s.kind == "int":
+            assert values == f"{s.min}..{s.max}", s.key
+        assert default.strip("`") == ("none" if s.default is None else str(s.default)), s.key

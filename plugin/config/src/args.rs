@@ -22,7 +22,7 @@
 //! (unknown key, repeated key, missing `=`, bad number or value, a broken cross-setting
 //! rule) is an error.
 
-use crate::model::{self, ModelArgs, ModelConfig};
+use crate::model::{self, DefaultValue, Kind, ModelArgs, ModelConfig, Setting};
 use crate::values::{ArgError, err, once, parse_u32, parse_u64};
 
 /// QEMU's exit status when the instruction limit (`insn_limit=`) stops the guest, as
@@ -32,6 +32,35 @@ pub const EXIT_INSN_LIMIT: i32 = 124;
 /// The fastest core clock, in Hz, the plugin (`time_hz=`) and the firmware (which holds
 /// `LAB_TARGET_CLOCK_HZ` in 32 bits) take; `describe` reports it as `clock_hz`'s range.
 pub const MAX_CLOCK_HZ: u64 = u32::MAX as u64;
+
+/// The two timing settings the host takes beside the plugin's ([`model::SETTINGS`]) and
+/// translates before the plugin sees them: `clock_hz` (the firmware is built for it and
+/// cycles convert to time at it; with `time=one-clock` it becomes `time_hz=`) and `time`
+/// (what QEMU's virtual time follows). Declared here, with `time_hz=`'s bounds, so the
+/// host reads them from `describe` like every other setting. Their default is the host's
+/// (null): the target's clock, and one-clock when a core is modelled.
+pub const HOST_SETTINGS: &[Setting] = &[
+    Setting {
+        key: "clock_hz",
+        kind: Kind::Int {
+            min: 1,
+            max: MAX_CLOCK_HZ,
+            unit: "Hz",
+        },
+        default: DefaultValue::Null,
+        requires: &[],
+        what: "the core clock",
+        doc: "the core clock: the firmware is built for it, cycles convert to time at it; default: the target's clock_hz (target.toml)",
+    },
+    Setting {
+        key: "time",
+        kind: Kind::Choice(&["one-clock", "instruction"]),
+        default: DefaultValue::Null,
+        requires: &[],
+        what: "what QEMU's virtual time follows",
+        doc: "one-clock: QEMU's virtual time follows the modelled cycles at clock_hz (time_hz=; needs a core); instruction: QEMU's instruction clock, one instruction = 1 ns; default: one-clock when a core is modelled, else instruction",
+    },
+];
 
 pub const DEFAULT_BASE: u32 = 0x2100_0000;
 pub const DEFAULT_SIZE: u32 = 0x4000;
@@ -375,6 +404,15 @@ mod tests {
                 crate::model::setting(key).is_none(),
                 "{key} is host-set only"
             );
+        }
+        for s in HOST_SETTINGS {
+            assert!(crate::model::setting(s.key).is_none(), "{}", s.key);
+            assert!(
+                !HOST_KEYS.contains(&s.key),
+                "{} is never a plugin argument",
+                s.key
+            );
+            assert!(e(&["trace=/t", &format!("{}=1", s.key)]).contains("unknown argument"));
         }
     }
 }

@@ -1,11 +1,14 @@
 //! The self-description `rtoslab-plugin-describe describe` prints: schema
-//! `rtoslab.plugin-describe/1`, one JSON object (see `describe_json`).
+//! `rtoslab.plugin-describe/2`, one JSON object (see `describe_json`). Every setting in
+//! it comes from its one declaration ([`SETTINGS`], [`HOST_SETTINGS`]): key, kind,
+//! choices or range with unit, default, what it is, the settings it needs, doc.
 
+use crate::args::HOST_SETTINGS;
 use crate::cores::{self, CORES};
 use crate::model::{DefaultValue, Kind, SETTINGS, Setting};
 
 /// Identifies the document's layout; a change that could break a reader bumps it.
-pub const SCHEMA: &str = "rtoslab.plugin-describe/1";
+pub const SCHEMA: &str = "rtoslab.plugin-describe/2";
 
 /// The plugin's version (the workspace's crate version, shared by the plugin library).
 pub const PLUGIN_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -115,29 +118,14 @@ fn setting_json(s: &Setting) -> Json {
         },
     ));
     f.push(("requires", Json::strs(s.requires)));
+    f.push(("what", Json::str(s.what)));
     f.push(("doc", Json::str(s.doc)));
     Json::Obj(f)
 }
 
-/// The range of the host's `clock_hz` setting (the core clock: the firmware is built for it
-/// and QEMU's time follows it): the plugin's `time_hz=` bounds, so the host checks a clock
-/// before anything is built.
-fn clock_json() -> Json {
-    Json::Obj(vec![
-        ("kind", Json::str("int")),
-        ("min", Json::Int(1)),
-        ("max", Json::Int(crate::args::MAX_CLOCK_HZ)),
-        ("unit", Json::str("Hz")),
-        (
-            "doc",
-            Json::str("the core clock: the firmware is built for it, cycles convert to time at it"),
-        ),
-    ])
-}
-
 /// The whole description: every timing-model setting, every core table, the cores
-/// `core=` refuses by name (`unmodelled`: name and the one-line refusal), and the range of
-/// the host's `clock_hz` (`clock_hz`).
+/// `core=` refuses by name (`unmodelled`: name and the one-line refusal), and the host's
+/// own timing settings (`host_settings`: `clock_hz`, with `time_hz=`'s range, and `time`).
 pub fn describe_json() -> Json {
     Json::Obj(vec![
         ("schema", Json::str(SCHEMA)),
@@ -188,7 +176,10 @@ pub fn describe_json() -> Json {
                     .collect(),
             ),
         ),
-        ("clock_hz", clock_json()),
+        (
+            "host_settings",
+            Json::Arr(HOST_SETTINGS.iter().map(setting_json).collect()),
+        ),
     ])
 }
 
@@ -211,14 +202,14 @@ mod tests {
         let text = describe_json().render();
         let choices = Json::strs(&cores::choices()).render();
         assert!(text.starts_with(&format!(
-            r#"{{"schema":"rtoslab.plugin-describe/1","plugin_version":"{PLUGIN_VERSION}","exit_insn_limit":124,"settings":[{{"key":"core","kind":"choice","choices":{choices},"default":"none","requires":[],"doc":"#
+            r#"{{"schema":"rtoslab.plugin-describe/2","plugin_version":"{PLUGIN_VERSION}","exit_insn_limit":124,"settings":[{{"key":"core","kind":"choice","choices":{choices},"default":"none","requires":[],"what":"the core","doc":"#
         )));
         assert!(choices.starts_with(r#"["cortex-m3","cortex-m4","cortex-m0","cortex-m0plus""#));
         assert!(text.contains(
-            r#"{"key":"flash","kind":"regions","max_regions":1,"default":null,"requires":[],"doc":"#
+            r#"{"key":"flash","kind":"regions","max_regions":1,"default":null,"requires":[],"what":"the flash region","doc":"#
         ));
         assert!(text.contains(
-            r#"{"key":"flash_ws","kind":"int","min":0,"max":64,"unit":"wait states","default":0,"requires":["flash"],"doc":"#
+            r#"{"key":"flash_ws","kind":"int","min":0,"max":64,"unit":"wait states","default":0,"requires":["flash"],"what":"the flash wait states","doc":"#
         ));
         assert!(text.contains(r#"{"key":"sram","kind":"regions","max_regions":null,"#));
         assert!(text.contains(r#"{"key":"prefetch","kind":"choice","choices":["on","off"],"default":"off","requires":["flash"],"#));
@@ -227,9 +218,13 @@ mod tests {
             text.matches(r#""arch":"#).count(),
             CORES.len() + cores::AVR_CORES.len()
         );
-        assert!(text.ends_with(
-            r#","clock_hz":{"kind":"int","min":1,"max":4294967295,"unit":"Hz","doc":"the core clock: the firmware is built for it, cycles convert to time at it"}}"#
+        assert!(text.contains(
+            r#","host_settings":[{"key":"clock_hz","kind":"int","min":1,"max":4294967295,"unit":"Hz","default":null,"requires":[],"what":"the core clock","doc":"#
         ));
+        assert!(text.contains(
+            r#"{"key":"time","kind":"choice","choices":["one-clock","instruction"],"default":null,"#
+        ));
+        assert!(text.ends_with("]}"));
         assert!(text.contains(
             r#""unmodelled":[{"name":"cortex-m1","message":"cortex-m1 timing is not modelled; use --timing core=none for instruction counts"}"#
         ));

@@ -3,16 +3,10 @@
 //! cross-setting rules that both the QEMU-loaded plugin and `rtoslab-plugin-describe
 //! check` run.
 //!
-//! | key | default | meaning |
-//! |---|---|---|
-//! | `core` | `none` | a core table's name (`cores::CORES`) or `none` (no model: cycle column 0, flag bit 0 clear) |
-//! | `flash` | none | `BASE:SIZE`, the code/flash region |
-//! | `sram` | none | `BASE:SIZE[;BASE:SIZE...]`, the SRAM regions |
-//! | `flash_ws` | `0` | wait states per flash access (instruction fetch or data); > 0 needs `flash` |
-//! | `sram_ws` | `0` | wait states per SRAM access; > 0 needs `sram` |
-//! | `prefetch` | `off` | `on`: the flash prefetch buffer reads the next line while the current one executes; needs `flash` |
-//! | `div` | `typ` | `min`, `typ` or `max`: cycles of divides (and M3 long multiplies) |
-//! | `accel` | `none` | the flash interface: `none` (STM32F1: 64-bit lines, `prefetch` its buffer) or `art` (STM32F4 ART accelerator: 128-bit lines, instruction cache, `prefetch` its prefetch); `art` needs `flash` |
+//! Each setting is declared once, in [`SETTINGS`] (key, kind with its choices or range
+//! and unit, default, the settings it needs, doc): the parser takes values and defaults
+//! from it, [`ModelConfig::default`] is every declared default, and `describe` prints it
+//! for the host (docs/timing-model.md lists the same table).
 //!
 //! Regions must not overlap. With `core=none` the settings are checked the same way but
 //! have no effect. `handlers=` (exception handler addresses) is a model input the host
@@ -127,19 +121,11 @@ pub struct ModelConfig {
 }
 
 impl Default for ModelConfig {
+    /// Every setting at its declared default ([`SETTINGS`]), no handlers.
     fn default() -> Self {
-        ModelConfig {
-            core: None,
-            avr: None,
-            flash: None,
-            sram: Vec::new(),
-            flash_ws: 0,
-            sram_ws: 0,
-            prefetch: false,
-            div: DivPolicy::Typ,
-            accel: Accel::None,
-            handlers: Vec::new(),
-        }
+        ModelArgs::default()
+            .finish(Vec::new())
+            .expect("the declared defaults are valid together")
     }
 }
 
@@ -404,20 +390,77 @@ impl Setting {
 }
 
 /// Collects timing-model settings one `key=value` at a time, then applies the defaults
-/// and the cross-setting rules ([`ModelArgs::finish`]).
-#[derive(Debug, Default)]
+/// and the cross-setting rules ([`ModelArgs::finish`]). Values are kept per entry of
+/// [`SETTINGS`]; a setting not given takes its declared default there, so no default is
+/// written anywhere else.
+#[derive(Debug)]
 pub struct ModelArgs {
-    core: Option<Option<&'static CoreTable>>,
-    avr: Option<&'static AvrTable>,
-    flash: Option<Region>,
-    sram: Option<Vec<Region>>,
-    flash_ws: Option<u32>,
-    sram_ws: Option<u32>,
-    prefetch: Option<bool>,
-    div: Option<DivPolicy>,
-    accel: Option<Accel>,
+    /// The value given for each entry of [`SETTINGS`], in its order.
+    given: Vec<Option<Value>>,
     /// Settings given with a value other than their default, as given (`key=value`).
     changed: Vec<(&'static Setting, String)>,
+}
+
+impl Default for ModelArgs {
+    fn default() -> Self {
+        ModelArgs {
+            given: vec![None; SETTINGS.len()],
+            changed: Vec::new(),
+        }
+    }
+}
+
+fn index(key: &str) -> usize {
+    SETTINGS
+        .iter()
+        .position(|s| s.key == key)
+        .unwrap_or_else(|| unreachable!("no setting {key}"))
+}
+
+impl Setting {
+    /// The declared default as a value (None: not set, a region setting).
+    fn default_value(&self) -> Option<Value> {
+        match self.default {
+            DefaultValue::Text(t) => Some(
+                self.parse(t)
+                    .unwrap_or_else(|e| panic!("{}: declared default {t}: {e}", self.key)),
+            ),
+            DefaultValue::Int(n) => Some(Value::Int(n)),
+            DefaultValue::Null => None,
+        }
+    }
+}
+
+/// The resolved values, one per entry of [`SETTINGS`], taken out by key.
+struct Resolved(Vec<Option<Value>>);
+
+impl Resolved {
+    fn take(&mut self, key: &str) -> Option<Value> {
+        self.0[index(key)].take()
+    }
+
+    fn int(&mut self, key: &str) -> u32 {
+        match self.take(key) {
+            // Int settings are bounded by MAX_WS, which fits in u32.
+            Some(Value::Int(n)) => n as u32,
+            v => unreachable!("{key}: not a number: {v:?}"),
+        }
+    }
+
+    fn choice(&mut self, key: &str) -> &'static str {
+        match self.take(key) {
+            Some(Value::Choice(c)) => c,
+            v => unreachable!("{key}: not a choice: {v:?}"),
+        }
+    }
+
+    fn regions(&mut self, key: &str) -> Vec<Region> {
+        match self.take(key) {
+            Some(Value::Regions(r)) => r,
+            None => Vec::new(),
+            v => unreachable!("{key}: not regions: {v:?}"),
+        }
+    }
 }
 
 impl ModelArgs {
@@ -431,43 +474,12 @@ impl ModelArgs {
         if !v.is_default(s.default) {
             self.changed.push((s, format!("{key}={value}")));
         }
-        match (s.key, v) {
-            ("core", Value::Core(c)) => once(&mut self.core, key, c)?,
-            ("core", Value::AvrCore(t)) => {
-                once(&mut self.core, key, None)?;
-                self.avr = Some(t);
-            }
-            ("flash", Value::Regions(r)) => once(&mut self.flash, key, r[0])?,
-            ("sram", Value::Regions(r)) => once(&mut self.sram, key, r)?,
-            // Int settings are bounded by MAX_WS, which fits in u32.
-            ("flash_ws", Value::Int(n)) => once(&mut self.flash_ws, key, n as u32)?,
-            ("sram_ws", Value::Int(n)) => once(&mut self.sram_ws, key, n as u32)?,
-            ("prefetch", Value::Choice(c)) => once(&mut self.prefetch, key, c == "on")?,
-            ("div", Value::Choice(c)) => {
-                let d = DivPolicy::parse(c).expect("div choices are DivPolicy::NAMES");
-                once(&mut self.div, key, d)?
-            }
-            ("accel", Value::Choice(c)) => {
-                let a = Accel::parse(c).expect("accel choices are Accel::NAMES");
-                once(&mut self.accel, key, a)?
-            }
-            (k, v) => unreachable!("setting {k}: no field for {v:?}"),
-        }
+        once(&mut self.given[index(key)], key, v)?;
         Ok(true)
     }
 
     fn given(&self, key: &str) -> bool {
-        match key {
-            "core" => self.core.is_some(),
-            "flash" => self.flash.is_some(),
-            "sram" => self.sram.is_some(),
-            "flash_ws" => self.flash_ws.is_some(),
-            "sram_ws" => self.sram_ws.is_some(),
-            "prefetch" => self.prefetch.is_some(),
-            "div" => self.div.is_some(),
-            "accel" => self.accel.is_some(),
-            k => unreachable!("no setting {k}"),
-        }
+        self.given[index(key)].is_some()
     }
 
     /// Defaults and cross-setting rules: every `requires` of a setting given a
@@ -485,7 +497,19 @@ impl ModelArgs {
                 ));
             }
         }
-        if let Some(t) = self.avr
+        let mut v = Resolved(
+            SETTINGS
+                .iter()
+                .zip(self.given)
+                .map(|(s, g)| g.or_else(|| s.default_value()))
+                .collect(),
+        );
+        let (core, avr) = match v.take("core") {
+            Some(Value::Core(c)) => (c, None),
+            Some(Value::AvrCore(t)) => (None, Some(t)),
+            other => unreachable!("core: {other:?}"),
+        };
+        if let Some(t) = avr
             && let Some((s, given)) = self
                 .changed
                 .iter()
@@ -501,9 +525,10 @@ impl ModelArgs {
                 default_text(s.default)
             ));
         }
-        let sram = self.sram.unwrap_or_default();
+        let flash = v.regions("flash").first().copied();
+        let sram = v.regions("sram");
         for (i, r) in sram.iter().enumerate() {
-            if let Some(f) = self.flash.filter(|f| f.overlaps(r)) {
+            if let Some(f) = flash.filter(|f| f.overlaps(r)) {
                 return err(format!(
                     "sram region {r} overlaps the flash region {f}: give disjoint regions"
                 ));
@@ -515,15 +540,15 @@ impl ModelArgs {
             }
         }
         Ok(ModelConfig {
-            core: self.core.unwrap_or(None),
-            avr: self.avr,
-            flash: self.flash,
+            core,
+            avr,
+            flash,
             sram,
-            flash_ws: self.flash_ws.unwrap_or(0),
-            sram_ws: self.sram_ws.unwrap_or(0),
-            prefetch: self.prefetch.unwrap_or(false),
-            div: self.div.unwrap_or(DivPolicy::Typ),
-            accel: self.accel.unwrap_or(Accel::None),
+            flash_ws: v.int("flash_ws"),
+            sram_ws: v.int("sram_ws"),
+            prefetch: v.choice("prefetch") == "on",
+            div: DivPolicy::parse(v.choice("div")).expect("div choices are DivPolicy::NAMES"),
+            accel: Accel::parse(v.choice("accel")).expect("accel choices are Accel::NAMES"),
             handlers,
         })
     }

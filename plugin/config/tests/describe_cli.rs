@@ -47,6 +47,9 @@ print(",".join(s["sram_ws"]["requires"]), ",".join(s["prefetch"]["requires"]), s
 print(all(x["doc"] for x in d["settings"]))
 print(",".join(c["name"] + ":" + c["arch"] for c in d["cores"]))
 print(all(c["description"] and c["source"] for c in d["cores"]))
+h = {x["key"]: x for x in d["host_settings"]}
+print(",".join(h), h["clock_hz"]["min"], h["clock_hz"]["max"], h["clock_hz"]["unit"], ",".join(h["time"]["choices"]))
+print(all(x["what"] and x["doc"] for x in d["settings"] + d["host_settings"]))
 "#;
     let mut py = Command::new("python3")
         .args(["-c", script])
@@ -69,7 +72,7 @@ print(all(c["description"] and c["source"] for c in d["cores"]))
         "cortex-m3:armv7-m,cortex-m4:armv7e-m,cortex-m0:armv6-m,cortex-m0plus:armv6-m"
     ));
     let want = format!(
-        "rtoslab.plugin-describe/1\n{}\n\
+        "rtoslab.plugin-describe/2\n{}\n\
          core,flash,sram,flash_ws,sram_ws,prefetch,div,accel\n\
          choice {} none\n\
          regions 1 None\n\
@@ -78,6 +81,8 @@ print(all(c["description"] and c["source"] for c in d["cores"]))
          sram flash typ\n\
          True\n\
          {}\n\
+         True\n\
+         clock_hz,time 1 4294967295 Hz one-clock,instruction\n\
          True\n",
         env!("CARGO_PKG_VERSION"),
         cores::choices().join(","),

@@ -128,6 +128,13 @@ def split_cflags(cflags: tuple[str, ...]) -> dict[str, object]:
     return {"opt": opt, "lto": "-flto" in cflags, "cflags": extra}
 
 
+def check_target_timing(target: Target) -> None:
+    """Check each setting of a target's own [timing] table against the plugin's
+    description; one line naming the target's file."""
+    check_overrides(target.spec.timing.items(),
+                    where=f"target {target.name} ({target.path / 'target.toml'} [timing])")
+
+
 @dataclass(frozen=True)
 class BuildConfig:
     """One configuration. Three keys name it (docs/formats.md, "Identity"):
@@ -276,6 +283,7 @@ class BuildConfig:
         if self.probe_mode() == "buffer" and self.kernel_info().rust_crate:
             raise RtoslabError(f"kernel {self.kernel}: the Rust models' probes have no buffer form "
                                "(firmware/rust/lab): run them with --probe region on an emulator target")
+        check_target_timing(self.target_info())  # whether or not anything overrides it
         check_overrides(self.timing)
         settings, _ = self._resolve_timing()  # a clock beyond the target's flash rule is refused here
         if settings["time"] == "one-clock" and str(settings.get("core", "none")) == "none":

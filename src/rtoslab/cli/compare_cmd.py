@@ -62,5 +62,5 @@ def cmd(args: argparse.Namespace) -> int:
 def default_unit(views: list[RunView]) -> str:
     """Modelled time first (issue 28): cycles, unless a compared configuration has no
     cycle model (``core=none``: its metrics have instructions only)."""
-    priced = all(str(c.model.get("core", c.core)) != "none" for v in views for c in v.configs)
+    priced = all(str(c.timing.get("core", c.core)) != "none" for v in views for c in v.configs)
     return Unit.CYCLE.value if priced else Unit.INSN.value

@@ -130,7 +130,13 @@ def flash_ws_text(target: Target) -> str:
     rule = target.spec.flash_latency
     if rule is not None:
         return f"by clock: {rule.text()}"
-    return f"{target.timing_defaults.get('flash_ws', 0)} WS at any clock (no rule)"
+    ws = target.timing_defaults.get("flash_ws")
+    if ws is None:  # not in [timing]: the plugin's default
+        try:
+            ws = description().defaults().get("flash_ws", "?")
+        except RtoslabError:
+            ws = "the plugin's default"
+    return f"{ws} WS at any clock (no rule)"
 
 
 def print_timing(con: Console) -> None:
@@ -152,12 +158,8 @@ def print_timing(con: Console) -> None:
     for s in desc.settings:
         t.add_row(s.key, _values(s), "-" if s.default is None else str(s.default),
                   ", ".join(s.requires) or "-", s.doc)
-    clock = desc.clock_hz
-    t.add_row("clock_hz", f"{clock.min}..{clock.max} Hz" if clock else "Hz > 0", "the target's clock", "-",
-              "host only: the core clock the firmware is built for and cycles are converted at")
-    t.add_row("time", "one-clock, instruction", "one-clock (instruction with core=none)", "core",
-              "host only: what QEMU's virtual time follows: modelled cycles (needs make setup's "
-              "patched QEMU) or instructions (1 insn = 1 ns)")
+    for s in desc.host_settings:  # the host's own (clock_hz, time): their default is the host's
+        t.add_row(s.key, _values(s), "see meaning", ", ".join(s.requires) or "-", f"host only: {s.doc}")
     con.print(t)
 
 
@@ -165,6 +167,7 @@ def _values(s: Setting) -> str:
     if s.kind == "choice":
         return ", ".join(s.choices or ())
     if s.kind == "int":
-        return f"{'' if s.min is None else s.min}..{'' if s.max is None else s.max}"
+        unit = f" {s.unit}" if s.unit else ""
+        return f"{'' if s.min is None else s.min}..{'' if s.max is None else s.max}{unit}"
     most = "any number" if s.max_regions is None else f"at most {s.max_regions}"
     return f"BASE:SIZE regions ({most})"

@@ -100,7 +100,7 @@ def _config_cells(config: ConfigView) -> list[str]:
     return [
         config.hash, config.target, config.core, config.kernel, config.kernel_config_hash,
         _compact(config.kernel_config), config.compiler, config.compiler_version,
-        config.cflags, config.ldflags, _compact(config.model),
+        config.cflags, config.ldflags, _compact(config.timing),
         # the axis values a comparison names (compact JSON, like kernel_config and model)
         _compact(axes_of(config)),
     ]
@@ -196,7 +196,7 @@ def _config_doc(c: ConfigView) -> dict[str, object]:
         "compiler_version": c.compiler_version,
         "cflags": c.cflags,
         "ldflags": c.ldflags,
-        "model": c.model,
+        "model": c.timing,
     }
 
 

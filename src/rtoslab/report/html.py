@@ -21,8 +21,7 @@ import json
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from rtoslab.catalog import kernels
-from rtoslab.records import Footprint, RtoslabError, Sample, Summary, Unit
+from rtoslab.records import Footprint, Sample, Summary, Unit
 from rtoslab.report.comparison.run_tables import config_labels, grouped_rows, report_table
 from rtoslab.report.comparison.table import Baselines, Column, axes_of
 from rtoslab.report.irq_windows import html_section as irq_windows_html
@@ -161,21 +160,19 @@ def _pairs(values: dict[str, object]) -> str:
                        for k, v in sorted(values.items()))
 
 
-def _port_defaults(kernel: str) -> dict[str, object] | None:
-    """The kernel port's option defaults (port.toml), or None when this checkout does not
-    have that port (a database read elsewhere)."""
-    try:
-        port = kernels().get(kernel)
-    except RtoslabError:
-        return None
-    return dict(port.options) if port is not None else None
+def _port_defaults(c: ConfigView) -> dict[str, object] | None:
+    """The kernel port's option defaults as stored with the configuration (identity
+    ``kernel_defaults``), or None for a configuration stored before they were: then no
+    option is said to differ (today's port.toml may not be the one it was built with)."""
+    defaults = c.identity.get("kernel_defaults")
+    return {str(k): v for k, v in defaults.items()} if isinstance(defaults, Mapping) else None
 
 
 def _kernel_options(c: ConfigView) -> str:
     """The options that differ from the port's defaults, then all of them one click away."""
     if not c.kernel_config:
         return ""
-    defaults = _port_defaults(c.kernel)
+    defaults = _port_defaults(c)
     if defaults is None:
         changed = dict(c.kernel_config)
         said = "options:"
@@ -490,7 +487,7 @@ class _Page:
                 _td(kernel, raw=True),
                 _td(f'<span class="nw">{_e(c.compiler)}</span><br>{_e(c.compiler_version)}', raw=True),
                 _td(flags, raw=True),
-                _td(_pairs(c.model) or "-", raw=True),
+                _td(_pairs(c.timing) or "-", raw=True),
             ]
             rows.append("<tr>" + "".join(cells) + "</tr>")
         return _table(header, rows, "configs")

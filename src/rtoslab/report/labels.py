@@ -56,32 +56,40 @@ def axes_label(axes: Mapping[str, object], keys: Sequence[str],
     return SEPARATOR.join(axis_text(k, axes[k], names) for k in keys if k in axes)
 
 
+# Shown in every footer whatever their value: what the cycles are priced by and at.
+_ALWAYS = ("core", "clock_hz", "flash_ws", "time")
+
+
 def timing_footer(config: ConfigView) -> str:
-    """The timing-model settings a table's cycles and µs depend on: core, clock, wait
-    states (flash: with where the count came from), prefetch, and what QEMU's time
-    followed (the plugin's other settings, such as memory maps, are in the reports and the
-    stored identity)."""
-    model = config.model
+    """The timing settings a table's cycles and µs depend on: core, clock, flash wait
+    states (with where the count came from), every other setting whose value differs from
+    the plugin's default (identity ``timing_defaults``; for a configuration stored before
+    that entry, every stored setting), and what QEMU's time followed. Memory maps (the
+    region settings flash and sram, which have no default) are in the reports and the
+    stored identity."""
+    timing = config.timing
     measured_on = str(config.identity.get("measured_on", "model"))
     if measured_on.startswith("hardware:"):
         # A chip's own cycles: no timing model priced them (docs/boards.md).
-        clock = config.identity.get("clock_hz", model.get("clock_hz"))
+        clock = config.identity.get("clock_hz", timing.get("clock_hz"))
         at = f" at {frequency(clock)}" if clock is not None else ""
         return f"timing: measured on the chip ({measured_on}){at}, cycles from its own clock"
-    parts = [f"core {model.get('core', config.core)}"]
-    clock = config.identity.get("clock_hz", model.get("clock_hz"))
+    parts = [f"core {timing.get('core', config.core)}"]
+    clock = config.identity.get("clock_hz", timing.get("clock_hz"))
     if clock is not None:
         parts.append(f"clock {frequency(clock)}")
-    if "flash_ws" in model:
-        parts.append(f"flash {model['flash_ws']} WS ({flash_ws_origin(config.identity)})")
-    for key in ("sram_ws", "prefetch", "div"):
-        if key in model:
-            parts.append(f"{key} {model[key]}")
-    if model.get("accel", "none") != "none":  # the flash interface, when not the plain one
-        parts.append(f"accel {model['accel']}")
+    if "flash_ws" in timing:
+        parts.append(f"flash {timing['flash_ws']} WS ({flash_ws_origin(config.identity)})")
+    defaults = config.identity.get("timing_defaults")
+    for key, value in sorted(timing.items()):
+        if key in _ALWAYS or key in ("flash", "sram"):
+            continue
+        if isinstance(defaults, Mapping) and defaults.get(key) == value:
+            continue
+        parts.append(f"{key} {value}")
     # What QEMU's time followed (docs/timing-model.md, "One clock"); stored before the
     # one clock: the instruction clock.
-    parts.append(f"time {model.get('time', 'instruction')}")
+    parts.append(f"time {timing.get('time', 'instruction')}")
     if measured_on != "model":  # QEMU's gdbstub through the GDB runner: SysTick on this clock
         parts.append(f"measured through {measured_on}'s gdbstub (buffer probe)")
     return "timing: " + ", ".join(parts)

@@ -63,7 +63,7 @@ def _config_lines(config: ConfigView) -> list[str]:
         f"- compiler: {_cell(config.compiler)} {_cell(config.compiler_version)}",
         f"- cflags: {_code(config.cflags)}",
         f"- ldflags: {_code(config.ldflags)}",
-        f"- timing model: {_json_code(config.model)}",
+        f"- timing model: {_json_code(config.timing)}",
     ]
 
 

@@ -92,7 +92,7 @@ def _config_view(row: sqlite3.Row) -> ConfigView:
         compiler_version=str(row["compiler_version"]),
         cflags=str(row["cflags"]),
         ldflags=str(row["ldflags"]),
-        model=json_dict(row["model"]),
+        timing=json_dict(row["timing"]),
         identity=json_dict(row["identity"]),
     )
 
@@ -167,11 +167,14 @@ def _load_irq_windows(conn: sqlite3.Connection, run_id: int) -> dict[int, IrqWin
 def _load_results(conn: sqlite3.Connection, run_id: int) -> tuple[ResultView, ...]:
     metrics = _load_metrics(conn, run_id)
     windows = _load_irq_windows(conn, run_id)
+    # (configs.timing: schema v7; before, and in a database opened read-only before its
+    # migration, the column was "model")
+    timing = "c.timing" if _has_column(conn, "configs", "timing") else "c.model AS timing"
     rows = conn.execute(
-        """
+        f"""
         SELECT b.*, c.id AS c_id, c.hash, c.target, c.core, c.kernel, c.kernel_config,
                c.kernel_config_hash, c.compiler, c.compiler_version, c.cflags, c.ldflags,
-               c.model, c.identity
+               {timing}, c.identity
         FROM bench_runs b JOIN configs c ON c.id = b.config_id
         WHERE b.run_id = ?
         ORDER BY b.id

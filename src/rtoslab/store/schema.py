@@ -216,6 +216,11 @@ _V6_STATEMENTS: tuple[str, ...] = (
     "ALTER TABLE bench_runs ADD COLUMN plan_index INTEGER",
 )
 
+# v7: configs.model is configs.timing, the name the identity, the CLI (--timing) and the
+# experiment files ([matrix.timing]) use for the timing-model settings. RENAME COLUMN
+# (SQLite 3.25) keeps the stored values; readers of an older database opened read-only
+# read its column "model" (store.reads), so the step is not needed to read.
+_V7_STATEMENTS: tuple[str, ...] = ("ALTER TABLE configs RENAME COLUMN model TO timing",)
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "runs, configs, bench_runs, metrics, samples, summaries", _V1_STATEMENTS),
@@ -225,6 +230,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "runs: report_spec", _V5_STATEMENTS, readers_need=False),
     Migration(6, "builds: build durations; runs.shard, bench_runs.plan_index", _V6_STATEMENTS,
               readers_need=False),
+    Migration(7, "configs: column model renamed timing", _V7_STATEMENTS, readers_need=False),
 )
 
 

@@ -85,7 +85,7 @@ def upsert_config(conn: sqlite3.Connection, identity: Mapping[str, object]) -> i
     cur = conn.execute(
         """
         INSERT INTO configs (hash, target, core, kernel, kernel_config, kernel_config_hash,
-                             compiler, compiler_version, cflags, ldflags, model, identity)
+                             compiler, compiler_version, cflags, ldflags, timing, identity)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         (
@@ -99,7 +99,7 @@ def upsert_config(conn: sqlite3.Connection, identity: Mapping[str, object]) -> i
             str(identity["compiler_version"]),
             flags_text(identity["cflags"]),
             flags_text(identity["ldflags"]),
-            to_json(identity["timing"]),  # column "model": the timing-model settings
+            to_json(identity["timing"]),
             identity_json,
         ),
     )

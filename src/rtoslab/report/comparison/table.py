@@ -53,9 +53,9 @@ def axes_of(config: ConfigView, benchmark: str | None = None) -> dict[str, objec
             axes[f"defines.{name}"] = int(text) if text.lstrip("-").isdigit() else text
     for key, value in sorted(config.kernel_config.items()):
         axes[f"kernel_options.{key}"] = value
-    for key, value in sorted(config.model.items()):
+    for key, value in sorted(config.timing.items()):
         axes[f"timing.{key}"] = value
-    if "time" not in config.model:
+    if "time" not in config.timing:
         # Stored before the one clock: QEMU's instruction clock paced it. So a comparison
         # with a one-clock run never matches the two silently: the ratio names the change.
         axes["timing.time"] = "instruction"
