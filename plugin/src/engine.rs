@@ -44,6 +44,8 @@ pub struct Engine {
     pub memo: bool,
     /// With a priced FPU: the FP context words of an extended frame (`fpctx`).
     pub fp_words: Option<u32>,
+    /// `Fresh::prev_pc` is wanted (masked-window tracking); else it is 0.
+    pub prev_pc: bool,
 }
 
 /// How many entries from different predecessors a block remembers (`Block::memo_prev`).
@@ -173,7 +175,11 @@ impl LiveVectors {
 /// One vCPU's state: the previous block and active exceptions, what the current block's
 /// entry charged, the PC value the last exception-return-capable branch loaded, the live
 /// vector table (each core has its own VTOR) and the FP context.
+///
+/// Laid out for the block-entry path: the fields every entry touches (the tracker, the
+/// entry charge, the seen target) first, in one cache line.
 #[derive(Debug, Default)]
+#[repr(C, align(64))]
 pub struct Core {
     pub tracker: Tracker<'static>,
     /// What the current block's entry charged: a probe store in the block must not count
@@ -194,7 +200,8 @@ pub struct Fresh {
     pub ev: Event,
     /// The model's charge for the event, before the FP context's part.
     pub charge: Charge,
-    /// The previous block's last instruction (0 before the first block).
+    /// The previous block's last instruction (0 before the first block, or when not
+    /// wanted: `Engine::prev_pc`).
     pub prev_pc: u32,
 }
 
@@ -309,7 +316,7 @@ impl Engine {
             (c, None)
         } else {
             let key = tr.pure_prev(now);
-            let prev_pc = tr.prev_last_pc();
+            let prev_pc = if self.prev_pc { tr.prev_last_pc() } else { 0 };
             let ev = tr.enter_seen(shape, now, seen, |addr| vectors.is_target(guest, addr));
             let charge = match (ev, self.cycle) {
                 (Event::None, _) => Charge::default(),
@@ -442,6 +449,7 @@ mod tests {
             cycle: Some(m),
             memo,
             fp_words: m.fp_context_words(),
+            prev_pc: true,
         }
     }
 

@@ -975,6 +975,7 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
             cycle,
             memo,
             fp_words: cycle.and_then(CycleModel::fp_context_words),
+            prev_pc: cfg.irq_windows.is_some(),
         },
         dynamic,
         data_ws,
