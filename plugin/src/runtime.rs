@@ -1,9 +1,12 @@
-//! QEMU-facing part: registration, translation-time instrumentation, callbacks.
+//! QEMU-facing part: registration, translation-time instrumentation, callbacks. What a
+//! callback decides (a block entry's event and charge, a probe's point, the FP context,
+//! the live vector table) is `engine`'s, unit-tested without QEMU; this module owns the
+//! counters, reads the guest for it (`QemuMachine` as `engine::Guest`) and writes files.
 //!
 //! Threading and cores: every vCPU has its own counters and its own timing-model state
-//! (block-entry tracker, exception and FP context, live vector table), indexed by the
-//! vCPU index QEMU passes to each callback, so a callback only touches its own vCPU's
-//! state. The counters live in a per-vCPU scoreboard (plugin API v2 and later): on a
+//! (`engine::Core`: block-entry tracker, exception and FP context, live vector table),
+//! indexed by the vCPU index QEMU passes to each callback, so a callback only touches its
+//! own vCPU's state. The counters live in a per-vCPU scoreboard (plugin API v2 and later): on a
 //! single-vCPU machine TCG-generated inline adds update the entry; with several vCPUs
 //! callbacks do (QEMU's per-vCPU inline adds misbehave there: see `CURRENT`). The
 //! callbacks read and write the entry through a pointer taken once per vCPU (see
