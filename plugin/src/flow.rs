@@ -580,7 +580,9 @@ impl<'a> Tracker<'a> {
 
     /// As `enter`, with what the machine showed (`seen`) and `vector(addr)`: is `addr`
     /// the target of an entry of the live vector table (asked only where it decides the
-    /// event, after an indirect branch).
+    /// event, after an indirect branch). Inlined: it is the body of the runtime's
+    /// block-entry path (`engine::Engine::enter`).
+    #[inline(always)]
     pub fn enter_seen(
         &mut self,
         next: &'a TbShape,

@@ -6,10 +6,14 @@
 //!
 //! Modules, each using only those listed after it (`tests/module_graph.rs` reads this
 //! list and fails when a module uses one listed before it, or is missing here):
-//! * `runtime`    - the QEMU-facing glue: registration, instrumentation, callbacks
-//!   (`runtime/avr_guest.rs`: AVR guests)
-//!   (compiled out of unit tests: the QEMU plugin symbols only exist inside QEMU);
+//! * `runtime`    - the QEMU-facing glue: registration, instrumentation, callbacks, the
+//!   counters (QEMU's scoreboard), guest reads, the trace/event/window files
+//!   (`runtime/avr_guest.rs`: AVR guests) (compiled out of unit tests: the QEMU plugin
+//!   symbols only exist inside QEMU);
 //! * `armv6m_image` - tests only: the classifier on a real ARMv6-M image;
+//! * `engine`     - the per-vCPU state machine behind the callbacks, without QEMU: block
+//!   entry (event, charge, the memo per pair of blocks, the FP context), the point of a
+//!   probe store, the live vector table; reads the machine through its `Guest` trait;
 //! * `itcond`     - instructions skipped by their IT condition: the correction per outcome;
 //! * `timing`     - the Cortex-M cycle model: the rules engine over the core tables;
 //! * `instrument` - per translation block instrumentation plan (counting segments,
@@ -40,6 +44,7 @@ pub mod avr;
 pub mod clock;
 pub mod cost;
 pub mod decoded;
+pub mod engine;
 pub mod events;
 pub mod flow;
 #[cfg(test)]

@@ -1,9 +1,12 @@
-//! QEMU-facing part: registration, translation-time instrumentation, callbacks.
+//! QEMU-facing part: registration, translation-time instrumentation, callbacks. What a
+//! callback decides (a block entry's event and charge, a probe's point, the FP context,
+//! the live vector table) is `engine`'s, unit-tested without QEMU; this module owns the
+//! counters, reads the guest for it (`QemuMachine` as `engine::Guest`) and writes files.
 //!
 //! Threading and cores: every vCPU has its own counters and its own timing-model state
-//! (block-entry tracker, exception and FP context, live vector table), indexed by the
-//! vCPU index QEMU passes to each callback, so a callback only touches its own vCPU's
-//! state. The counters live in a per-vCPU scoreboard (plugin API v2 and later): on a
+//! (`engine::Core`: block-entry tracker, exception and FP context, live vector table),
+//! indexed by the vCPU index QEMU passes to each callback, so a callback only touches its
+//! own vCPU's state. The counters live in a per-vCPU scoreboard (plugin API v2 and later): on a
 //! single-vCPU machine TCG-generated inline adds update the entry; with several vCPUs
 //! callbacks do (QEMU's per-vCPU inline adds misbehave there: see `CURRENT`). The
 //! callbacks read and write the entry through a pointer taken once per vCPU (see
@@ -15,7 +18,7 @@
 //! main thread on a normal shutdown); the mutex is only taken on a probe hit, never on
 //! the per-store fast path.
 
-use std::cell::{Cell, UnsafeCell};
+use std::cell::UnsafeCell;
 use std::collections::BTreeMap;
 use std::ffi::{c_uint, c_void};
 use std::fs::File;
@@ -42,11 +45,11 @@ use rtoslab_plugin_config::args::{Config, EXIT_INSN_LIMIT, parse_args};
 mod avr_guest;
 
 use crate::clock;
-use crate::cost::{Charge, CostModel, ZeroModel};
+use crate::cost::{CostModel, ZeroModel};
 use crate::decoded::DecodedInsn;
+use crate::engine::{Block, Core, Engine, Fresh, Guest};
 use crate::events::{self, EventWriter};
-use crate::flow::{Event, Exit, Seen, TargetSrc, TbShape, Tracker, exc_ret_source};
-use crate::fpctx::{EntryState, FpContext};
+use crate::flow::{Event, Exit, TargetSrc, exc_ret_source};
 use crate::fpu::fp_op;
 use crate::instrument::plan_tb;
 use crate::irqwin::{self, At, MaskOp, Windows};
@@ -183,6 +186,7 @@ fn all_counts() -> Vec<(u64, u64)> {
 /// One value per vCPU, touched only by that vCPU's callbacks (see the module comment).
 /// vCPU 0's value sits in the struct itself, so on a single-vCPU machine (index the
 /// constant 0) a lookup is a field access, as before there were several vCPUs.
+#[repr(C)]
 struct PerCore<T> {
     first: UnsafeCell<T>,
     rest: Box<[UnsafeCell<T>]>,
@@ -217,19 +221,22 @@ impl<T> PerCore<T> {
 type Writer = TraceWriter<BufWriter<File>>;
 type Events = Mutex<EventWriter<BufWriter<File>>>;
 
+/// `repr(C)`, the per-vCPU state first: the block-entry path, run at every block, reads
+/// vCPU 0's `Core` at a fixed place at the start (measured: with the compiler's field
+/// order perf_mix ran 2-5 % slower in CPU time, docs/performance.md).
+#[repr(C)]
 struct Runtime {
+    /// Each vCPU's state machine (`engine::Core`: previous block and active exceptions,
+    /// the current block's entry charge, the PC value an exception-return-capable branch
+    /// loaded, the live vector table, the FP context).
+    cores: PerCore<Core>,
     base: u64,
     size: u64,
     insn_limit: u64,
-    model: &'static dyn CostModel,
-    /// The same model when it is a Cortex-M cycle model (the only dynamic one): the
-    /// block-entry path calls it directly, so its charge is inlined there.
-    cycle: Option<&'static CycleModel>,
+    /// The cost model and what it allows (`engine`).
+    engine: Engine,
     /// The model charges block-entry events (taken branches, exceptions).
     dynamic: bool,
-    /// Block-entry charges may be remembered per pair of blocks (`Block`): the model's
-    /// charge has no run-time state (not the ART cache) and no debug output is wanted.
-    memo: bool,
     /// The model charges data wait states by address (memory callbacks).
     data_ws: bool,
     /// Exception handler entry addresses, sorted (`handlers=`).
@@ -237,19 +244,6 @@ struct Runtime {
     writer: Mutex<Writer>,
     /// Exception event file (`events=`, the timeline); None: off.
     events: Option<Events>,
-    /// Previous block and active exceptions, for the dynamic part (per vCPU).
-    tracker: PerCore<Tracker<'static>>,
-    /// What the current block's entry charged (per vCPU): a probe store in the block
-    /// must not count the part that belongs to it or to later instructions.
-    entry_charge: PerCore<Charge>,
-    /// The PC value the last exception-return-capable branch loaded, read just before it
-    /// ran (per vCPU; taken by the next block entry).
-    seen_target: PerCore<Option<u32>>,
-    /// The live vector table (per vCPU: each core has its own VTOR; see `live_vector`).
-    vectors: PerCore<LiveVectors>,
-    /// With a priced FPU: the FP context words of an extended frame, and the FP-context
-    /// state (per vCPU; `fpctx`, `fp_charge`).
-    fp: Option<(u32, PerCore<FpContext>)>,
     /// More than one vCPU: every block records its vCPU (`CURRENT`).
     multi: bool,
     /// Masked-window tracking (`irq_windows=`; per vCPU: each core has its own masks,
@@ -304,19 +298,6 @@ fn lab_clock_fns() -> Result<(LabClockFn, LabTbCyclesFn), String> {
             std::mem::transmute::<*mut c_void, LabTbCyclesFn>(tb),
         )
     })
-}
-
-/// The exception vectors' targets as the guest's memory holds them now, re-read after a
-/// store into the table or into VTOR (`on_store` bumps `generation`).
-struct LiveVectors {
-    generation: u64,
-    /// `generation` when `targets` were read; `u64::MAX`: never.
-    read_at: u64,
-    /// Handler entry addresses (Thumb bit clear), sorted.
-    targets: Vec<u32>,
-    /// The table's address range, [lo, lo + len).
-    lo: u64,
-    len: u64,
 }
 
 // SAFETY: the `PerCore` fields (`irqwin` too) are only touched by their own vCPU's
@@ -386,20 +367,14 @@ fn on_store<const MULTI: bool>(
     }
     if rt.dynamic && !MULTI {
         // SAFETY: the one vCPU's own state (see `Runtime`).
-        let v = unsafe { &mut *rt.vectors.get(0) };
-        if vaddr.wrapping_sub(v.lo) < v.len || vaddr == u64::from(VTOR) {
-            v.generation += 1;
-        }
+        unsafe { &mut (*rt.cores.get(0)).vectors }.note_store(vaddr, true);
     } else if rt.dynamic {
         // A store into a vector table changes it for every core that uses it; VTOR is
         // banked per core (each core's own System Control Space).
-        for i in 0..rt.vectors.len() {
+        for i in 0..rt.cores.len() {
             // SAFETY: one round-robin thread (see `Runtime`); no reference is live.
-            let v = unsafe { &mut *rt.vectors.get(i as VCPUIndex) };
-            if vaddr.wrapping_sub(v.lo) < v.len || (i == vcpu as usize && vaddr == u64::from(VTOR))
-            {
-                v.generation += 1;
-            }
+            let v = unsafe { &mut (*rt.cores.get(i as VCPUIndex)).vectors };
+            v.note_store(vaddr, i == vcpu as usize);
         }
     }
 }
@@ -414,9 +389,9 @@ fn on_load(rt: &'static Runtime, vcpu: VCPUIndex, vaddr: u64) {
 /// directly (inlined), when it is the model.
 #[inline(always)]
 fn data_ws(rt: &'static Runtime, vaddr: u64) -> u64 {
-    match rt.cycle {
+    match rt.engine.cycle {
         Some(m) => m.data_ws(vaddr),
-        None => rt.model.data_ws(vaddr),
+        None => rt.engine.model.data_ws(vaddr),
     }
 }
 
@@ -437,12 +412,9 @@ fn probe_hit(rt: &'static Runtime, vcpu: VCPUIndex, off: u64, cost: u32, idx: us
     // The store's segment (it is the segment's last instruction) has been added: the
     // counters include the store itself, and the block entry's charge may include cycles
     // of the store or of instructions after it.
-    let insns = insns_now(vcpu).wrapping_sub(1);
     // SAFETY: vCPU thread only (see `Runtime`).
-    let entry = unsafe { *rt.entry_charge.get(vcpu) };
-    let cycles = cycles_now(vcpu)
-        .wrapping_sub(u64::from(cost))
-        .wrapping_sub(entry.from_insn(idx));
+    let core = unsafe { &*rt.cores.get(vcpu) };
+    let (insns, cycles) = core.probe_point(insns_now(vcpu), cycles_now(vcpu), cost, idx);
     // The shared clock (`clock`): only on a machine with several vCPUs.
     let mut at = Stamp::single(insns, cycles);
     if STARTED.load(Ordering::Relaxed) > 1 {
@@ -475,52 +447,6 @@ fn on_tb_limit(rt: &'static Runtime, vcpu: VCPUIndex) {
     }
 }
 
-/// How many entries from different predecessors a block remembers (`Block::memo_prev`).
-/// One was not enough: on perf_mix 18% of block entries came from another predecessor
-/// than the remembered one (loop heads, joins), and each took the full path.
-const MEMO_WAYS: usize = 2;
-
-/// A translated block as its entry callback sees it: its shape, and the charges of the
-/// last `MEMO_WAYS` `Next` or `Taken` entries into it from different blocks with a pure
-/// exit (`memo_prev[i]` the block, null when none; `memo_charge[i]` its charge), which
-/// every later entry from such a block run whole repeats (`Tracker::enter_again`). A new
-/// predecessor replaces the oldest one. Kept for the block's lifetime; touched on the one
-/// round-robin thread only (the memo is off with more than one vCPU: `Runtime::memo`).
-struct Block {
-    shape: TbShape,
-    /// The block executes a floating-point instruction (lazy FP stacking: `fpctx`).
-    has_fp: bool,
-    memo_prev: [Cell<*const TbShape>; MEMO_WAYS],
-    memo_charge: [Cell<Charge>; MEMO_WAYS],
-    /// `memo_charge[i].total()`, computed once.
-    memo_total: [Cell<u64>; MEMO_WAYS],
-    /// The slot the next new predecessor takes (oldest first).
-    memo_next: Cell<u8>,
-}
-
-impl Block {
-    /// The remembered charge of an entry from `key` (a pure previous block), if any.
-    #[inline(always)]
-    fn memo_find(&self, key: *const TbShape) -> Option<Charge> {
-        (0..MEMO_WAYS)
-            .find(|&i| std::ptr::eq(self.memo_prev[i].get(), key))
-            .map(|i| self.memo_charge[i].get())
-    }
-
-    /// Remember `charge` for entries from `key`, in place of the oldest entry.
-    fn memo_put(&self, key: *const TbShape, charge: Charge) {
-        let i = usize::from(self.memo_next.get());
-        self.memo_prev[i].set(key);
-        self.memo_charge[i].set(charge);
-        self.memo_total[i].set(charge.total());
-        self.memo_next.set(((i + 1) % MEMO_WAYS) as u8);
-    }
-}
-
-// SAFETY: the cells are only touched from callbacks on the one round-robin thread.
-unsafe impl Sync for Block {}
-unsafe impl Send for Block {}
-
 /// The common block entry on a single-vCPU machine: a remembered one (see
 /// `on_tb_enter`) into a block without floating point. Its event is `Next` or `Taken`,
 /// so no exception state changes (the `in_handler` flag keeps its value) and no
@@ -532,108 +458,77 @@ unsafe impl Send for Block {}
 fn on_tb_enter_remembered(rt: &'static Runtime, blk: &'static Block) -> bool {
     let now = insns_now(0);
     // SAFETY: the one vCPU's own state (see `Runtime`).
-    let tr = unsafe { &mut *rt.tracker.get(0) };
-    // `enter_again` checks the key first, then that the block has a pure exit and ran
-    // whole; it changes nothing when it returns false.
-    let Some(i) = (0..MEMO_WAYS).find(|&i| tr.enter_again(&blk.shape, now, blk.memo_prev[i].get()))
-    else {
+    let core = unsafe { &mut *rt.cores.get(0) };
+    let Some(total) = rt.engine.enter_remembered(core, blk, now) else {
         return false;
     };
-    let charge = blk.memo_charge[i].get();
-    // SAFETY: as above.
-    unsafe { *rt.seen_target.get(0) = None };
-    add_cycles(0, blk.memo_total[i].get());
-    // SAFETY: as above.
-    unsafe { *rt.entry_charge.get(0) = charge };
+    add_cycles(0, total);
     if rt.insn_limit != 0 && now >= rt.insn_limit {
         stop_on_limit(rt, 0, now);
     }
     true
 }
 
-/// Per-block callback with a dynamic model (every block): its block-entry charge, and the
-/// instruction limit.
+/// Per-block callback with a dynamic model (every block): its block-entry charge
+/// (`Engine::enter`), the files' events, and the instruction limit.
 #[inline(always)]
 fn on_tb_enter<const MULTI: bool>(rt: &'static Runtime, vcpu: VCPUIndex, blk: &'static Block) {
     if MULTI {
         CURRENT.store(vcpu, Ordering::Relaxed);
     }
     let now = insns_now(vcpu);
-    let shape = &blk.shape;
     {
         // SAFETY: this vCPU's own state (see `Runtime`).
-        let tr = unsafe { &mut *rt.tracker.get(vcpu) };
-        // SAFETY: as above.
-        let seen = Seen {
-            target: unsafe { (*rt.seen_target.get(vcpu)).take() },
-        };
-        // The event, when not a remembered one (those are `Next` or `Taken`).
-        let mut fresh = Event::None;
-        // A remembered entry from the previous block, if it has a pure exit and ran whole.
-        let memo = if rt.memo {
-            tr.pure_prev(now)
-                .and_then(|k| blk.memo_find(k).map(|c| (k, c)))
-        } else {
-            None
-        };
-        let charge = if let Some((k, c)) = memo
-            && tr.enter_again(shape, now, k)
-        {
-            // The same event as the remembered entry: a pure function of the two blocks
-            // and a model without run-time state (`Runtime::memo`).
-            c
-        } else {
-            let key = tr.pure_prev(now);
-            let prev_pc = if rt.irqwin.is_some() {
-                tr.prev_last_pc()
-            } else {
-                0
-            };
-            let ev = tr.enter_seen(shape, now, seen, |addr| live_vector(rt, vcpu, addr));
-            let charge = match (ev, rt.cycle) {
-                (Event::None, _) => Charge::default(),
-                (_, Some(m)) => m.event_charge(ev, shape),
-                (_, None) => rt.model.event_charge(ev, shape),
-            };
-            if let Some((w, _)) = &rt.irqwin
-                && matches!(ev, Event::Entry | Event::Return | Event::TailChain)
-            {
-                irqwin_event(
-                    w,
-                    vcpu,
-                    ev,
-                    now,
-                    prev_pc,
-                    shape.start as u32,
-                    charge.before(),
-                );
-            }
-            if let (Some(k), Event::Next(_) | Event::Taken(_)) = (key, ev) {
-                blk.memo_put(k, charge);
-            }
-            if let Some(evw) = &rt.events {
-                exc_event(evw, vcpu, ev, shape.start, now);
-            }
-            #[cfg(feature = "debug-events")]
-            debug_event(vcpu, now, shape, ev, charge.total(), tr.frames());
-            fresh = ev;
-            charge
-        };
-        let charge = match &rt.fp {
-            Some((words, fp)) if blk.has_fp || matches!(fresh, Event::Entry | Event::Return) => {
-                fp_charge(fp, vcpu, *words, fresh, blk.has_fp, charge)
-            }
-            _ => charge,
-        };
+        let core = unsafe { &mut *rt.cores.get(vcpu) };
+        if let Some(f) = rt.engine.enter(core, blk, now, &QemuMachine) {
+            entry_events(rt, vcpu, now, blk, f, core);
+        }
         // SAFETY: the vCPU's own entry (see `Counters`).
-        unsafe { (*entry(vcpu)).in_handler = u64::from(tr.in_handler()) };
-        add_cycles(vcpu, charge.total());
-        // SAFETY: this vCPU's own state (see `Runtime`).
-        unsafe { *rt.entry_charge.get(vcpu) = charge };
+        unsafe { (*entry(vcpu)).in_handler = u64::from(core.tracker.in_handler()) };
+        add_cycles(vcpu, core.entry_charge.total());
     }
     if rt.insn_limit != 0 && now >= rt.insn_limit {
         stop_on_limit(rt, vcpu, now);
     }
+}
+
+/// The files' events of a worked-out block entry (`Fresh`), before its charge is added:
+/// masked windows, the timeline, the debug output.
+#[inline(always)]
+fn entry_events(
+    rt: &'static Runtime,
+    vcpu: VCPUIndex,
+    now: u64,
+    blk: &'static Block,
+    f: Fresh,
+    _core: &Core,
+) {
+    let shape = &blk.shape;
+    if let Some((w, _)) = &rt.irqwin
+        && matches!(f.ev, Event::Entry | Event::Return | Event::TailChain)
+    {
+        irqwin_event(
+            w,
+            vcpu,
+            f.ev,
+            now,
+            f.prev_pc,
+            shape.start as u32,
+            f.charge.before(),
+        );
+    }
+    if let Some(evw) = &rt.events {
+        exc_event(evw, vcpu, f.ev, shape.start, now);
+    }
+    #[cfg(feature = "debug-events")]
+    debug_event(
+        vcpu,
+        now,
+        shape,
+        f.ev,
+        f.charge.total(),
+        _core.tracker.frames(),
+    );
 }
 
 /// The block-entry callback of a single-vCPU machine with a dynamic model, registered
@@ -643,7 +538,7 @@ unsafe extern "C" fn on_tb_enter_single(_vcpu: c_uint, userdata: *mut c_void) {
     // SAFETY: registered only with a `&'static Block` as its userdata.
     let blk = unsafe { &*(userdata as *const Block) };
     let rt = runtime();
-    if rt.memo && !blk.has_fp && on_tb_enter_remembered(rt, blk) {
+    if rt.engine.memo && !blk.has_fp && on_tb_enter_remembered(rt, blk) {
         return;
     }
     on_tb_enter_single_full(rt, blk);
@@ -689,54 +584,18 @@ fn exc_event(evw: &Events, vcpu: VCPUIndex, ev: Event, pc: u64, now: u64) {
     }
 }
 
-/// Floating-point context (`fpctx`): the extended frame's FP words stored on entry or
-/// restored on return, and the deferred (lazy) save, added to the cycles before the block
-/// (a probe earlier in the block than its first FP instruction counts that save too).
-/// Reads the machine at exception entry only: LR (EXC_RETURN) and, for an extended
-/// frame, FPCCR.LSPACT.
-#[cold]
-#[inline(never)]
-fn fp_charge(
-    fp: &PerCore<FpContext>,
-    vcpu: VCPUIndex,
-    words: u32,
-    ev: Event,
-    has_fp: bool,
-    charge: Charge,
-) -> Charge {
-    // SAFETY: this vCPU's own state (see `Runtime`).
-    let ctx = unsafe { &mut *fp.get(vcpu) };
-    let mut extra = match ev {
-        Event::Entry => {
-            let exc_return = read_reg(14).unwrap_or(u32::MAX);
-            let st = EntryState {
-                exc_return,
-                // LSPACT unreadable: the reset value of LSPEN (1) makes the save lazy
-                lspact: exc_return & 0x10 != 0
-                    || read_words(FPCCR, 1).is_none_or(|w| w[0] & 1 != 0),
-            };
-            ctx.entry(st, words)
-        }
-        Event::Return => ctx.ret(words),
-        _ => 0,
-    };
-    extra += ctx.block(has_fp, words);
-    if extra == 0 {
-        return charge;
-    }
-    Charge::new(
-        charge.before() + extra,
-        charge.head(),
-        charge.later(),
-        charge.later_idx(),
-    )
-}
-
 /// Developer aid (`cargo build --release --features debug-events`): with
 /// `RTOSLAB_DEBUG_EVENTS=FROM:TO` (instruction counts) print every block-entry event in
 /// that window on stderr.
 #[cfg(feature = "debug-events")]
-fn debug_event(vcpu: VCPUIndex, now: u64, shape: &TbShape, ev: Event, c: u64, frames: &[u32]) {
+fn debug_event(
+    vcpu: VCPUIndex,
+    now: u64,
+    shape: &crate::flow::TbShape,
+    ev: Event,
+    c: u64,
+    frames: &[u32],
+) {
     static WINDOW: OnceLock<(u64, u64)> = OnceLock::new();
     let (from, to) = *WINDOW.get_or_init(|| {
         std::env::var("RTOSLAB_DEBUG_EVENTS")
@@ -761,14 +620,6 @@ fn debug_event(vcpu: VCPUIndex, now: u64, shape: &TbShape, ev: Event, c: u64, fr
 // Reading the machine (plugin API v4), only where it decides an event: the PC value of an
 // exception-return-capable branch while an exception is active, and the vector table
 // after an indirect branch (docs/timing-model.md, "Exceptions").
-
-/// Vector Table Offset Register and Interrupt Controller Type Register (ARMv7-M ARM
-/// B3.2.2 and B3.4.3; the same addresses on ARMv6-M, whose VTOR is optional).
-const VTOR: u32 = 0xE000_ED08;
-const ICTR: u32 = 0xE000_E004;
-/// Floating-point Context Control Register (ARMv7-M ARM B3.2.2, FP extension): bit 0
-/// LSPACT, bit 30 LSPEN.
-const FPCCR: u32 = 0xE000_EF34;
 
 unsafe extern "C" {
     // glib, provided by the QEMU process the plugin is loaded into.
@@ -806,34 +657,6 @@ fn read_words(addr: u32, n: usize) -> Option<Vec<u32>> {
     }
 }
 
-/// Is `addr` the target of an entry of the live vector table? Re-reads the table (at
-/// VTOR, 16 + the implemented external interrupts from ICTR, at most 256 entries) when
-/// a store may have changed it.
-fn live_vector(rt: &'static Runtime, vcpu: VCPUIndex, addr: u64) -> bool {
-    // SAFETY: this vCPU's own state (see `Runtime`); VTOR and ICTR are read from the
-    // running vCPU's System Control Space.
-    let v = unsafe { &mut *rt.vectors.get(vcpu) };
-    if v.read_at != v.generation {
-        let vtor = read_words(VTOR, 1).map_or(0, |w| w[0] & !0x7F);
-        let irqs = read_words(ICTR, 1).map_or(32, |w| 32 * ((w[0] as usize & 0xF) + 1));
-        let n = (16 + irqs).min(256);
-        let mut targets: Vec<u32> = read_words(vtor, n)
-            .unwrap_or_default()
-            .iter()
-            .skip(1) // the initial stack pointer
-            .filter(|&&w| w != 0)
-            .map(|&w| w & !1)
-            .collect();
-        targets.sort_unstable();
-        targets.dedup();
-        v.targets = targets;
-        v.lo = u64::from(vtor);
-        v.len = 4 * n as u64;
-        v.read_at = v.generation;
-    }
-    u32::try_from(addr).is_ok_and(|a| v.targets.binary_search(&a).is_ok())
-}
-
 /// The core registers r0-r12, SP, LR (index = register number), from `on_vcpu_init`.
 static REGS: OnceLock<Vec<Option<RegisterDescriptor<'static>>>> = OnceLock::new();
 
@@ -846,8 +669,18 @@ fn read_reg(r: u8) -> Option<u32> {
     Some(u32::from_le_bytes(b.get(..4)?.try_into().ok()?))
 }
 
-/// QEMU's NVIC/SCB and IPSR, read for masked-window tracking (`irqwin::Machine`).
+/// QEMU's registers and memory, read by the engine (`engine::Guest`), and its NVIC/SCB
+/// and IPSR, read for masked-window tracking (`irqwin::Machine`).
 struct QemuMachine;
+
+impl Guest for QemuMachine {
+    fn reg(&self, r: u8) -> Option<u32> {
+        read_reg(r)
+    }
+    fn words(&self, addr: u32, n: usize) -> Option<Vec<u32>> {
+        read_words(addr, n)
+    }
+}
 
 impl irqwin::Machine for QemuMachine {
     fn word(&self, addr: u32) -> Option<u32> {
@@ -915,12 +748,17 @@ fn on_mask_insn(
         MaskOp::Cps { .. } => 0,
     };
     // SAFETY: vCPU thread only (see `Runtime`).
-    let entry = unsafe { *rt.entry_charge.get(vcpu) };
+    let core = unsafe { &*rt.cores.get(vcpu) };
+    let (insns, cycles) = core.point_after(
+        insns_now(vcpu),
+        cycles_now(vcpu),
+        idx,
+        suffix_insns,
+        suffix_cycles,
+    );
     let at = At {
-        insns: insns_now(vcpu).wrapping_sub(suffix_insns),
-        cycles: cycles_now(vcpu)
-            .wrapping_sub(suffix_cycles)
-            .wrapping_sub(entry.from_insn(idx + 1)),
+        insns,
+        cycles,
         pc,
         lr: read_reg(14).unwrap_or(0),
     };
@@ -955,22 +793,8 @@ fn on_it_block(vcpu: VCPUIndex, g: &ItGroup) {
 /// Conditional callback (only while an exception is active) on an exception-return-capable
 /// branch, just before it runs: the value it is about to load into the PC.
 fn on_exc_ret_branch(rt: &'static Runtime, vcpu: VCPUIndex, src: TargetSrc) {
-    let v = match src {
-        TargetSrc::Reg(r) => read_reg(r),
-        TargetSrc::Mem {
-            base,
-            offset,
-            index,
-        } => (|| {
-            let mut addr = read_reg(base)?.wrapping_add(offset as u32);
-            if let Some((rm, shift)) = index {
-                addr = addr.wrapping_add(read_reg(rm)? << shift);
-            }
-            read_words(addr, 1).map(|w| w[0])
-        })(),
-    };
     // SAFETY: this vCPU's own state (see `Runtime`).
-    unsafe { *rt.seen_target.get(vcpu) = v };
+    unsafe { &mut *rt.cores.get(vcpu) }.see_exc_ret_branch(src, &QemuMachine);
 }
 
 #[cold]
@@ -1024,7 +848,7 @@ fn on_exit(rt: &'static Runtime) {
                 pc: 0,
                 lr: 0,
             };
-            unsafe { &*win.get(0) }.to_json(rt.cycle.is_some(), end)
+            unsafe { &*win.get(0) }.to_json(rt.engine.cycle.is_some(), end)
         } else {
             // Each core's windows end at its own counts (a vCPU that never started: 0).
             let ends: Vec<At> = (0..win.len())
@@ -1041,7 +865,7 @@ fn on_exit(rt: &'static Runtime) {
             let all: Vec<&Windows> = (0..win.len())
                 .map(|v| unsafe { &*win.get(v as VCPUIndex) })
                 .collect();
-            Windows::to_json_cores(&all, rt.cycle.is_some(), &ends)
+            Windows::to_json_cores(&all, rt.engine.cycle.is_some(), &ends)
         };
         if let Err(e) = std::fs::write(path, text) {
             eprintln!("rtoslab-plugin: writing the irq-windows report {path} failed: {e}");
@@ -1154,27 +978,19 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
         base: u64::from(cfg.base),
         size: u64::from(cfg.size),
         insn_limit: cfg.insn_limit,
-        model,
-        cycle,
+        engine: Engine {
+            model,
+            cycle,
+            memo,
+            fp_words: cycle.and_then(CycleModel::fp_context_words),
+            prev_pc: cfg.irq_windows.is_some(),
+        },
         dynamic,
-        memo,
         data_ws,
         handlers,
         writer: Mutex::new(writer),
         events,
-        tracker: PerCore::new(vcpus, Tracker::default),
-        entry_charge: PerCore::new(vcpus, Charge::default),
-        seen_target: PerCore::new(vcpus, || None),
-        vectors: PerCore::new(vcpus, || LiveVectors {
-            generation: 0,
-            read_at: u64::MAX,
-            targets: Vec::new(),
-            lo: 0,
-            len: 0,
-        }),
-        fp: cycle
-            .and_then(CycleModel::fp_context_words)
-            .map(|w| (w, PerCore::new(vcpus, FpContext::new))),
+        cores: PerCore::new(vcpus, Core::default),
         irqwin,
         multi: vcpus > 1,
         clock,
@@ -1194,7 +1010,7 @@ fn install(id: PluginId, args: &Args, info: &Info) -> Result<(), String> {
 /// those of the vCPUs started before it: growing the scoreboard may have moved them).
 extern "C" fn on_vcpu_init(_id: PluginId, vcpu: VCPUIndex) {
     let c = counters();
-    let n_state = RUNTIME.get().map_or(1, |rt| rt.tracker.len());
+    let n_state = RUNTIME.get().map_or(1, |rt| rt.cores.len());
     if vcpu as usize >= n_state || !entry(vcpu).is_null() {
         fatal(&format!(
             "vCPU {vcpu}: not among the {n_state} vCPUs the machine announced at install"
@@ -1317,7 +1133,7 @@ impl HasCallbacks for RtosLab {
                 raw,
             });
         }
-        let plan = plan_tb(&decoded, rt.model, &rt.handlers);
+        let plan = plan_tb(&decoded, rt.engine.model, &rt.handlers);
         if let Some((set, ws)) = rt.tb_cycles {
             // An upper bound of the block's cycles (QEMU leaves a block before it runs when
             // they would reach the next deadline, then steps to it one instruction at a
@@ -1370,7 +1186,7 @@ impl HasCallbacks for RtosLab {
         if !masking.is_empty() {
             // After the inline adds, so they run first (QEMU runs an instruction's
             // callbacks in the order registered).
-            let costs = rt.model.block_costs(&decoded).cycles;
+            let costs = rt.engine.model.block_costs(&decoded).cycles;
             for &(i, op) in &masking {
                 let seg_end = plan
                     .segments
@@ -1391,12 +1207,12 @@ impl HasCallbacks for RtosLab {
                 );
             }
         }
-        if rt.model.models_cycles() {
+        if rt.engine.model.models_cycles() {
             // After the inline adds, so they run first (registration order).
             // IT slots cut off by the end of an earlier block continue here (`ItTail`).
             let mut tails = IT_TAILS.lock().unwrap_or_else(|e| e.into_inner());
             let lead = tails.get(&decoded[0].pc).copied();
-            let it = it_groups(&decoded, rt.model, lead);
+            let it = it_groups(&decoded, rt.engine.model, lead);
             if let Some((pc, tail)) = it.tail {
                 tails.insert(pc, tail);
             }
@@ -1488,14 +1304,8 @@ impl HasCallbacks for RtosLab {
         if rt.dynamic {
             // One per translation, kept for the block's lifetime (QEMU never tells us
             // when a block dies; the crate leaks its callback boxes the same way).
-            let blk: &'static Block = Box::leak(Box::new(Block {
-                shape: plan.shape,
-                has_fp: rt.fp.is_some() && decoded.iter().any(|d| fp_op(d).is_some()),
-                memo_prev: std::array::from_fn(|_| Cell::new(std::ptr::null())),
-                memo_charge: std::array::from_fn(|_| Cell::new(Charge::default())),
-                memo_total: std::array::from_fn(|_| Cell::new(0)),
-                memo_next: Cell::new(0),
-            }));
+            let has_fp = rt.engine.fp_words.is_some() && decoded.iter().any(|d| fp_op(d).is_some());
+            let blk: &'static Block = Box::leak(Box::new(Block::new(plan.shape, has_fp)));
             if rt.multi {
                 tb.register_execute_callback_flags(
                     move |vcpu: VCPUIndex| on_tb_enter::<true>(rt, vcpu, blk),
