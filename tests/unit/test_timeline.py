@@ -343,7 +343,7 @@ def test_the_detail_has_a_time_axis_in_microseconds_with_its_time_base() -> None
 
 
 def test_the_overview_shows_every_item_and_the_page_stays_bounded() -> None:
-    small, big = long_timeline(2 * MAX_ITEMS), long_timeline(4 * MAX_ITEMS)  # 24,000 and 48,000 items
+    small, big = long_timeline(2 * MAX_ITEMS), long_timeline(4 * MAX_ITEMS)  # 48,000 and 96,000 items
     html_small, html_big = timeline_section([small]), timeline_section([big])
     plot = _between(html_big, '<svg class="tl-plot"', "</svg>")
     assert plot.count("<title>") == MAX_ITEMS  # the detail: the first MAX_ITEMS items

@@ -80,6 +80,7 @@ _SCRIPT = """
       w = Math.max(w, 1);
       svg.setAttribute('viewBox', x + ' ' + full.y + ' ' + w + ' ' + full.height);
       var name = axis(view, ax, x, w), u = unitOf(view, w);
+      view.querySelector('.tl-unit').textContent = name;
       at.textContent = 'shown: ' + label(x / u.per, w / u.per / 1000) + ' to ' +
         label((x + w) / u.per, w / u.per / 1000) + ' ' + name + ' (' + view.dataset.unit + ' ' +
         Math.round(x) + ' to ' + Math.round(x + w) + ')';
@@ -272,7 +273,8 @@ def _one(tl: Timeline) -> str:
     ov_h = OV_LANE_H * max(len(lanes), 1)
     ov_shapes.append(f'<rect class="tl-win" x="0" y="0" width="{OVERVIEW_BINS}" height="{ov_h}"/>')
     names = "".join(f'<div class="tl-lane" style="height:{LANE_H}px">{_e(lane)}</div>' for lane in lanes)
-    name, _ = time_unit(tl.clock_hz, span)
+    name, _ = time_unit(tl.clock_hz, first_span)
+    ov_name, _ = time_unit(tl.clock_hz, ospan)
     base = (f"µs and ms are modelled cycles at {tl.clock_hz / 1e6:g} MHz" if tl.clock_hz
             else "guest instructions (no cycle model)")
     more = (f" The detail draws the first {MAX_ITEMS} of {items} items (to {unit[:-1]} {hi}); "
@@ -287,12 +289,13 @@ def _one(tl: Timeline) -> str:
             f'data-hz="{tl.clock_hz or 0:.0f}" data-olo="{lo}" data-ospan="{ospan}" '
             f'data-bins="{OVERVIEW_BINS}">'
             f'<div class="tl"><div class="tl-names">{names}'
-            f'<div class="tl-side" style="height:{AXIS_H}px">{_e(name)}</div></div>'
+            f'<div class="tl-side tl-unit" style="height:{AXIS_H}px">{_e(name)}</div></div>'
             f'<div class="tl-col"><svg class="tl-plot" viewBox="{lo} 0 {first_span} {height}" '
             f'preserveAspectRatio="none" width="{WIDTH}" height="{height}">{"".join(shapes)}</svg>'
             f"{axis_svg(tl.clock_hz, lo, first_span)}</div></div>"
             f'<div class="tl"><div class="tl-names"><div class="tl-side" style="height:{ov_h}px">'
-            f'overview ({items} items)</div></div><div class="tl-col">'
+            f'overview ({items} items)</div><div class="tl-side" style="height:{AXIS_H}px">'
+            f'{_e(ov_name)}</div></div><div class="tl-col">'
             f'<svg class="tl-ov" viewBox="0 0 {OVERVIEW_BINS} {ov_h}" preserveAspectRatio="none" '
             f'width="{WIDTH}" height="{ov_h}">{"".join(ov_shapes)}</svg>'
             f"{axis_svg(tl.clock_hz, lo, ospan)}</div></div>"
