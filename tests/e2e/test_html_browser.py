@@ -296,3 +296,67 @@ def test_kernel_suite_page_is_small_and_short(tmp_path: Path) -> None:
     assert int(found["height"]) < 15_000, found["height"]
     assert int(found["first-table-top"]) < 800, found
     assert found["outside"] == "none", found["outside"]
+
+
+_TIMELINE = """<script>
+const view = document.querySelector("div.tl-view");
+const ax = view.querySelector("svg.tl-axis"), plot = view.querySelector("svg.tl-plot");
+const win = view.querySelector("rect.tl-win");
+const labels = () => [...ax.querySelectorAll("text")].map(t => t.textContent);
+const out = [];
+for (const svg of document.querySelectorAll("svg.tl-axis")) {
+  const box = svg.getBoundingClientRect();
+  const texts = svg.querySelectorAll("text");
+  if (texts.length < 2) out.push("an axis with " + texts.length + " labels");
+  for (const t of texts) {
+    const b = t.getBoundingClientRect();
+    if (b.left < box.left - 1 || b.right > box.right + 1 || b.top < box.top - 1 || b.bottom > box.bottom + 1)
+      out.push("label " + t.textContent + " outside its axis");
+  }
+}
+const r = plot.getBoundingClientRect();
+plot.dispatchEvent(new MouseEvent("dblclick", {bubbles: true}));  // the detail's whole window
+const before = labels(), w0 = +win.getAttribute("width"), at0 = view.querySelector(".tl-at").textContent;
+for (let i = 0; i < 8; i++)
+  plot.dispatchEvent(new WheelEvent("wheel", {deltaY: -100, clientX: r.left + r.width / 2,
+                                              clientY: r.top + 5, bubbles: true, cancelable: true}));
+const ov = view.querySelector("svg.tl-ov"), o = ov.getBoundingClientRect();
+const x0 = +win.getAttribute("x");  // after the zoom
+ov.dispatchEvent(new MouseEvent("click", {clientX: o.left + o.width * 0.01, clientY: o.top + 2,
+                                          bubbles: true}));
+document.body.setAttribute("data-tl", JSON.stringify({
+  out: out, before: before, after: labels(), w0: w0, w1: +win.getAttribute("width"),
+  x0: x0, x1: +win.getAttribute("x"), at0: at0, at1: view.querySelector(".tl-at").textContent,
+  unit: view.querySelector(".tl-unit").textContent, shown: ax.dataset.unitShown,
+  nodes: document.getElementsByTagName("*").length}));
+</script>"""
+
+
+def test_timeline_has_a_time_axis_and_an_overview_in_chromium(tmp_path: Path) -> None:
+    """Issue 28 item 4: the timeline view of 96,000 items in a real browser: every axis has
+    labels inside its box, zooming the detail re-labels its axis and narrows the overview's
+    window, a click on the overview moves it, and the page's element count stays bounded."""
+    import html as html_lib
+    import json
+
+    from rtoslab.report.timeline_html import MAX_ITEMS, timeline_section
+    from tests.unit.test_timeline import long_timeline
+
+    chromium = _chromium()
+    page = tmp_path / "timeline.html"
+    body = timeline_section([long_timeline(4 * MAX_ITEMS)])
+    page.write_text(f"<!doctype html><html><head><meta charset='utf-8'></head><body>{body}"
+                    f"{_TIMELINE}</body></html>", encoding="utf-8")
+    dump = _run(chromium, tmp_path / "profile-tl", "--window-size=1400,900", "--dump-dom", page.as_uri())
+    m = re.search(r'data-tl="([^"]*)"', dump.stdout)
+    assert m, "the measurement did not run:\n" + dump.stderr[-2000:]
+    found = json.loads(html_lib.unescape(m.group(1)))
+    assert found["out"] == [], found["out"]
+    assert found["before"] != found["after"], found  # the axis follows the zoom
+    assert found["w1"] < found["w0"] * 0.5, found  # the overview's window narrowed
+    # the click at 1 % of the overview (bin 4 of 400) centred the window there
+    assert found["x1"] != found["x0"] and abs(found["x1"] + found["w1"] / 2 - 4) < 0.5, found
+    assert "µs" in found["at1"] and "cycles" in found["at1"], found["at1"]
+    assert found["unit"] == found["shown"] == "µs", found  # the label beside the axis follows it
+    assert found["nodes"] < 3 * MAX_ITEMS + 6 * 400, found["nodes"]
+    assert not _console_problems(dump.stderr), _console_problems(dump.stderr)

@@ -50,6 +50,30 @@ def test_delete_removes_one_run_and_its_timelines_only(tmp_path: Path,
         assert len(store.load_run(2).results) == 5
 
 
+def test_delete_removes_the_runs_reports_beside_the_database(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The reports `run` writes by default (DB.run-ID.md and .html) go with the run; the
+    other runs' reports, run 10's included (whose name starts like run 1's), stay."""
+    db = tmp_path / "results.sqlite"
+    build_golden_run(db)  # run 1
+    build_golden_run(db)  # run 2
+    for name in ("results.sqlite.run-1.md", "results.sqlite.run-1.html", "results.sqlite.run-2.md",
+                 "results.sqlite.run-2.html", "results.sqlite.run-10.md", "other.sqlite.run-1.md"):
+        (tmp_path / name).write_text("report")
+    assert main(["runs", "--delete", "1", "--db", str(db)]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    md, html = tmp_path / "results.sqlite.run-1.md", tmp_path / "results.sqlite.run-1.html"
+    assert out == [f"deleted run 1: 5 benchmark result(s) from {db} and {md}, {html}"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix in (".md", ".html")) == [
+        "other.sqlite.run-1.md", "results.sqlite.run-10.md", "results.sqlite.run-2.html",
+        "results.sqlite.run-2.md"]
+    # only the .md left (the .html removed by hand): the one that exists goes, no error
+    (tmp_path / "results.sqlite.run-2.html").unlink()
+    assert main(["runs", "--delete", "2", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.strip().endswith(f"and {tmp_path / 'results.sqlite.run-2.md'}")
+    assert not (tmp_path / "results.sqlite.run-2.md").exists()
+
+
 def test_an_unknown_id_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "results.sqlite"
     build_golden_run(db)

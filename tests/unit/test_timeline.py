@@ -15,9 +15,18 @@ from rtoslab.console import parse_console
 from rtoslab.lab_headers import trace_tasks
 from rtoslab.records import KIND_INTERVAL, Hit, PairMeta, RtoslabError
 from rtoslab.report.chrome_trace import chrome_trace, chrome_trace_json
-from rtoslab.report.timeline_html import timeline_section
+from rtoslab.report.timeline_html import (
+    MAX_ITEMS,
+    OVERVIEW_BINS,
+    nice_ticks,
+    overview_cells,
+    time_unit,
+    timeline_section,
+)
 from rtoslab.trace.events import KIND_ENTRY, KIND_RETURN, KIND_TAIL_CHAIN, ExcEvent, parse_events
 from rtoslab.trace.timeline import (
+    Mark,
+    Slice,
     Timeline,
     build_timeline,
     split_task_hits,
@@ -191,7 +200,8 @@ def single_core(cap: int = 20_000, end: tuple[int, int] | None = (400, 900)) -> 
 
 def test_single_core_outputs_are_byte_identical_to_before_cores() -> None:
     """The golden was written by the timeline code before it knew cores (commit 6882d33):
-    a single-core timeline, its Chrome export and its HTML must not change."""
+    a single-core timeline and its Chrome export must not change. Its HTML was rewritten
+    once since, on purpose (issue 28: the time axis and the overview), and regenerated."""
     golden = json.loads(GOLDEN.read_text())
     assert single_core().to_json() == golden["whole"]
     assert single_core(cap=7).to_json() == golden["capped"]
@@ -285,3 +295,75 @@ def test_html_shades_every_odd_core() -> None:
     html = timeline_section([two_cores()])
     assert html.count('fill="#eef3fb"') == 4  # core 1: idle task, task 2, irq, probes
     assert 'fill="#eef3fb"' not in timeline_section([single_core()])
+
+
+# ---------------------------------------------------------------- time axis and overview (issue 28)
+
+def long_timeline(rounds: int, clock_hz: float | None = 25e6) -> Timeline:
+    """``rounds`` rounds of 100 cycles: task 1 for 60, an interrupt for 20 inside it, task 2
+    for 40, a probe hit at each round's start (4 items a round)."""
+    slices, marks = [], []
+    for r in range(rounds):
+        c = 1000 + 100 * r
+        slices += [Slice("task", "task 1 one", "task 1 one", c // 2, c, (c + 60) // 2, c + 60),
+                   Slice("irq", "irq EXTI_Handler", "EXTI_Handler", (c + 10) // 2, c + 10,
+                         (c + 30) // 2, c + 30),
+                   Slice("task", "task 2 two", "task 2 two", (c + 60) // 2, c + 60, (c + 100) // 2, c + 100)]
+        marks.append(Mark("probes", "probe 2", c // 2, c))
+    return Timeline("b", "cfg", clock_hz, tuple(slices), tuple(marks), (500, 500 + 50 * rounds), False,
+                    "window: test", ("task 1 one", "task 2 two", "irq EXTI_Handler", "probes"))
+
+
+def _between(text: str, start: str, end: str) -> str:
+    i = text.index(start)
+    return text[i:text.index(end, i)]
+
+
+def test_nice_ticks_and_units() -> None:
+    assert nice_ticks(3.6, 36) == (10.0, [10.0, 20.0, 30.0])
+    assert nice_ticks(0, 49.9984) == (10.0, [0.0, 10.0, 20.0, 30.0, 40.0])
+    step, values = nice_ticks(0.1, 0.9)
+    assert step == 0.2 and [round(v, 3) for v in values] == [0.2, 0.4, 0.6, 0.8]
+    assert time_unit(25e6, 810) == ("µs", 25.0)
+    assert time_unit(25e6, 1_250_000) == ("ms", 25_000.0)  # 50 ms: read in ms
+    assert time_unit(None, 10**9) == ("instructions", 1.0)
+
+
+def test_the_detail_has_a_time_axis_in_microseconds_with_its_time_base() -> None:
+    html = timeline_section([single_core()])
+    axis = _between(html, '<svg class="tl-axis"', "</svg>")  # under the detail
+    assert 'data-unit-shown="µs"' in axis
+    # cycles 90..900 at 25 MHz: 3.6 to 36 µs
+    assert [t.split(">")[1] for t in axis.split("<text")[1:]] == ["10</text", "20</text", "30</text"]
+    # 10 µs = cycle 250: (250 - 90) / 810 of the 1000 px width
+    assert '<line x1="197.53"' in axis
+    assert "µs and ms are modelled cycles at 25 MHz" in html
+    no_model = timeline_section([long_timeline(3, clock_hz=None)])
+    assert 'data-unit-shown="instructions"' in no_model and "guest instructions (no cycle model)" in no_model
+
+
+def test_the_overview_shows_every_item_and_the_page_stays_bounded() -> None:
+    small, big = long_timeline(2 * MAX_ITEMS), long_timeline(4 * MAX_ITEMS)  # 48,000 and 96,000 items
+    html_small, html_big = timeline_section([small]), timeline_section([big])
+    plot = _between(html_big, '<svg class="tl-plot"', "</svg>")
+    assert plot.count("<title>") == MAX_ITEMS  # the detail: the first MAX_ITEMS items
+    ov = _between(html_big, '<svg class="tl-ov"', "</svg>")
+    assert ov.count("<rect") <= 4 * OVERVIEW_BINS + 1
+    # the overview reaches the last round (its last bin is drawn on every lane)
+    for lane, runs in overview_cells(big, 1000, 100 * 4 * MAX_ITEMS).items():
+        assert runs[-1][0] + runs[-1][1] == OVERVIEW_BINS, lane
+    assert f"the first {MAX_ITEMS} of {4 * 4 * MAX_ITEMS} items" in html_big
+    assert f"overview ({4 * 4 * MAX_ITEMS} items)" in html_big
+    # twice the items, about the same page (the detail and the overview are bounded)
+    assert abs(len(html_big) - len(html_small)) < 0.02 * len(html_small)
+    assert len(html_big) < 1_500_000
+
+
+def test_overview_shades_are_the_busy_share() -> None:
+    cells = overview_cells(long_timeline(4), 1000, 400, bins=4)  # one bin per round
+    assert cells["task 1 one"] == [(0, 4, 0.6)]  # busy 60 of every 100 cycles
+    assert cells["task 2 two"] == [(0, 4, 0.4)]
+    assert cells["irq EXTI_Handler"] == [(0, 4, 0.2)]
+    assert cells["probes"] == [(0, 4, 1.0)]  # one hit in each: the busiest bin's count
+    sparse = overview_cells(long_timeline(4), 1000, 800, bins=8)  # nothing in the second half
+    assert sparse["task 1 one"] == [(0, 4, 0.6)] and sparse["probes"] == [(0, 4, 1.0)]

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rtoslab.cli.common import StdoutConsole, add_db_option, open_db
+from rtoslab.cli.run import report_path
 from rtoslab.records import RtoslabError
 from rtoslab.report.text import terminal_safe
 from rtoslab.trace.timeline import run_timeline_files
@@ -28,8 +29,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--since", metavar="DATE", default=None,
                    help="only runs started on or after DATE (YYYY-MM-DD, or an ISO time in UTC)")
     p.add_argument("--delete", metavar="ID", type=int, default=None,
-                   help="delete run ID: its results and samples from the database and its timelines "
-                   "folder beside it (no question asked; other runs untouched)")
+                   help="delete run ID: its results and samples from the database, its reports "
+                   "(DB.run-ID.md and .html) and its timelines folder beside it (no question "
+                   "asked; other runs untouched)")
     add_db_option(p)
     p.set_defaults(func=cmd)
 
@@ -55,7 +57,9 @@ def matching(runs: list[RunInfo], status: str | None, experiment: str | None,
 
 
 def delete(args: argparse.Namespace) -> int:
-    """`runs --delete ID`: the run's rows, then its timelines folder; one line."""
+    """`runs --delete ID`: the run's rows, then its reports at their default paths (beside
+    the database; a report written elsewhere with `run --report` is not known to the store
+    and stays) and its timelines folder; one line."""
     if args.status is not None or args.experiment is not None or args.since is not None:
         raise RtoslabError("--delete takes one run id: drop --status/--experiment/--since")
     store = open_db(args)
@@ -64,6 +68,11 @@ def delete(args: argparse.Namespace) -> int:
     own, legacy = run_timeline_files(store.path, view)
     n = store.delete_run(run_id)
     gone = []
+    md = report_path(store.path, run_id)
+    for path in (md, md.with_suffix(".html")):
+        if path.is_file():
+            path.unlink()
+            gone.append(str(path))
     if own is not None:
         shutil.rmtree(own)
         gone.append(str(own))
