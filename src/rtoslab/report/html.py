@@ -447,8 +447,8 @@ class _Page:
             trs = ["<tr>" + "".join(_td(c, num=i >= len(p.row_dims)) for i, c in enumerate(cells)) + "</tr>"
                    for cells in body]
             caption = p.caption() + ("; " + p.timing[0] if len(p.timing) == 1 else "")
-            if p.paced:
-                caption += "; " + p.paced_note()
+            if p.note():
+                caption += "; " + "; ".join(p.note().splitlines())
             out.append(_table([(h, i >= len(p.row_dims)) for i, h in enumerate(header)], trs, "pivot",
                               caption))
             chart = _pivot_chart(p)
