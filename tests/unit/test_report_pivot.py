@@ -349,7 +349,7 @@ def test_a_size_table_shows_flash_per_build_and_the_kernel_apart_where_the_map_c
     assert p.value(("-O2", False), ("ftl_os", "kernel_flash")) == 3200
     assert p.value(("-O2", False), ("ftl_fsm", "kernel_flash")) == 300
     assert p.value(("-O2", True), ("ftl_os", "kernel_flash")) is None
-    assert "bytes (image footprint)" in p.caption() and "median" not in p.caption()
+    assert "image bytes" in p.caption() and "median" not in p.caption()
     text = render_pivot(p, width=200)
     assert "with LTO the map cannot tell them from the rest" in text
     md = render_pivot(p, fmt="markdown")

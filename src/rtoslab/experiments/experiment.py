@@ -532,7 +532,7 @@ def _pivot_table(c: _Checker, i: int, t: PivotTableFile, dims: list[str],
         raise c.fail(f"{where}.ratio", "must be [AXIS, OVER, UNDER], e.g. [\"benchmark\", \"ftl_os\", "
                      f"\"ftl_fsm\"], AXIS one of {', '.join(dims)}")
     return PivotSpec(title=t.title, rows=t.rows, columns=t.columns, metrics=t.metrics,
-                     unit=t.unit if t.unit in SCALED_UNITS or t.unit == FOOTPRINT_UNIT else Unit(t.unit), stat=t.stat,
+                     unit=t.unit if t.unit in (*SCALED_UNITS, FOOTPRINT_UNIT) else Unit(t.unit), stat=t.stat,
                      stats=tuple(t.stats), where=dict(t.where),
                      ratio=(t.ratio[0], t.ratio[1], t.ratio[2]) if t.ratio else None, names=names,
                      chart=t.chart)
@@ -651,7 +651,8 @@ class _TablePlan:
                 # only names it may not declare; two benchmarks: a name both surely do)
                 if other == bench and spec.metrics and not shown & mine.sure:
                     continue
-                if other != bench and not shown & mine.sure & self.mine(other, spec.unit == FOOTPRINT_UNIT).sure:
+                theirs = self.mine(other, spec.unit == FOOTPRINT_UNIT)
+                if other != bench and not shown & mine.sure & theirs.sure:
                     continue
                 differ = [k for k in dict.fromkeys([*axes, *other_axes])
                           if axes.get(k) != other_axes.get(k) and k not in placed]

@@ -144,7 +144,7 @@ class Pivot:
 
     def caption(self) -> str:
         stats = "/".join(self.spec.stats) if self.spec.stats else self.spec.stat
-        what = "bytes (image footprint)" if self.spec.unit == FOOTPRINT_UNIT else f"{stats} {self.spec.unit}"
+        what = "image bytes" if self.spec.unit == FOOTPRINT_UNIT else f"{stats} {self.spec.unit}"
         if "metric" not in self.row_dims and "metric" not in self.col_dims and self.spec.metrics:
             what = f"{', '.join(self.spec.metrics)}: {what}"
         if self.spec.ratio is not None:
