@@ -331,7 +331,7 @@ def _sized_run() -> RunView:
                          {"kernel": kern, "port": 200, "benchmark": app, "libc": 700})
                 ram = {"kernel": 4096, "benchmark": 512, "stack": 1024} if not lto else \
                     {"lto": 4608, "stack": 1024}
-                r = _result(rid, bench, _sized_config(rid, kernel, opt, lto), {"sw": 1.0})
+                r = _result(rid, bench, _sized_config(rid, kernel, opt, lto), {"sw": 100.0 + rid})
                 results.append(ResultView(**{**r.__dict__, "footprint": Footprint(flash, ram)}))
     return RunView(3, "t0", "t1", "complete", "r", "h", {}, "c", None, tuple(results))
 
@@ -386,3 +386,13 @@ def test_experiment_file_size_tables_are_checked_before_running(tmp_path: Path) 
     f.write_text(head.replace('rows = ["opt"]', 'rows = []'))
     with pytest.raises(RtoslabError, match=r"leaves opt unplaced"):
         load_experiment(f)
+
+
+def test_the_html_headline_is_about_measured_values_when_a_size_table_comes_first() -> None:
+    sizes = PivotSpec("image size", rows=("opt", "lto"), columns=("benchmark", "metric"),
+                      metrics=("flash", "kernel_flash"), unit="byte")
+    time = PivotSpec("sw time", rows=("opt", "lto"), columns=("benchmark",), metrics=("sw",))
+    html = render_html(_sized_run(), None, tables=(sizes, time))
+    headline = html[html.find('<ul class="headline">'):html.find("</ul>", html.find('<ul class="headline">'))]
+    assert "sw time at" in headline and "image size" not in headline
+    assert html.find("<h3>image size</h3>") < html.find("<h3>sw time</h3>")  # printed first all the same
