@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rtoslab.experiments.experiment import load_experiment
-from rtoslab.records import RtoslabError, Summary, Unit
+from rtoslab.records import Footprint, RtoslabError, Summary, Unit
 from rtoslab.report.comparison import compare_runs, render_comparison, run_table
 from rtoslab.report.fit import fit_table
 from rtoslab.report.html import render_html
@@ -306,3 +306,93 @@ def test_an_experiment_table_shows_modelled_time_unless_told_otherwise(tmp_path:
                  '[[report.table]]\ntitle = "t"\nrows = ["metric"]\ncolumns = ["opt"]\n')
     (table,) = load_experiment(f).tables
     assert str(table.unit) == "cycle"
+
+
+# ------------------------------------------------------------------ size tables (unit byte)
+
+def _sized_config(cid: int, kernel: str, opt: str, lto: bool) -> ConfigView:
+    axes: dict[str, object] = {"target": "mps2-an385", "kernel": kernel, "opt": opt, "lto": lto}
+    return ConfigView(id=cid, hash=f"h{cid}", target="mps2-an385", core="cortex-m3", kernel=kernel,
+                      kernel_config={}, kernel_config_hash="k", compiler="gcc", compiler_version="12",
+                      cflags=opt, ldflags="", timing={}, identity={"axes": axes})
+
+
+def _sized_run() -> RunView:
+    """ftl_os on FreeRTOS and ftl_fsm on bare metal at -O2 and -Os, with and without LTO:
+    without LTO the map attributes kernel and port objects; with LTO an `lto` component."""
+    results = []
+    rid = 0
+    for opt, scale in (("-O2", 2), ("-Os", 1)):
+        for lto in (False, True):
+            for bench, kernel, kern in (("ftl_os", "freertos", 3000), ("ftl_fsm", "baremetal", 100)):
+                rid += 1
+                app = 5000 * scale
+                flash = ({"lto": app + kern, "libc": 700} if lto else
+                         {"kernel": kern, "port": 200, "benchmark": app, "libc": 700})
+                ram = {"kernel": 4096, "benchmark": 512, "stack": 1024} if not lto else \
+                    {"lto": 4608, "stack": 1024}
+                r = _result(rid, bench, _sized_config(rid, kernel, opt, lto), {"sw": 100.0 + rid})
+                results.append(ResultView(**{**r.__dict__, "footprint": Footprint(flash, ram)}))
+    return RunView(3, "t0", "t1", "complete", "r", "h", {}, "c", None, tuple(results))
+
+
+def test_a_size_table_shows_flash_per_build_and_the_kernel_apart_where_the_map_can() -> None:
+    spec = PivotSpec("sizes", rows=("opt", "lto"), columns=("benchmark", "metric"),
+                     metrics=("flash", "kernel_flash"), unit="byte")
+    p = build_pivot(_sized_run(), spec)
+    assert p.row_keys == (("-O2", False), ("-O2", True), ("-Os", False), ("-Os", True))
+    assert p.col_keys == (("ftl_os", "flash"), ("ftl_os", "kernel_flash"), ("ftl_fsm", "flash"),
+                          ("ftl_fsm", "kernel_flash"))
+    assert p.value(("-O2", False), ("ftl_os", "flash")) == 10000 + 3000 + 200 + 700
+    assert p.value(("-Os", True), ("ftl_fsm", "flash")) == 5000 + 100 + 700
+    # kernel apart: its own sources and our port; none where LTO merged the objects
+    assert p.value(("-O2", False), ("ftl_os", "kernel_flash")) == 3200
+    assert p.value(("-O2", False), ("ftl_fsm", "kernel_flash")) == 300
+    assert p.value(("-O2", True), ("ftl_os", "kernel_flash")) is None
+    assert "image bytes" in p.caption() and "median" not in p.caption()
+    text = render_pivot(p, width=200)
+    assert "with LTO the map cannot tell them from the rest" in text
+    md = render_pivot(p, fmt="markdown")
+    assert "| -O2 | lto | 13700 | - | 10800 | - |" in md
+    assert "*kernel bytes are the linker map's kernel and port objects" in md
+    html = render_html(_sized_run(), None, tables=(spec,))
+    assert "with LTO the map cannot tell them from the rest" in html
+
+
+def test_a_size_table_ratio_os_over_fsm_per_build() -> None:
+    spec = PivotSpec("OS / FSM", rows=("opt", "lto"), columns=("metric",), metrics=("flash", "ram"),
+                     unit="byte", ratio=("benchmark", "ftl_os", "ftl_fsm"))
+    p = build_pivot(_sized_run(), spec)
+    assert p.value(("-Os", False), ("flash",)) == pytest.approx((5000 + 3200 + 700) / (5000 + 300 + 700))
+    assert p.value(("-Os", True), ("ram",)) == pytest.approx(1.0)
+    assert "kernel bytes" not in render_pivot(p)  # no kernel metric shown: no note
+
+
+def test_experiment_file_size_tables_are_checked_before_running(tmp_path: Path) -> None:
+    f = tmp_path / "e.toml"
+    head = ('name = "e"\nbenchmarks = ["call"]\n[matrix]\nopt = ["-O0", "-O2"]\n'
+            '[[report.table]]\ntitle = "t"\nrows = ["opt"]\ncolumns = ["metric"]\nunit = "byte"\n')
+    f.write_text(head + 'metrics = ["flash", "kernel_flash"]\n')
+    (spec,) = load_experiment(f).tables
+    assert spec.unit == "byte" and spec.metrics == ("flash", "kernel_flash")
+    f.write_text(head + 'metrics = ["rom"]\n')
+    with pytest.raises(RtoslabError, match=r"is a size table \(unit byte\) and names 'rom': use one of "
+                                           r"flash, ram, kernel_flash, kernel_ram"):
+        load_experiment(f)
+    f.write_text(head.replace('columns = ["metric"]', 'columns = ["metric", "stat"]')
+                 + 'stats = ["mean", "max"]\n')
+    with pytest.raises(RtoslabError, match=r"an image has one size, no statistics"):
+        load_experiment(f)
+    f.write_text(head.replace('rows = ["opt"]', 'rows = []'))
+    with pytest.raises(RtoslabError, match=r"leaves opt unplaced"):
+        load_experiment(f)
+
+
+def test_the_html_headline_is_about_measured_values_when_a_size_table_comes_first() -> None:
+    sizes = PivotSpec("image size", rows=("opt", "lto"), columns=("benchmark", "metric"),
+                      metrics=("flash", "kernel_flash"), unit="byte")
+    time = PivotSpec("sw time", rows=("opt", "lto"), columns=("benchmark",), metrics=("sw",))
+    html = render_html(_sized_run(), None, tables=(sizes, time))
+    headline = html[html.find('<ul class="headline">'):html.find("</ul>", html.find('<ul class="headline">'))]
+    assert "sw time at" in headline and "image size" not in headline
+    assert html.find("<h3>image size</h3>") < html.find("<h3>sw time</h3>")  # printed first all the same

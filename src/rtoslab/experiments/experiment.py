@@ -56,7 +56,9 @@
                                              # ratio's values
     unit = "cycle"                           # cycle (the default: modelled time) | us |
                                              # ms (us / 1000, shown to the us) | insn
-                                             # (rates: insn/op | cycle/op | op/s)
+                                             # (rates: insn/op | cycle/op | op/s) | byte
+                                             # (a size table: metrics are the image's
+                                             # flash, ram, kernel_flash, kernel_ram)
     stat = "median"                          # median | mean | mode | min | max | p90 | p99
                                              # | stdev (sample standard deviation); or
                                              # several: stats = ["mean", "stdev"], and then
@@ -101,7 +103,14 @@ from rtoslab.catalog import (
     targets,
 )
 from rtoslab.records import RtoslabError, Unit
-from rtoslab.report.pivot import PIVOT_STATS, SCALED_UNITS, PivotSpec, value_texts
+from rtoslab.report.pivot import (
+    FOOTPRINT_METRICS,
+    FOOTPRINT_UNIT,
+    PIVOT_STATS,
+    SCALED_UNITS,
+    PivotSpec,
+    value_texts,
+)
 from rtoslab.report.spec import ReportSpec
 from rtoslab.schema import load_toml, parse
 from rtoslab.timing import check_overrides, check_resolved, plugin_args
@@ -162,7 +171,7 @@ class PivotTableFile:
     columns: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()
     # modelled time by default (issue 28: time first; instructions where asked)
-    unit: Literal["insn", "cycle", "us", "ms", "insn/op", "cycle/op", "op/s"] = "cycle"
+    unit: Literal["insn", "cycle", "us", "ms", "insn/op", "cycle/op", "op/s", "byte"] = "cycle"
     stat: Literal["median", "mean", "mode", "min", "max", "p90", "p99", "stdev"] = "median"
     # several statistics: "stat" becomes a dimension (rows or columns must place it)
     stats: tuple[Literal["median", "mean", "mode", "min", "max", "p90", "p99", "stdev"], ...] = ()
@@ -523,7 +532,7 @@ def _pivot_table(c: _Checker, i: int, t: PivotTableFile, dims: list[str],
         raise c.fail(f"{where}.ratio", "must be [AXIS, OVER, UNDER], e.g. [\"benchmark\", \"ftl_os\", "
                      f"\"ftl_fsm\"], AXIS one of {', '.join(dims)}")
     return PivotSpec(title=t.title, rows=t.rows, columns=t.columns, metrics=t.metrics,
-                     unit=t.unit if t.unit in SCALED_UNITS else Unit(t.unit), stat=t.stat,
+                     unit=t.unit if t.unit in (*SCALED_UNITS, FOOTPRINT_UNIT) else Unit(t.unit), stat=t.stat,
                      stats=tuple(t.stats), where=dict(t.where),
                      ratio=(t.ratio[0], t.ratio[1], t.ratio[2]) if t.ratio else None, names=names,
                      chart=t.chart)
@@ -553,11 +562,18 @@ class _TablePlan:
                     continue
                 self.records.append((dict(point.axes), b.name))
 
-    def metrics(self, benches: list[str]) -> DeclaredMetrics:
-        """The union of what ``benches`` declare."""
-        found = [self.declared[b] for b in benches]
+    def metrics(self, benches: list[str], sizes: bool = False) -> DeclaredMetrics:
+        """The union of what ``benches`` declare (a size table: the footprint's metrics)."""
+        found = [self.mine(b, sizes) for b in benches]
         return DeclaredMetrics(frozenset().union(*(d.names for d in found)),
                                any(d.open for d in found))
+
+    def mine(self, bench: str, sizes: bool) -> DeclaredMetrics:
+        """What one benchmark's results show in a table: its declared metrics, or in a
+        size table (unit byte) its image's footprint metrics."""
+        if sizes:
+            return DeclaredMetrics(frozenset(FOOTPRINT_METRICS), sure=frozenset(FOOTPRINT_METRICS))
+        return self.declared[bench]
 
     def values(self, dim: str, spec: PivotSpec) -> Sequence[object] | None:
         """The values ``dim`` takes in the plan (None: any, i.e. an open benchmark's metric)."""
@@ -566,12 +582,16 @@ class _TablePlan:
         if dim == "stat":
             return list(spec.stats or (spec.stat,))
         if dim == "metric":
-            found = self.metrics(self.bench_names)
+            found = self.metrics(self.bench_names, spec.unit == FOOTPRINT_UNIT)
             return None if found.open else sorted(found.names)
         return list(self.axes[dim])
 
     def check(self, c: _Checker, where: str, spec: PivotSpec) -> None:
         head = f"('{spec.title}')"
+        sizes = spec.unit == FOOTPRINT_UNIT
+        if sizes and spec.stats:
+            raise c.fail(f"{where}.stats", f"{head} is a size table (unit byte): an image has one size, "
+                         "no statistics: remove stats")
         for stat in spec.stats or (spec.stat,):
             if stat not in PIVOT_STATS:
                 raise c.fail(f"{where}.stat", f"{head} is {stat!r}: use one of {', '.join(PIVOT_STATS)}")
@@ -583,8 +603,11 @@ class _TablePlan:
                              f"experiment ({_shown(allowed)}): the table would be empty")
         benches = [b for b in self.bench_names
                    if "benchmark" not in spec.where or spec.where["benchmark"] == b]
-        declared = self.metrics(benches)
+        declared = self.metrics(benches, sizes)
         for name in spec.metrics:
+            if sizes and name not in FOOTPRINT_METRICS:
+                raise c.fail(f"{where}.metrics", f"{head} is a size table (unit byte) and names {name!r}: "
+                             f"use one of {', '.join(FOOTPRINT_METRICS)}")
             if not declared.may_have(name):
                 raise c.fail(f"{where}.metrics", f"{head} names {name!r}, a metric no benchmark of the "
                              f"table declares: use one of {_shown(sorted(declared.names))}")
@@ -609,7 +632,7 @@ class _TablePlan:
             dims: dict[str, object] = {**axes, "benchmark": bench}
             if any(dims.get(k) != v for k, v in spec.where.items() if k not in ("metric", "stat")):
                 continue
-            mine = self.declared[bench]
+            mine = self.mine(bench, spec.unit == FOOTPRINT_UNIT)
             shown = set(spec.metrics) if spec.metrics else set(mine.names)
             if "metric" in spec.where:
                 shown &= {str(spec.where["metric"])}
@@ -628,7 +651,8 @@ class _TablePlan:
                 # only names it may not declare; two benchmarks: a name both surely do)
                 if other == bench and spec.metrics and not shown & mine.sure:
                     continue
-                if other != bench and not shown & mine.sure & self.declared[other].sure:
+                theirs = self.mine(other, spec.unit == FOOTPRINT_UNIT)
+                if other != bench and not shown & mine.sure & theirs.sure:
                     continue
                 differ = [k for k in dict.fromkeys([*axes, *other_axes])
                           if axes.get(k) != other_axes.get(k) and k not in placed]

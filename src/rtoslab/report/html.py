@@ -27,7 +27,7 @@ from rtoslab.report.comparison.table import Baselines, Column, axes_of
 from rtoslab.report.irq_windows import html_section as irq_windows_html
 from rtoslab.report.labels import axis_text, kernel_label, timing_footer, varying_keys
 from rtoslab.report.numbers import STAT_COLUMNS, fmt_num, stat_cells
-from rtoslab.report.pivot import Pivot, PivotSpec, build_pivot, pivot_grid
+from rtoslab.report.pivot import FOOTPRINT_UNIT, Pivot, PivotSpec, build_pivot, pivot_grid
 from rtoslab.report.rows import Row, config_title, grouped_warnings, run_rows, time_base_lines
 from rtoslab.report.svg import (
     BoxRow,
@@ -377,7 +377,8 @@ class _Page:
 
     def headline(self) -> str:
         """Two lines on what changed most. With the experiment's own tables: the first
-        table's last row (the largest N, the last build), the column furthest above and the
+        table of measured values (not a size table, unit byte, unless all are) and its last
+        row (the largest N, the last build), the column furthest above and the
         one furthest below its first column. Without: the largest rise and fall of a
         median (modelled cycles) against the comparison's baseline. Nothing for one
         configuration."""
@@ -385,7 +386,8 @@ class _Page:
             return ""
         found: list[tuple[float, str]] = []
         if self.r.tables:
-            p = build_pivot(self.view, self.r.tables[0], timing_footer)
+            first = next((t for t in self.r.tables if t.unit != FOOTPRINT_UNIT), self.r.tables[0])
+            p = build_pivot(self.view, first, timing_footer)
             if p.spec.ratio is None:
                 for rk in reversed(p.row_keys):
                     values = [(ck, v) for ck in p.col_keys if (v := p.value(rk, ck)) is not None]
@@ -447,8 +449,8 @@ class _Page:
             trs = ["<tr>" + "".join(_td(c, num=i >= len(p.row_dims)) for i, c in enumerate(cells)) + "</tr>"
                    for cells in body]
             caption = p.caption() + ("; " + p.timing[0] if len(p.timing) == 1 else "")
-            if p.paced:
-                caption += "; " + p.paced_note()
+            if p.note():
+                caption += "; " + "; ".join(p.note().splitlines())
             out.append(_table([(h, i >= len(p.row_dims)) for i, h in enumerate(header)], trs, "pivot",
                               caption))
             chart = _pivot_chart(p)

@@ -13,6 +13,14 @@ divided by the value where it is ``under``, the other placed dimensions equal (e
 / FSM per scenario and optimisation level); a placed dimension the under configuration
 lacks (a kernel option of the over kernel only) matches any value.
 
+With unit ``byte`` a table shows image sizes instead of measured values: its metrics are
+the footprint's (FOOTPRINT_METRICS: ``flash`` and ``ram``, the image's totals, and
+``kernel_flash`` and ``kernel_ram``, the bytes of the kernel counted apart: the linker
+map's ``kernel`` and ``port`` components, builder/footprint.py), one value per result (no
+statistic). Where link-time optimisation merged objects (a ``lto`` component), the map
+no longer tells the kernel's bytes from the rest: those cells are empty ("-") and the
+table says why, never an estimate.
+
 A cell holds exactly one record: two records in one cell mean a dimension that varies
 is not placed, and that is an error naming it, never an average.
 """
@@ -23,18 +31,35 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from rtoslab.records import RtoslabError, TimeBase, Unit
+from rtoslab.records import Footprint, RtoslabError, TimeBase, Unit
 from rtoslab.report.comparison.table import STATS, axes_of
 from rtoslab.report.fit import fit_table
 from rtoslab.report.labels import SEPARATOR, axis_text
 from rtoslab.report.text import markdown_safe
-from rtoslab.views import RunView
+from rtoslab.views import ResultView, RunView
 
 DIMENSIONS_ALWAYS = ("benchmark", "metric")
 # Statistics a cell may show: the comparison tables' and the sample standard deviation.
 PIVOT_STATS = (*STATS, "stdev")
 # Units shown scaled from a stored one: name -> (stored unit, factor, decimals shown).
 SCALED_UNITS: dict[str, tuple[Unit, float, int]] = {"ms": (Unit.US, 1e-3, 3)}
+# The unit of a size table: its records are the results' footprints, not measured values.
+FOOTPRINT_UNIT = "byte"
+# A size table's metrics: the image's flash and RAM bytes, and the kernel's counted apart.
+FOOTPRINT_METRICS = ("flash", "ram", "kernel_flash", "kernel_ram")
+# The footprint components that are the kernel (its own sources and our port code).
+KERNEL_COMPONENTS = ("kernel", "port")
+KERNEL_APART_NOTE = ("kernel bytes are the linker map's kernel and port objects; with LTO the "
+                     "map cannot tell them from the rest, so those cells are empty")
+
+
+def footprint_values(fp: Footprint) -> dict[str, float | None]:
+    """A footprint as a size table's metrics (FOOTPRINT_METRICS); the kernel's bytes are
+    None where LTO merged objects and the map cannot attribute them."""
+    merged = bool(fp.flash.get("lto") or fp.ram.get("lto"))
+    return {"flash": float(fp.flash_total), "ram": float(fp.ram_total),
+            "kernel_flash": None if merged else float(sum(fp.flash.get(k, 0) for k in KERNEL_COMPONENTS)),
+            "kernel_ram": None if merged else float(sum(fp.ram.get(k, 0) for k in KERNEL_COMPONENTS))}
 
 
 @dataclass(frozen=True)
@@ -85,6 +110,15 @@ class Pivot:
         return (f"paced by QEMU's instruction clock (ticks or timer interrupts inside; not a "
                 f"board's elapsed time): {', '.join(self.paced)}")
 
+    def note(self) -> str:
+        """The table's note lines: paced metrics, and how a size table counts the kernel
+        apart (when it shows the kernel's bytes); "" when there is nothing to say."""
+        lines = [self.paced_note()]
+        if self.spec.unit == FOOTPRINT_UNIT and any(
+                m.startswith("kernel_") for m in (self.spec.metrics or FOOTPRINT_METRICS)):
+            lines.append(KERNEL_APART_NOTE)
+        return "\n".join(line for line in lines if line)
+
     def value(self, row: Key, col: Key) -> float | None:
         return self.cells.get((row, col))
 
@@ -95,6 +129,8 @@ class Pivot:
         """One dimension's value as a label part, with the dimension's short name."""
         if value is None:
             return "-"
+        if dim == "metric" and dim not in self.spec.names:
+            return str(value)  # a metric's name says what it is
         return axis_text(dim, value, self.spec.names)
 
     def row_cells(self, row: Key) -> list[str]:
@@ -108,7 +144,7 @@ class Pivot:
 
     def caption(self) -> str:
         stats = "/".join(self.spec.stats) if self.spec.stats else self.spec.stat
-        what = f"{stats} {self.spec.unit}"
+        what = "image bytes" if self.spec.unit == FOOTPRINT_UNIT else f"{stats} {self.spec.unit}"
         if "metric" not in self.row_dims and "metric" not in self.col_dims and self.spec.metrics:
             what = f"{', '.join(self.spec.metrics)}: {what}"
         if self.spec.ratio is not None:
@@ -129,13 +165,14 @@ def known_dimensions(view: RunView) -> list[str]:
 def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Pivot:
     """The pivot of one stored run (see the module doc). ``timing_of``: a callable
     ConfigView -> footer text, for the table's footer (None: no footer)."""
-    stats = spec.stats or (spec.stat,)
+    sizes = spec.unit == FOOTPRINT_UNIT
+    stats = (spec.stat,) if sizes else (spec.stats or (spec.stat,))
     for stat in stats:
         if stat not in PIVOT_STATS:
             raise RtoslabError(f"report table '{spec.title}': unknown stat '{stat}': use one of "
                                f"{', '.join(PIVOT_STATS)}")
     scaled = SCALED_UNITS.get(str(spec.unit))
-    unit, factor = (scaled[0], scaled[1]) if scaled else (Unit(spec.unit), 1.0)
+    unit, factor = (scaled[0], scaled[1]) if scaled else (Unit.INSN if sizes else Unit(spec.unit), 1.0)
     known = known_dimensions(view)
     used = [*spec.rows, *spec.columns, *spec.where, *([spec.ratio[0]] if spec.ratio else [])]
     for dim in used:
@@ -159,14 +196,9 @@ def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Piv
         if r.status != "ok":
             continue
         axes = axes_of(r.config)
-        for m in r.metrics:
-            if spec.metrics and m.name not in spec.metrics:
-                continue
-            summary = m.summaries.get(unit)
-            if summary is None:
-                continue
+        for name, value in _values(r, spec, unit, stats):
             for stat in stats:
-                dims: dict[str, object] = {**axes, "benchmark": r.benchmark, "metric": m.name,
+                dims: dict[str, object] = {**axes, "benchmark": r.benchmark, "metric": name,
                                            "stat": stat}
                 if any(dims.get(k) != v for k, v in spec.where.items()):
                     continue
@@ -187,13 +219,17 @@ def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Piv
                         f"report table '{spec.title}': {where_from} and {cell[(rk, ck)][1]} fall in "
                         f"one cell: place {' or '.join(others) or 'another dimension'} in rows or "
                         "columns, or fix it with where")
-                cell[(rk, ck)] = (float(getattr(summary, stat)) * factor, where_from)
+                v = value.get(stat)
+                if v is not None:
+                    cell[(rk, ck)] = (v * factor, where_from)
                 row_keys.setdefault(rk)
                 col_keys.setdefault(ck)
+            if sizes:
+                continue  # an image's bytes: no time base, no timing footer
             if callable(timing_of):
                 footers.setdefault(str(timing_of(r.config)))
-            if m.time_base is TimeBase.PACED:
-                paced.setdefault(f"{r.benchmark}/{m.name}")
+            if value.get("paced"):
+                paced.setdefault(f"{r.benchmark}/{name}")
     cells: dict[tuple[Key, Key], float] = {}
     for key, (v, _) in sides["over"].items():
         if spec.ratio is None:
@@ -214,6 +250,32 @@ def build_pivot(view: RunView, spec: PivotSpec, timing_of: object = None) -> Piv
         cells = {(rk[:-1], ck): v for (rk, ck), v in cells.items()}
         rdims, rows = rdims[:-1], tuple(dict.fromkeys(rk[:-1] for rk in rows))
     return Pivot(spec, rdims, cdims, rows, tuple(col_keys), cells, tuple(footers), tuple(paced))
+
+
+def _values(r: ResultView, spec: PivotSpec, unit: Unit,
+            stats: tuple[str, ...]) -> list[tuple[str, dict[str, float | None]]]:
+    """One result's records for a table: (metric name, statistic -> value), and "paced"
+    set where the metric's time base is paced. A size table's are the footprint's."""
+    out: list[tuple[str, dict[str, float | None]]] = []
+    if spec.unit == FOOTPRINT_UNIT:
+        fp = r.footprint
+        if fp is None:
+            return out
+        for name, v in footprint_values(fp).items():
+            if not spec.metrics or name in spec.metrics:
+                out.append((name, {s: v for s in stats}))
+        return out
+    for m in r.metrics:
+        if spec.metrics and m.name not in spec.metrics:
+            continue
+        summary = m.summaries.get(unit)
+        if summary is None:
+            continue
+        vals: dict[str, float | None] = {s: float(getattr(summary, s)) for s in stats}
+        if m.time_base is TimeBase.PACED:
+            vals["paced"] = 1.0
+        out.append((m.name, vals))
+    return out
 
 
 def _base_lacking_axes(under: dict[tuple[Key, Key], tuple[float, str]],
@@ -266,15 +328,15 @@ def render_pivot(p: Pivot, fmt: str = "terminal", width: int = 160, wide: bool =
     if p.timing:
         caption += "\n" + (p.timing[0] if len(p.timing) == 1 else
                            "timing: differs between configurations (see each configuration's table)")
-    if p.paced:
-        caption += "\n" + p.paced_note()
+    if p.note():
+        caption += "\n" + p.note()
     if fmt == "markdown":
         md = markdown_safe
         lines = [f"**{md(p.spec.title)}** ({md(p.caption())})", "",
                  "| " + " | ".join(md(h) for h in header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(md(c) for c in cells) + " |" for cells in body]
-        if p.paced:
-            lines += ["", f"*{md(p.paced_note())}*"]
+        if p.note():
+            lines += [""] + [f"*{md(line)}*" for line in p.note().splitlines()]
         return "\n".join(lines) + "\n"
     return fit_table(header, body, len(p.row_dims), title=p.spec.title, caption=caption, width=width,
                      wide=wide)

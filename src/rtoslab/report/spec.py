@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rtoslab.records import RtoslabError, Unit
-from rtoslab.report.pivot import SCALED_UNITS, PivotSpec
+from rtoslab.report.pivot import FOOTPRINT_UNIT, SCALED_UNITS, PivotSpec
 
 SCHEMA = "rtoslab.report-spec/1"
 
@@ -75,11 +75,13 @@ def from_json(text: str, where: str) -> ReportSpec:
 
 
 def _table(t: Mapping[str, object]) -> PivotSpec:
-    unit = str(t["unit"])
+    unit: Unit | str = str(t["unit"])
+    if unit not in (*SCALED_UNITS, FOOTPRINT_UNIT):
+        unit = Unit(unit)
     ratio = t["ratio"]
     return PivotSpec(
         title=str(t["title"]), rows=tuple(_strs(t["rows"])), columns=tuple(_strs(t["columns"])),
-        metrics=tuple(_strs(t["metrics"])), unit=unit if unit in SCALED_UNITS else Unit(unit),
+        metrics=tuple(_strs(t["metrics"])), unit=unit,
         stat=str(t["stat"]), stats=tuple(_strs(t["stats"])), where=dict(_mapping(t["where"])),
         ratio=(str(ratio[0]), str(ratio[1]), str(ratio[2])) if isinstance(ratio, list) else None,
         names={str(k): str(v) for k, v in _mapping(t["names"]).items()}, chart=str(t["chart"]))
