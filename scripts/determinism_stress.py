@@ -98,11 +98,15 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--parallel", type=int, default=4)
     ap.add_argument("--hammer", action="store_true")
+    ap.add_argument("--timing", action="append", default=[], metavar="KEY=VALUE",
+                    help="a timing setting, as `rtoslab run --timing` (e.g. time=instruction)")
     args = ap.parse_args(argv)
     if args.runs < 2 or args.parallel < 1:
         ap.error("--runs must be at least 2 and --parallel at least 1")
     selection = [x for s in args.suite or ([] if args.bench else ["kernel"]) for x in ("--suite", s)]
     selection += [x for b in args.bench for x in ("--bench", b)]
+    selection += [x for s in args.timing for x in ("--timing", s)]
+    timing = tuple(sorted(tuple(s.split("=", 1)) for s in args.timing))
     with tempfile.TemporaryDirectory(prefix="rtoslab-stress-db-") as d:
         built = subprocess.run([sys.executable, "-m", "rtoslab.cli.main", "run", *selection,
                                 "--target", args.target, "--kernel", args.kernel, "--json",
@@ -111,7 +115,7 @@ def main(argv: list[str]) -> int:
     if built.returncode != 0:
         print(f"determinism_stress: rtoslab run failed: {built.stderr.strip()[-500:]}", file=sys.stderr)
         return 2
-    config = BuildConfig(target=args.target, kernel=args.kernel)
+    config = BuildConfig(target=args.target, kernel=args.kernel, timing=timing)
     folder = cache_root() / "build" / config.image_key()
     target = config.target_info()
     model = plugin_model(config.timing_settings(), target)
