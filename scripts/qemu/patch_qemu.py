@@ -115,7 +115,7 @@ def patch_icount_common(text: str, path: str) -> str:
         raise PatchError(f"{path}: icount_start_warp_timer's no-sleep branch not found")
     text = _insert(text, m2.end(), (
         f"            if (rtoslab_clock_hz) {{ /* {MARK} */\n"
-        "                rtoslab_clock_warp(deadline);\n"
+        "                rtoslab_clock_warp();\n"
         "                qemu_clock_notify(QEMU_CLOCK_VIRTUAL);\n"
         "                return;\n"
         "            }\n"))

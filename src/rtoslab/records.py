@@ -362,7 +362,7 @@ EXTRA_KEYS = ("wall_s", "footprint", "footprint_error", "console_dropped")
 def extra_document(wall_s: float | None, counters: Mapping[str, int], footprint: Footprint | None,
                    footprint_error: str | None, console_dropped: int = 0) -> dict[str, object]:
     """A result's extra values as one JSON object with sorted keys: the text stored in
-    ``bench_runs.extra`` and the ``extra`` of rtoslab.export/1. Counters are top-level
+    ``bench_runs.extra`` and the ``extra`` of rtoslab.export/2. Counters are top-level
     keys beside ``wall_s``, ``footprint``, ``footprint_error`` and ``console_dropped``
     (the console bytes the runner left out; each only when set)."""
     clash = sorted(set(counters) & set(EXTRA_KEYS))

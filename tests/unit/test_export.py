@@ -1,4 +1,4 @@
-"""Exports: CSV of summaries, CSV of raw samples, JSON ``rtoslab.export/1`` (goldens + checks).
+"""Exports: CSV of summaries, CSV of raw samples, JSON ``rtoslab.export/2`` (goldens + checks).
 
 Uses the run of the HTML report tests. Regenerate with ``RTOSLAB_UPDATE_GOLDEN=1``.
 """
@@ -60,7 +60,7 @@ def test_summaries_csv(run: HtmlRun) -> None:
     switch = [r for r in rows if r["metric"] == "switch_time" and r["unit"] == "insn"]
     assert [r["kernel"] for r in switch] == ["freertos", "freertos"]
     assert [r["cflags"] for r in switch] == ["-O2 -mcpu=cortex-m3 -mthumb", "-Os -mcpu=cortex-m3 -mthumb"]
-    assert json.loads(switch[0]["model"]) == {"clock_hz": 25000000, "name": "cm3-simple"}
+    assert json.loads(switch[0]["timing"]) == {"clock_hz": 25000000, "name": "cm3-simple"}
     assert json.loads(switch[0]["kernel_config"])["configTICK_RATE_HZ"] == 1000
     # Numbers: whole values without a point, others round-trip exactly.
     (result,) = [r for r in run.view.results
@@ -89,7 +89,7 @@ def test_json_export(run: HtmlRun) -> None:
     doc = json.loads(text)
     assert doc == json.loads(json.dumps(export_document(run.view, run.store.load_run_samples(run.view))))
     assert list(doc) == ["schema", "run", "configs", "results"]
-    assert doc["schema"] == EXPORT_SCHEMA == "rtoslab.export/1"
+    assert doc["schema"] == EXPORT_SCHEMA == "rtoslab.export/2"
     assert doc["run"]["started_at"] == "2026-11-22T04:00:00Z"
     assert [c["hash"] for c in doc["configs"]] == ["a1b2c3d4e5f6", "f6e5d4c3b2a1", "0c0ffee0d00d"]
     assert len(doc["results"]) == len(run.view.results)

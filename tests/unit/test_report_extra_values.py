@@ -1,5 +1,5 @@
 """A result's extra values: typed in BenchResult / ResultView, one JSON object when stored
-(bench_runs.extra) and exported (rtoslab.export/1 "extra"), old databases still readable."""
+(bench_runs.extra) and exported (rtoslab.export/2 "extra"), old databases still readable."""
 
 from __future__ import annotations
 

@@ -82,9 +82,25 @@ int64_t rtoslab_clock_elapsed_ns(void)
     return rtoslab_clock_to_ns(qatomic_read_i64(&lab_cycles) + qatomic_read_i64(&lab_idle));
 }
 
-void rtoslab_clock_warp(int64_t ns)
+void rtoslab_clock_warp(void)
 {
-    int64_t cycles = rtoslab_clock_round(ns);
+    CPUState *cpu;
+    int64_t ns;
+    int64_t cycles;
+
+    /* A halted vCPU runs no more instructions, so its counter is final: account it here
+     * (its thread's own accounting then adds nothing). */
+    seqlock_write_lock(&timers_state.vm_clock_seqlock, &timers_state.vm_clock_lock);
+    CPU_FOREACH(cpu) {
+        rtoslab_clock_account(cpu);
+    }
+    seqlock_write_unlock(&timers_state.vm_clock_seqlock, &timers_state.vm_clock_lock);
+
+    ns = qemu_clock_deadline_ns_all(QEMU_CLOCK_VIRTUAL, ~QEMU_TIMER_ATTR_EXTERNAL);
+    if (ns <= 0) {
+        return; /* a timer is due now (or none is armed): the vCPU thread runs it */
+    }
+    cycles = rtoslab_clock_round(ns);
     seqlock_write_lock(&timers_state.vm_clock_seqlock, &timers_state.vm_clock_lock);
     qatomic_set_i64(&lab_idle, lab_idle + cycles);
     lab_idle_pending += cycles;

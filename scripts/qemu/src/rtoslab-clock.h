@@ -13,9 +13,10 @@
  * core takes it (an instruction that straddles the cycle completes). Virtual time in ns is
  * (cycles accounted + idle cycles) * 1e9 / hz, accounted at QEMU's icount sync points, so
  * the main loop never reads a counter that is still moving. When every vCPU sleeps
- * (icount sleep=off), the clock jumps to the next deadline as QEMU's warp does; the
- * jump, in cycles, is added to vCPU 0's counter before it runs again, so a probe
- * interval across a sleep spans the sleep.
+ * (icount sleep=off), the clock jumps to the next deadline as QEMU's warp does, measured
+ * after every vCPU's counter is accounted (the main loop may see a vCPU halted before its
+ * thread reached a sync point); the jump, in cycles, is added to vCPU 0's counter before
+ * it runs again, so a probe interval across a sleep spans the sleep.
  */
 #ifndef RTOSLAB_CLOCK_H
 #define RTOSLAB_CLOCK_H
@@ -50,8 +51,12 @@ int64_t rtoslab_clock_limit(void);
 /* Accounted cycles plus idle cycles, in ns (without QEMU's icount bias). */
 int64_t rtoslab_clock_elapsed_ns(void);
 
-/* Every vCPU sleeps: advance the clock by `ns` (the next deadline), in whole cycles. */
-void rtoslab_clock_warp(int64_t ns);
+/* Every vCPU sleeps: account every vCPU's counter, then advance the clock to the next
+ * deadline, in whole cycles (nothing when a timer is already due). QEMU calls this from
+ * its main loop, which may find a vCPU halted (WFI) before that vCPU's own thread has
+ * accounted the cycles it ran up to its WFI: the deadline measured from the unaccounted
+ * clock would be too far, and the clock would jump past it by a host-timed amount. */
+void rtoslab_clock_warp(void);
 
 /* Before a slice: move pending idle cycles into vCPU 0's counter and set the cycle at
  * which the slice ends (the counter now + the slice's budget, which icount computed in

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("run_id", help=RUN_REF_HELP)
     p.add_argument("--what", default="summaries-csv", choices=WHAT,
                    help="summaries-csv (default), samples-csv, or json (summaries + raw samples, "
-                   "schema rtoslab.export/1, with each benchmark's console), or trace (the timelines "
+                   "schema rtoslab.export/2, with each benchmark's console), or trace (the timelines "
                    "of a run made with --trace, "
                    "Chrome trace event JSON for Perfetto; docs/timeline.md)")
     p.add_argument("-o", "--output", type=Path, default=None, help="file (default: stdout)")

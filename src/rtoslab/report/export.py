@@ -12,15 +12,15 @@
     ``seq`` counts from 0 in measurement order; ``cycles`` is 0 when no cycle model ran.
 
 ``export_json(view, samples)``
-    Schema ``rtoslab.export/1`` (docs/formats.md §6)::
+    Schema ``rtoslab.export/2`` (docs/formats.md §6)::
 
         {
-          "schema": "rtoslab.export/1",
+          "schema": "rtoslab.export/2",
           "run": {"id", "status", "started_at", "finished_at", "revision", "host",
                   "command", "experiment", "tool_versions"},
           "configs": [{"hash", "target", "core", "kernel", "kernel_config",
                        "kernel_config_hash", "compiler", "compiler_version",
-                       "cflags", "ldflags", "model"}],
+                       "cflags", "ldflags", "timing"}],
           "results": [{"benchmark", "config" (a hash from "configs"), "status",
                        "reason", "total_insns", "total_cycles",
                        "calibration" ({"insns", "cycles"} or null), "extra",
@@ -60,11 +60,11 @@ from rtoslab.views import ConfigView, MetricView, ResultView, RunView
 # metric id -> raw samples in measurement order
 Samples = Mapping[int, tuple[Sample, ...]]
 
-EXPORT_SCHEMA = "rtoslab.export/1"
+EXPORT_SCHEMA = "rtoslab.export/2"
 
 SUMMARY_COLUMNS = (
     "run_id", "config", "target", "core", "kernel", "kernel_config_hash", "kernel_config",
-    "compiler", "compiler_version", "cflags", "ldflags", "model", "axes",
+    "compiler", "compiler_version", "cflags", "ldflags", "timing", "axes",
     "benchmark", "status", "reason", "metric", "unit",
     "n", "min", "max", "mean", "median", "mode", "stdev", "p90", "p99",
 )
@@ -101,7 +101,7 @@ def _config_cells(config: ConfigView) -> list[str]:
         config.hash, config.target, config.core, config.kernel, config.kernel_config_hash,
         _compact(config.kernel_config), config.compiler, config.compiler_version,
         config.cflags, config.ldflags, _compact(config.timing),
-        # the axis values a comparison names (compact JSON, like kernel_config and model)
+        # the axis values a comparison names (compact JSON, like kernel_config and timing)
         _compact(axes_of(config)),
     ]
 
@@ -196,12 +196,12 @@ def _config_doc(c: ConfigView) -> dict[str, object]:
         "compiler_version": c.compiler_version,
         "cflags": c.cflags,
         "ldflags": c.ldflags,
-        "model": c.timing,
+        "timing": c.timing,
     }
 
 
 def export_document(view: RunView, samples: Samples) -> dict[str, object]:
-    """The ``rtoslab.export/1`` document as a JSON-ready dict."""
+    """The ``rtoslab.export/2`` document as a JSON-ready dict."""
     return _document(samples, view, None)
 
 
@@ -225,7 +225,7 @@ def _document(samples: Samples, view: RunView, columns: list[str] | None) -> dic
 
 
 def export_json(view: RunView, samples: Samples) -> str:
-    """The run's summaries and raw samples as ``rtoslab.export/1`` JSON, ending in a newline.
+    """The run's summaries and raw samples as ``rtoslab.export/2`` JSON, ending in a newline.
 
     Indented for reading, except that each sample column is written on one line.
     """
