@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import socket
 import subprocess
 import sys
@@ -112,16 +113,20 @@ def main(argv: list[str]) -> int:
                                 "--target", args.target, "--kernel", args.kernel, "--json",
                                 "--db", f"{d}/build.sqlite"], cwd=REPO, capture_output=True,
                                text=True, check=False)
-    if built.returncode != 0:
+    if built.returncode != 0 or not built.stdout.strip():
         print(f"determinism_stress: rtoslab run failed: {built.stderr.strip()[-500:]}", file=sys.stderr)
         return 2
     config = BuildConfig(target=args.target, kernel=args.kernel, timing=timing)
     folder = cache_root() / "build" / config.image_key()
     target = config.target_info()
     model = plugin_model(config.timing_settings(), target)
-    images = sorted(folder.glob("*.elf"))
+    # The folder also keeps images other runs built for this configuration: only the
+    # benchmarks this run measured (and passed) are stressed.
+    names = sorted({r["benchmark"] for r in json.loads(built.stdout)["results"] if r.get("status") == "ok"})
+    images = [folder / f"{n}.elf" for n in names if (folder / f"{n}.elf").is_file()]
     if not images:
-        print(f"determinism_stress: no images in {folder}", file=sys.stderr)
+        print(f"determinism_stress: no image of {', '.join(names) or 'any benchmark'} in {folder}",
+              file=sys.stderr)
         return 2
     jobs = [(elf, i) for elf in images for i in range(args.runs)]
 
