@@ -46,9 +46,9 @@ from typing import Any
 from rtoslab.builder.cmake import BuildResult, build
 from rtoslab.builder.config import BuildConfig
 from rtoslab.builder.sharing import images_dir
-from rtoslab.catalog import Benchmark, alloc_na_reason, define_na_reason, na_reason
+from rtoslab.catalog import Benchmark
 from rtoslab.paths import PLUGIN_FILE, cache_root, plugin_path
-from rtoslab.pipeline import Progress, config_identity, run_benchmark_traced, source_hash
+from rtoslab.pipeline import Progress, config_identity, config_na_reason, run_benchmark_traced, source_hash
 from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store
@@ -324,9 +324,7 @@ def _execute(session: ClusterSession, store: Store, run_id: int,
 
     groups: dict[str, tuple[BuildConfig, list[tuple[int, Benchmark]]]] = {}
     for i, (config, bench, _) in enumerate(items):
-        reason = (na_reason(bench, config.kernel_info(), config.target_info())
-                  or alloc_na_reason(bench, config.define_map())
-                  or define_na_reason(bench, config.define_map()))
+        reason = config_na_reason(config, bench)
         if reason is not None:
             results[i] = BenchResult(bench.name, "n/a", reason)
         else:
