@@ -21,6 +21,11 @@ modelled):
   but the driver's cores bound the sweep (beyond about D x (b + r) / b workers for D
   driver cores, b seconds of build and r of emulation per configuration).
 
+A task's configuration carries the driver's catalog as its search paths (a pickled
+``Catalog`` is its ``SearchPaths``): the worker discovers the same folders itself, so the
+user's own targets, ports and benchmarks (rtoslab.toml, ``--*-path``, an experiment's
+``*_paths``) must be at the same paths on every node.
+
 Either way a task first checks its node: a missing tool, or a tool whose version differs
 from the one the configuration's stored identity names (the driver's), fails the task's
 benchmarks with one line naming the tool and the node, since a stored record never says
