@@ -200,3 +200,25 @@ def test_commands_in_one_process_do_not_share_search_paths(tmp_path: Path, monke
     assert "mine_only_here" in capsys.readouterr().out
     assert main(["list"]) == 0
     assert "mine_only_here" not in capsys.readouterr().out
+
+
+def test_no_module_of_rtoslab_keeps_a_catalog() -> None:
+    """A catalog is made by the CLI or the API and passed down: no module-level Catalog
+    (or a container holding one) anywhere in src/rtoslab, and the catalog package exports
+    no lookup that would need one."""
+    import ast
+
+    import rtoslab.catalog as package
+
+    src = Path(package.__file__).resolve().parents[1]
+    kept = []
+    for path in sorted(src.rglob("*.py")):
+        for node in ast.parse(path.read_text(), str(path)).body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            if value is not None and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                                         and n.func.id == "Catalog" for n in ast.walk(value)):
+                kept.append(f"{path.relative_to(src)}:{node.lineno}")
+    assert kept == []
+    lookups = {"get_target", "get_kernel", "get_benchmark", "suite_benchmarks", "targets", "kernels",
+               "benchmarks", "suites", "add_search_paths", "current", "use", "alloc_na_reason"}
+    assert [n for n in sorted(lookups) if callable(getattr(package, n, None))] == []
