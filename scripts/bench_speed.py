@@ -34,12 +34,14 @@ from pathlib import Path
 
 from rtoslab.builder.cmake import build
 from rtoslab.builder.config import BuildConfig
-from rtoslab.catalog import get_benchmark, get_target
+from rtoslab.catalog import Catalog
 from rtoslab.paths import plugin_path
 from rtoslab.pipeline import plugin_model
 from rtoslab.runners.base import RunRequest
 from rtoslab.runners.qemu import qemu_command
 from rtoslab.trace.reader import read_trace
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 
 def timed(cmd: list[str]) -> tuple[float, float]:
@@ -90,10 +92,10 @@ def main() -> int:
                   f"(best of {args.repeat})")
 
         overrides = tuple(sorted(model.items()))
-        config = BuildConfig(timing=overrides)
-        bench = get_benchmark("perf_mix")
+        config = BuildConfig(catalog=CATALOG, timing=overrides)
+        bench = CATALOG.get_benchmark("perf_mix")
         elf = build(config, [bench]).elfs["perf_mix"]
-        target = get_target(config.target)
+        target = CATALOG.get_target(config.target)
         timing = config.timing_settings()
         # The plugin's arguments as a run gets them (time_hz on the one clock).
         settings = plugin_model(timing, target)

@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from rtoslab.builder.config import BuildConfig
+from rtoslab.catalog import Catalog
 from rtoslab.paths import cache_root, plugin_path
 from rtoslab.pipeline import plugin_model
 from rtoslab.runners.base import RunRequest
@@ -116,7 +117,7 @@ def main(argv: list[str]) -> int:
     if built.returncode != 0 or not built.stdout.strip():
         print(f"determinism_stress: rtoslab run failed: {built.stderr.strip()[-500:]}", file=sys.stderr)
         return 2
-    config = BuildConfig(target=args.target, kernel=args.kernel, timing=timing)
+    config = BuildConfig(target=args.target, kernel=args.kernel, timing=timing, catalog=Catalog())
     folder = cache_root() / "build" / config.image_key()
     target = config.target_info()
     model = plugin_model(config.timing_settings(), target)

@@ -27,10 +27,13 @@ import tempfile
 from pathlib import Path
 
 from rtoslab.builder.config import BuildConfig
+from rtoslab.catalog import Catalog
 from rtoslab.paths import plugin_path
 from rtoslab.pipeline import plugin_model
 from rtoslab.runners.base import RunRequest
 from rtoslab.runners.qemu import qemu_command
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 TARGET = "mps2-an521"
 LINE = re.compile(r"Trace (\d+): \S+ \[\w+/0*(\w+)/\w+/\w+\] (\S+)")
@@ -79,7 +82,7 @@ def main(argv: list[str]) -> int:
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "exec.log"
-        config = BuildConfig(target=TARGET)
+        config = BuildConfig(catalog=CATALOG, target=TARGET)
         target = config.target_info()
         req = RunRequest(elf.stem, elf, target, Path(tmp), 200_000_000, 600.0,
                          plugin_model(config.timing_settings(), target))

@@ -33,6 +33,7 @@ import tempfile
 from pathlib import Path
 
 from rtoslab.builder.config import BuildConfig
+from rtoslab.catalog import Catalog
 from rtoslab.paths import plugin_path
 from rtoslab.pipeline import plugin_model
 from rtoslab.records import Hit, RtoslabError
@@ -40,6 +41,8 @@ from rtoslab.runners.base import RunRequest
 from rtoslab.runners.qemu import qemu_command
 from rtoslab.trace.events import KIND_ENTRY, KIND_TAIL_CHAIN, ExcEvent, read_events
 from rtoslab.trace.reader import read_trace
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 TARGET = "mps2-an521"  # examples/smp.toml's board; its target.toml gives the timing settings
 OUTLIER_INSNS = 30
@@ -57,7 +60,7 @@ def symbols(elf: Path) -> dict[int, str]:
 
 def run(elf: Path, folder: Path) -> tuple[Path, Path]:
     """One run with the event file on, as `rtoslab run --trace` starts QEMU."""
-    config = BuildConfig(target=TARGET)
+    config = BuildConfig(catalog=CATALOG, target=TARGET)
     target = config.target_info()
     req = RunRequest(elf.stem, elf, target, folder, 200_000_000, 600.0,
                      plugin_model(config.timing_settings(), target), events=True)

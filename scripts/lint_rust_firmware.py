@@ -26,8 +26,10 @@ import sys
 from pathlib import Path
 
 from rtoslab.builder.rust import CARGO, RUSTC, cargo_env, workspace_dir
-from rtoslab.catalog import lacked_features, targets
+from rtoslab.catalog import Catalog, lacked_features
 from rtoslab.paths import cache_root
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 CLIPPY = Path("/usr/bin/cargo-clippy")  # rust-web-clippy: Debian's rustc-web's clippy
 
@@ -35,7 +37,7 @@ CLIPPY = Path("/usr/bin/cargo-clippy")  # rust-web-clippy: Debian's rustc-web's 
 def lint_targets() -> list[str]:
     """One target per kind of core the crates' code distinguishes (Thumb-2 or not)."""
     chosen: dict[bool, str] = {}
-    for name, target in sorted(targets().items()):
+    for name, target in sorted(CATALOG.targets.items()):
         if target.spec.rust_target:
             chosen.setdefault("thumb2" in lacked_features(target), name)
     return [chosen[k] for k in sorted(chosen)]
@@ -55,7 +57,7 @@ def main() -> int:
     failed = subprocess.run([rustup_cargo, "fmt", "--all", "--check"], cwd=ws,
                             check=False).returncode != 0
     for name in lint_targets():
-        target = targets()[name]
+        target = CATALOG.targets[name]
         env = cargo_env(target)
         env.pop("RUSTC_WORKSPACE_WRAPPER")  # clippy's own driver takes that place
         env.pop("CARGO_ENCODED_RUSTFLAGS")  # path remapping: only images need it

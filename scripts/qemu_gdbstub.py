@@ -15,6 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from rtoslab.catalog import Catalog
 from rtoslab.pipeline import gdbstub_command
 
 
@@ -23,7 +24,7 @@ def main() -> int:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
     trace = Path(tempfile.mkdtemp(prefix="rtoslab-gdbstub-")) / "gdbstub.trace"
-    cmd = gdbstub_command(sys.argv[1], int(sys.argv[2]), trace)
+    cmd = gdbstub_command(Catalog(), sys.argv[1], int(sys.argv[2]), trace)
     print(" ".join(cmd), file=sys.stderr)
     os.execvp(cmd[0], cmd)
 

@@ -22,12 +22,14 @@ from rtoslab.api import (
     search,
     select,
 )
+from rtoslab.catalog import Catalog
 from rtoslab.records import RtoslabError
 from rtoslab.version import __version__
 
 __all__ = [
     "RECORD_COLUMNS",
     "SAMPLE_RECORD_COLUMNS",
+    "Catalog",
     "Results",
     "RtoslabError",
     "RunOutcome",

@@ -10,6 +10,12 @@ these functions). Everything here is re-exported by ``import rtoslab``::
             print(row["benchmark"], row["metric"], row["unit"], row["median"])
         df = res.to_dataframe("latest")            # needs the extra: rtoslab[pandas]
 
+Your own benchmark, port and target folders: ``rtoslab.search`` makes the catalog of
+them (a ``rtoslab.catalog.Catalog``; ``run`` makes its own from its arguments), and
+``select``, ``configuration`` and ``experiment`` take it as ``catalog=`` (default: the
+checkout's folders alone). A configuration carries its catalog down to the build and run;
+nothing is kept between calls, so catalogs of different folders can be used side by side.
+
 Errors are ``rtoslab.RtoslabError`` with a one-line message saying what to do.
 """
 
@@ -23,18 +29,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from rtoslab.builder.config import BuildConfig, check_cflags, with_kernel_source
-from rtoslab.catalog import (
-    Benchmark,
-    add_search_paths,
-    get_benchmark,
-    get_kernel,
-    get_target,
-    suite_benchmarks,
-)
+from rtoslab.builder.config import DEFAULT_TARGET, BuildConfig, check_cflags, with_kernel_source
+from rtoslab.catalog import Benchmark, Catalog
 from rtoslab.experiments.experiment import Experiment, check_timing, load_experiment
 from rtoslab.pipeline import Progress, execute, preflight
-from rtoslab.project import use_project
+from rtoslab.project import nearest_project
 from rtoslab.records import BenchResult, RtoslabError, Sample
 from rtoslab.report.comparison.table import axes_of
 from rtoslab.report.rows import run_rows
@@ -52,7 +51,6 @@ if TYPE_CHECKING:
     from rtoslab.cluster import ClusterSession
 
 DEFAULT_SUITE = "smoke"
-DEFAULT_TARGET = "mps2-an385"
 DEFAULT_KERNEL = "baremetal"
 
 Plan = list[tuple[BuildConfig, list[Benchmark]]]
@@ -70,25 +68,35 @@ class RunOutcome:
 
 
 def search(bench_paths: Iterable[str | Path] = (), port_paths: Iterable[str | Path] = (),
-           target_paths: Iterable[str | Path] = (), project_from: str | Path | None = None) -> None:
-    """Add folders of your own benchmarks, ports and targets to the search (and, with
-    ``project_from``, the folders of the rtoslab.toml found there or above)."""
-    if project_from is not None:
-        use_project(Path(project_from))
-    add_search_paths([Path(p) for p in bench_paths], [Path(p) for p in port_paths],
-                     [Path(p) for p in target_paths])
+           target_paths: Iterable[str | Path] = (), project_from: str | Path | None = None) -> Catalog:
+    """The catalog of the checkout's folders and your own benchmarks, ports and targets
+    (each path: one such folder or a folder of them), with ``project_from`` also the
+    folders of the rtoslab.toml found there or above (first). Pass it on as ``catalog=``."""
+    catalog = Catalog()
+    project = nearest_project(Path(project_from)) if project_from is not None else None
+    if project is not None:
+        catalog = project.catalog(catalog)
+    return catalog.with_paths([Path(p) for p in bench_paths], [Path(p) for p in port_paths],
+                              [Path(p) for p in target_paths])
 
 
-def select(benchmarks: Sequence[str] = (), suite: str | None = None) -> list[Benchmark]:
+def _catalog(catalog: Catalog | None) -> Catalog:
+    """The catalog given, else one of the checkout's folders alone."""
+    return catalog if catalog is not None else Catalog()
+
+
+def select(benchmarks: Sequence[str] = (), suite: str | None = None, *,
+           catalog: Catalog | None = None) -> list[Benchmark]:
     """The suite's benchmarks, then each named benchmark not already among them (in the
-    order given); neither: the default suite."""
-    chosen = suite_benchmarks(suite) if suite else []
+    order given); neither: the default suite. ``catalog``: where they are looked up."""
+    found = _catalog(catalog)
+    chosen = found.suite_benchmarks(suite) if suite else []
     if not benchmarks and not chosen:
-        chosen = suite_benchmarks(DEFAULT_SUITE)
+        chosen = found.suite_benchmarks(DEFAULT_SUITE)
     names = {b.name for b in chosen}
     for name in benchmarks:
         if name not in names:
-            chosen.append(get_benchmark(name))
+            chosen.append(found.get_benchmark(name))
             names.add(name)
     return chosen
 
@@ -97,13 +105,16 @@ def configuration(target: str = DEFAULT_TARGET, kernel: str = DEFAULT_KERNEL,
                   cflags: str | Sequence[str] = "-O2", options: Mapping[str, object] | None = None,
                   defines: Mapping[str, object] | None = None,
                   timing: Mapping[str, object] | None = None,
-                  kernel_source: str | Path | None = None, probe: str = "") -> BuildConfig:
+                  kernel_source: str | Path | None = None, probe: str = "", *,
+                  catalog: Catalog | None = None) -> BuildConfig:
     """One checked configuration (its axes: what is given). ``probe``: the probe mode
-    ("" = the target's; "region" or "buffer", lab/probe.h). Raises one line for an unknown
-    target or kernel, a bad option, define, compiler flag or timing setting, or a
+    ("" = the target's; "region" or "buffer", lab/probe.h); ``catalog``: where the target
+    and kernel are looked up (the configuration carries it). Raises one line for an
+    unknown target or kernel, a bad option, define, compiler flag or timing setting, or a
     ``kernel_source`` tree the kernel's port does not take (docs/ci.md)."""
-    get_target(target)
-    get_kernel(kernel)
+    found = _catalog(catalog)
+    found.get_target(target)
+    found.get_kernel(kernel)
     flags = tuple(shlex.split(cflags)) if isinstance(cflags, str) else tuple(cflags)
     try:
         check_cflags(flags)
@@ -112,7 +123,7 @@ def configuration(target: str = DEFAULT_TARGET, kernel: str = DEFAULT_KERNEL,
     config = BuildConfig(target=target, kernel=kernel,
                          kernel_options=tuple(sorted((options or {}).items())),
                          cflags=flags, defines=tuple(sorted((defines or {}).items())),
-                         timing=tuple(sorted((timing or {}).items())), probe=probe)
+                         timing=tuple(sorted((timing or {}).items())), probe=probe, catalog=found)
     if probe:
         config = replace(config, axes=tuple({**config.axis_values(), "probe": probe}.items()))
     config.validate()
@@ -130,9 +141,10 @@ def gdb_runner(server: str, reset: str | None = None) -> GdbRunner:
     return runner
 
 
-def experiment(path: str | Path) -> Experiment:
-    """Load and check an experiment file (its *_paths join the search)."""
-    exp = load_experiment(Path(path))
+def experiment(path: str | Path, *, catalog: Catalog | None = None) -> Experiment:
+    """Load and check an experiment file; its *_paths are searched besides ``catalog``'s
+    folders (the experiment's own catalog: ``Experiment.catalog``)."""
+    exp = load_experiment(Path(path), _catalog(catalog))
     check_timing(exp)
     return exp
 
@@ -213,7 +225,7 @@ def run(benchmarks: Sequence[str] = (), *, suite: str | None = None, target: str
     ``project_from``: where to look for rtoslab.toml (None: do not).
     ``kernel_source``: a kernel source tree (``--kernel-source``) for the kernels that take one.
     """
-    search(bench_paths, port_paths, target_paths, project_from)
+    catalog = search(bench_paths, port_paths, target_paths, project_from)
     spec: ReportSpec | None = None
     if experiment_file is not None:
         if benchmarks or suite or options or defines or timing or target is not None \
@@ -221,17 +233,17 @@ def run(benchmarks: Sequence[str] = (), *, suite: str | None = None, target: str
             raise RtoslabError("an experiment file sets its own benchmarks, configurations and options: "
                                "pass none of benchmarks/suite/target/kernel/cflags/options/defines/timing "
                                "with it (edit the file instead)")
-        exp = experiment(experiment_file)
+        exp = experiment(experiment_file, catalog=catalog)
         if kernel_source is not None:
             exp = exp.with_kernel_source(kernel_source)
         plan: Plan = exp.plan()
         spec = exp.report_spec()
         command = f"rtoslab.run(experiment_file={str(experiment_file)!r})"
     else:
-        chosen = select(benchmarks, suite)
+        chosen = select(benchmarks, suite, catalog=catalog)
         plan = [(configuration(target or DEFAULT_TARGET, kernel or DEFAULT_KERNEL,
                                cflags if cflags is not None else "-O2", options, defines, timing,
-                               kernel_source), chosen)]
+                               kernel_source, catalog=catalog), chosen)]
         command = f"rtoslab.run({', '.join(b.name for b in chosen)})"
     with open_store(Path(db) if db is not None else default_db_path()) as store:
         return execute_plan(store, plan, command,

@@ -21,6 +21,11 @@ modelled):
   but the driver's cores bound the sweep (beyond about D x (b + r) / b workers for D
   driver cores, b seconds of build and r of emulation per configuration).
 
+A task's configuration carries the driver's catalog as its search paths (a pickled
+``Catalog`` is its ``SearchPaths``): the worker discovers the same folders itself, so the
+user's own targets, ports and benchmarks (rtoslab.toml, ``--*-path``, an experiment's
+``*_paths``) must be at the same paths on every node.
+
 Either way a task first checks its node: a missing tool, or a tool whose version differs
 from the one the configuration's stored identity names (the driver's), fails the task's
 benchmarks with one line naming the tool and the node, since a stored record never says
@@ -46,9 +51,9 @@ from typing import Any
 from rtoslab.builder.cmake import BuildResult, build
 from rtoslab.builder.config import BuildConfig
 from rtoslab.builder.sharing import images_dir
-from rtoslab.catalog import Benchmark, alloc_na_reason, define_na_reason, na_reason
+from rtoslab.catalog import Benchmark
 from rtoslab.paths import PLUGIN_FILE, cache_root, plugin_path
-from rtoslab.pipeline import Progress, config_identity, run_benchmark_traced, source_hash
+from rtoslab.pipeline import Progress, config_identity, config_na_reason, run_benchmark_traced, source_hash
 from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store
@@ -324,9 +329,7 @@ def _execute(session: ClusterSession, store: Store, run_id: int,
 
     groups: dict[str, tuple[BuildConfig, list[tuple[int, Benchmark]]]] = {}
     for i, (config, bench, _) in enumerate(items):
-        reason = (na_reason(bench, config.kernel_info(), config.target_info())
-                  or alloc_na_reason(bench, config.define_map())
-                  or define_na_reason(bench, config.define_map()))
+        reason = config_na_reason(config, bench)
         if reason is not None:
             results[i] = BenchResult(bench.name, "n/a", reason)
         else:

@@ -24,7 +24,7 @@ from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text, tre
 from rtoslab.builder.footprint import footprint_of
 from rtoslab.builder.rust import rustc_version
 from rtoslab.builder.sharing import images_dir, private_run_dir, release_run_dir
-from rtoslab.catalog import Benchmark, Target, alloc_na_reason, define_na_reason, na_reason
+from rtoslab.catalog import Benchmark, Catalog, Target, define_na_reason, na_reason
 from rtoslab.exitcodes import code_of
 from rtoslab.lab_headers import trace_tasks
 from rtoslab.paths import cache_root, check_cache, firmware_root, plugin_path
@@ -59,7 +59,7 @@ def config_na_reason(config: BuildConfig, bench: Benchmark) -> str | None:
     """Why ``bench`` cannot run in ``config`` (its kernel's or target's capabilities, the
     allocator's, the defines it allows), or None: the one check that makes a result n/a."""
     return (na_reason(bench, config.kernel_info(), config.target_info())
-            or alloc_na_reason(bench, config.define_map())
+            or config.catalog.alloc_na_reason(bench, config.define_map())
             or define_na_reason(bench, config.define_map()))
 
 
@@ -247,7 +247,7 @@ def _run_in(config: BuildConfig, bench: Benchmark, built: BuildResult, runner: R
     footprint: Footprint | None = None
     footprint_error: str | None = None
     try:
-        footprint = footprint_of(built.elfs[bench.name])
+        footprint = footprint_of(built.elfs[bench.name], target)
     except RtoslabError as e:
         footprint_error = str(e)
     reserved = sorted(set(out.console_report.counters) & set(EXTRA_KEYS))
@@ -423,7 +423,7 @@ def dump_identity(config: BuildConfig) -> str:
     return json.dumps(config_identity(config), indent=1, sort_keys=True)
 
 
-def gdbstub_command(config_target: str, port: int, trace_path: Path,
+def gdbstub_command(catalog: Catalog, config_target: str, port: int, trace_path: Path,
                     timing: dict[str, object] | None = None) -> list[str]:
     """QEMU as a GDB server for the GDB runner (docs/boards.md, "Without a board"): the
     patched QEMU with the plugin's timing model on the one clock, so SysTick, which a
@@ -431,7 +431,7 @@ def gdbstub_command(config_target: str, port: int, trace_path: Path,
     (the runner loads it), gdbstub on 127.0.0.1:``port``. ``timing``: resolved settings
     (default: the target's). The plugin gets no handler list (the image is not known
     yet), so exception entries are not priced as the plugin path prices them."""
-    config = BuildConfig(target=config_target)
+    config = BuildConfig(target=config_target, catalog=catalog)
     target = config.target_info()
     settings = timing if timing is not None else config.timing_settings()
     req = RunRequest(benchmark="gdbstub", elf=Path("/dev/null"), target=target,

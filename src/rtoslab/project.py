@@ -1,7 +1,8 @@
 """A project file, ``rtoslab.toml``: the user's own benchmark, port and target folders.
 
 rtoslab looks for it in the current directory and then in each parent (the first one
-found wins). Its folders are searched besides the checkout's (``rtoslab.catalog``)::
+found wins). Its folders are searched besides the checkout's (``Project.catalog``: the
+CLI's and the API's ``Catalog`` starts from them)::
 
     kernel_source = "FreeRTOS-Kernel"   # optional: the kernel tree the kernels that take
                                         # one build from (`--kernel-source` overrides it)
@@ -20,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtoslab.catalog import add_search_paths
+from rtoslab.catalog import Catalog
 from rtoslab.records import RtoslabError
 from rtoslab.schema import parse_file
 
@@ -51,6 +52,10 @@ class Project:
     port: tuple[Path, ...]
     target: tuple[Path, ...]
     kernel_source: Path | None = None  # the kernel tree (checked when a configuration uses it)
+
+    def catalog(self, base: Catalog) -> Catalog:
+        """``base`` with this project's folders searched too."""
+        return base.with_paths(self.bench, self.port, self.target)
 
 
 def find_project(start: Path) -> Path | None:
@@ -87,14 +92,10 @@ def load_project(path: Path) -> Project:
     return Project(root, resolved["bench"], resolved["port"], resolved["target"], source)
 
 
-def use_project(start: Path) -> Project | None:
-    """Find the project file from ``start`` and add its folders to the catalog's search."""
+def nearest_project(start: Path) -> Project | None:
+    """The project of the rtoslab.toml in ``start`` or above it (read and checked), or None."""
     path = find_project(start)
-    if path is None:
-        return None
-    project = load_project(path)
-    add_search_paths(project.bench, project.port, project.target)
-    return project
+    return None if path is None else load_project(path)
 
 
 def write_project_file(root: Path) -> Path:

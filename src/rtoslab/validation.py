@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rtoslab.builder.config import BuildConfig
-from rtoslab.catalog import Benchmark, ValidationCase, get_target, suite_benchmarks
+from rtoslab.builder.config import DEFAULT_TARGET, BuildConfig
+from rtoslab.catalog import Benchmark, Catalog, ValidationCase
 from rtoslab.records import BenchResult, RtoslabError, Unit
 
 SUITE = "validation"
@@ -57,7 +57,7 @@ def timing_key(case: ValidationCase) -> tuple[tuple[str, object], ...]:
 
 def case_target(case: ValidationCase) -> str:
     """The target the case runs on: its own, else the default configuration's."""
-    return case.target or BuildConfig().target
+    return case.target or DEFAULT_TARGET
 
 
 def settings_text(case: ValidationCase) -> str:
@@ -71,16 +71,17 @@ def _run_key(case: ValidationCase) -> tuple[str, tuple[tuple[str, object], ...]]
     return case_target(case), timing_key(case)
 
 
-def plan(benches: list[Benchmark] | None = None) -> list[tuple[BuildConfig, list[Benchmark]]]:
+def plan(catalog: Catalog,
+         benches: list[Benchmark] | None = None) -> list[tuple[BuildConfig, list[Benchmark]]]:
     """One configuration per (benchmark, target, timing settings) the cases need, with the
     default kernel and flags (bare metal, -O2); the target is the case's (default
-    mps2-an385)."""
+    mps2-an385). ``benches``: default the catalog's validation suite."""
     out: list[tuple[BuildConfig, list[Benchmark]]] = []
-    for b in benches if benches is not None else suite_benchmarks(SUITE):
+    for b in benches if benches is not None else catalog.suite_benchmarks(SUITE):
         for target, timing in sorted({_run_key(c) for c in b.validation}, key=repr):
-            get_target(target)  # an unknown target: its one-line error before anything runs
+            catalog.get_target(target)  # an unknown target: its one-line error before anything runs
             config = BuildConfig(target=target, timing=timing,
-                                 axes=tuple((f"timing.{k}", v) for k, v in timing))
+                                 axes=tuple((f"timing.{k}", v) for k, v in timing), catalog=catalog)
             out.append((config, [b]))
     return out
 
@@ -177,17 +178,17 @@ def model_config(board: BuildConfig) -> BuildConfig:
     if not target.is_board:
         return BuildConfig(target=board.target, kernel=board.kernel, cflags=board.cflags,
                            defines=board.defines, kernel_options=board.kernel_options,
-                           timing=board.timing, probe="region")
+                           timing=board.timing, probe="region", catalog=board.catalog)
     model = target.spec.board.model_target if target.spec.board else ""
     if not model:
         raise RtoslabError(f"target {target.name} names no [board] model_target: add the emulator "
                            "target whose QEMU machine runs its model side (docs/boards.md)")
-    get_target(model)
+    board.catalog.get_target(model)
     settings = board.timing_settings()
     timing = tuple(sorted((k, v) for k, v in settings.items() if k in _BOARD_TIMING))
     return BuildConfig(target=model, kernel=board.kernel, cflags=board.cflags,
                        defines=board.defines, kernel_options=board.kernel_options,
-                       timing=timing, probe="region")
+                       timing=timing, probe="region", catalog=board.catalog)
 
 
 @dataclass(frozen=True)

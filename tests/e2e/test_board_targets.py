@@ -12,12 +12,14 @@ import pytest
 
 from rtoslab.builder.cmake import build
 from rtoslab.builder.config import BuildConfig
-from rtoslab.catalog import na_reason, suite_benchmarks, targets
+from rtoslab.catalog import Catalog, na_reason
 from rtoslab.trace.elf import read_elf_symbol
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 pytestmark = pytest.mark.qemu  # (needs the cross toolchain, as the emulator tests do)
 
-BOARDS = sorted(name for name, t in targets().items() if t.is_board)
+BOARDS = sorted(name for name, t in CATALOG.targets.items() if t.is_board)
 
 
 def test_the_four_boards_of_issue_29_are_there() -> None:
@@ -26,11 +28,11 @@ def test_the_four_boards_of_issue_29_are_there() -> None:
 
 @pytest.mark.parametrize("board", BOARDS)
 def test_a_board_builds_and_links_the_smoke_and_kernel_suites(board: str) -> None:
-    config = BuildConfig(target=board, kernel="freertos")
+    config = BuildConfig(catalog=CATALOG, target=board, kernel="freertos")
     config.validate()
     assert config.probe_mode() == "buffer"
     target = config.target_info()
-    wanted = {b.name: b for b in [*suite_benchmarks("smoke"), *suite_benchmarks("kernel")]}
+    wanted = {b.name: b for b in [*CATALOG.suite_benchmarks("smoke"), *CATALOG.suite_benchmarks("kernel")]}
     benches = [b for b in wanted.values() if na_reason(b, config.kernel_info(), target) is None]
     result = build(config, benches, True)
     assert not result.failed, result.failed

@@ -11,17 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.catalog import benchmarks, lacked_features, targets
+from rtoslab.catalog import Catalog, lacked_features
 from rtoslab.paths import cache_root
 from rtoslab.store import open_store
 
 from .conftest import RunCli
 
+CATALOG = Catalog()  # the checkout's folders alone
+
 pytestmark = pytest.mark.qemu
 
 # The emulator targets beyond mps2-an385 (which the rest of the suite covers); the real
 # boards ([board]: the GDB runner) are tests/e2e/test_gdb_runner.py's.
-BOARDS = sorted(t for t, target in targets().items() if t != "mps2-an385" and not target.is_board)
+BOARDS = sorted(t for t, target in CATALOG.targets.items() if t != "mps2-an385" and not target.is_board)
 
 
 def _run(run_cli: RunCli, tmp_path: Path, *args: str) -> dict[str, object]:
@@ -54,7 +56,7 @@ def _attributes(elf: Path) -> str:
 
 # The smoke suite's straight and loop are Thumb assembly: the Arm boards (the AVR one has
 # its own exact cases: tests/e2e/test_arduino_uno.py).
-ARM_BOARDS = [t for t in BOARDS if "thumb" not in lacked_features(targets()[t])]
+ARM_BOARDS = [t for t in BOARDS if "thumb" not in lacked_features(CATALOG.targets[t])]
 
 
 @pytest.mark.parametrize("target", ARM_BOARDS)
@@ -68,14 +70,14 @@ def test_smoke_suite_builds_and_counts_exactly_on_every_board(run_cli: RunCli, t
     assert got[("straight", "block_100")] == 100
     assert got[("loop", "sum_loop_100")] == 301
     attrs = _attributes(_elf("straight", target))
-    spec = targets()[target].spec
+    spec = CATALOG.targets[target].spec
     if spec.cpu == "cortex-m0":  # ARMv6-M: Thumb-1 only
         assert "Tag_CPU_arch: v6S-M" in attrs and "Tag_THUMB_ISA_use: Thumb-1" in attrs
     if spec.float_abi == "hard":  # FP arguments in FP registers
         assert "Tag_ABI_VFP_args: VFP registers" in attrs
 
 
-TIMED = sorted(t for t, target in targets().items()
+TIMED = sorted(t for t, target in CATALOG.targets.items()
                if "timer" not in lacked_features(target) and not target.is_board)
 
 
@@ -101,7 +103,7 @@ def test_the_benchmark_timer_keeps_its_period_on_every_board(run_cli: RunCli, tm
     db = tmp_path / "r.sqlite"
     doc = _run(run_cli, tmp_path, "--bench", "t_timer", "--target", target)
     assert doc["_returncode"] == 0, doc["_stderr"]
-    period = targets()[target].clock_hz // 10_000
+    period = CATALOG.targets[target].clock_hz // 10_000
     got = _cycles(doc)
     assert abs(got[("t_timer", "timer_period")] - period) <= 8, (period, got)
     assert period - 8 <= got[("t_timer", "timer_first")] <= period + 400, (period, got)
@@ -118,7 +120,7 @@ def test_the_benchmark_timer_keeps_its_period_on_every_board(run_cli: RunCli, tm
 
 def _first_with_cpu(cpu: str) -> str:
     """The first target (by name) whose target.toml names this core: read, not listed."""
-    return next(name for name, t in sorted(targets().items()) if t.spec.cpu == cpu and not t.is_board)
+    return next(name for name, t in sorted(CATALOG.targets.items()) if t.spec.cpu == cpu and not t.is_board)
 
 
 @pytest.mark.parametrize("target", [_first_with_cpu("cortex-m0"), _first_with_cpu("cortex-m33")])
@@ -131,7 +133,7 @@ def test_kernel_suite_runs_on_armv6m_and_armv8m(run_cli: RunCli, tmp_path: Path,
     assert doc["_returncode"] == 0, doc["_stderr"]
     rows = doc["results"]
     assert isinstance(rows, list)
-    kernel_suite = {name for name, b in benchmarks().items() if "kernel" in b.suites}
+    kernel_suite = {name for name, b in CATALOG.benchmarks.items() if "kernel" in b.suites}
     assert {r["benchmark"] for r in rows} == kernel_suite
     for r in rows:
         assert r["status"] == "ok" or (r["status"] == "n/a" and r["reason"]), r
@@ -142,7 +144,7 @@ def test_kernel_suite_runs_on_armv6m_and_armv8m(run_cli: RunCli, tmp_path: Path,
 
 def test_a_feature_the_board_lacks_is_na_with_the_reason(run_cli: RunCli, tmp_path: Path) -> None:
     # a board that lacks both, from the targets' own [lacks] tables
-    board = next(name for name, t in sorted(targets().items())
+    board = next(name for name, t in sorted(CATALOG.targets.items())
                  if {"timer", "bulk"} <= set(lacked_features(t)) and not t.is_board)
     doc = _run(run_cli, tmp_path, "--bench", "k_irq_latency", "--bench", "ftl_fsm", "--kernel", "baremetal",
                "--target", board)
@@ -157,7 +159,7 @@ def test_list_shows_every_board_with_core_and_clock(run_cli: RunCli) -> None:
     proc = run_cli("list", "--all", env={"COLUMNS": "200"})
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    boards = [(name, t.core, f"{t.clock_hz / 1e6:g} MHz") for name, t in sorted(targets().items())]
+    boards = [(name, t.core, f"{t.clock_hz / 1e6:g} MHz") for name, t in sorted(CATALOG.targets.items())]
     for name, core, clock in boards:
         row = [line for line in lines if f" {name} " in line and core in line]
         assert row and clock in row[0], (name, proc.stdout[:2000])
@@ -169,7 +171,7 @@ def test_list_is_a_short_overview_that_fits_80_columns(run_cli: RunCli) -> None:
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert len(lines) < 100 and max(len(line) for line in lines) <= 80, proc.stdout
-    for name in [*targets(), *benchmarks()]:
+    for name in [*CATALOG.targets, *CATALOG.benchmarks]:
         assert any(name in line.split() for line in lines), name
     assert "rtoslab list --all" in proc.stdout
 
@@ -178,4 +180,4 @@ def test_an_unknown_target_lists_the_known_ones(run_cli: RunCli, tmp_path: Path)
     proc = run_cli("run", "--suite", "smoke", "--target", "zybo", "--db", str(tmp_path / "r.sqlite"))
     assert proc.returncode == 2
     last = proc.stderr.strip().splitlines()[-1]
-    assert f"unknown target 'zybo': choose one of {', '.join(sorted(targets()))} (looked in " in last
+    assert f"unknown target 'zybo': choose one of {', '.join(sorted(CATALOG.targets))} (looked in " in last

@@ -15,10 +15,13 @@ from pathlib import Path
 import pytest
 
 from rtoslab.builder.config import BuildConfig
+from rtoslab.catalog import Catalog
 from rtoslab.paths import cache_root
 from rtoslab.runners.qemu import exception_handlers
 
 from .conftest import RunCli
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 pytestmark = pytest.mark.qemu
 
@@ -143,7 +146,8 @@ def test_interrupt_latency_cycles(run_cli: RunCli, tmp_path: Path) -> None:
 
 def test_handlers_come_from_the_vector_table_and_lab_isr(run_cli: RunCli, tmp_path: Path) -> None:
     _rows(run_cli, tmp_path, "--bench", "k_irq_latency", "--kernel", "baremetal", *M3)
-    elf = cache_root() / "build" / BuildConfig(kernel="baremetal").image_key() / "k_irq_latency.elf"
+    elf = cache_root() / "build" / BuildConfig(catalog=CATALOG,
+                                               kernel="baremetal").image_key() / "k_irq_latency.elf"
     from elftools.elf.elffile import ELFFile
 
     with elf.open("rb") as f:

@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from rtoslab.catalog import Catalog
 from rtoslab.experiments.experiment import load_experiment
 from rtoslab.paths import cache_root
 
 from .conftest import REPO, RunCli
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 pytestmark = pytest.mark.qemu
 
@@ -29,7 +32,7 @@ def sweep(run_cli: RunCli, tmp_path_factory: pytest.TempPathFactory) -> tuple[di
 def test_every_configuration_ran_every_benchmark(sweep: tuple[dict, Path]) -> None:
     doc, _ = sweep
     configs = {r["config"] for r in doc["results"]}
-    assert len(configs) == len(load_experiment(EXAMPLE).points) == 6
+    assert len(configs) == len(load_experiment(EXAMPLE, CATALOG).points) == 6
     assert all(r["status"] == "ok" for r in doc["results"])
     # every row names its configuration's axes (issue 28: exports carry identity)
     points = {(r["axes"]["opt"], r["axes"]["lto"]) for r in doc["results"]}

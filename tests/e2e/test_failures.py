@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.catalog import get_target
+from rtoslab.catalog import Catalog
 from rtoslab.runners.base import RunRequest
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.tools import ONE_CLOCK_FIX
 
 from .conftest import RunCli
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 pytestmark = pytest.mark.qemu
 
@@ -70,7 +72,7 @@ def test_run_with_failures_is_stored_as_failed(selftest: tuple[dict, Path]) -> N
 def test_bad_elf_is_a_one_line_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.elf"
     bad.write_bytes(b"this is not an ELF file at all")
-    req = RunRequest("bad", bad, get_target("mps2-an385"), tmp_path, 1000, 10.0, {})
+    req = RunRequest("bad", bad, CATALOG.get_target("mps2-an385"), tmp_path, 1000, 10.0, {})
     with pytest.raises(Exception, match="not an ELF file"):
         QemuRunner().run(req)
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from rtoslab.catalog import Catalog
 from rtoslab.pipeline import gdbstub_command
 
 from .conftest import RunCli
@@ -40,7 +41,7 @@ class Stub:
 
     def __init__(self, target: str, tmp: Path) -> None:
         self.port = _free_port()
-        self.proc = subprocess.Popen(gdbstub_command(target, self.port, tmp / f"{target}.trace"),
+        self.proc = subprocess.Popen(gdbstub_command(Catalog(), target, self.port, tmp / f"{target}.trace"),
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20

@@ -19,13 +19,15 @@ import pytest
 
 from rtoslab.builder.cmake import build
 from rtoslab.builder.config import BuildConfig
-from rtoslab.catalog import benchmarks, get_kernel, suite_benchmarks
+from rtoslab.catalog import Catalog
 from rtoslab.paths import cache_root
 from rtoslab.store import open_store
 from rtoslab.trace.meta import read_probe_meta
 from rtoslab.trace.reader import read_trace
 
 from .conftest import RunCli
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 pytestmark = pytest.mark.qemu
 
@@ -112,11 +114,12 @@ def _insn(doc: dict) -> dict[str, dict]:
 
 
 def _build_dir(kernel: str) -> Path:
-    return cache_root() / "build" / BuildConfig(kernel=kernel).image_key()
+    return cache_root() / "build" / BuildConfig(catalog=CATALOG, kernel=kernel).image_key()
 
 
 def _trace_ids(kernel: str, bench: str) -> list[int]:
-    path = cache_root() / "traces" / BuildConfig(kernel=kernel).measure_key() / f"{bench}.trace"
+    path = cache_root() / "traces" / BuildConfig(catalog=CATALOG,
+                                                 kernel=kernel).measure_key() / f"{bench}.trace"
     trace = read_trace(path)
     assert trace.end is not None and trace.end.status == 0
     return [h.probe_id for h in trace.hits if h.probe_id > 1]
@@ -144,7 +147,7 @@ def test_every_kernel_benchmark_passes_on_freertos(freertos: dict) -> None:
     ran = {r["benchmark"] for r in freertos["results"]}
     # the suite holds what the kernel can run (issue 28): the cross-core k_*_x, SMP only,
     # are left out (and named on stderr), not n/a rows
-    assert ran == {b.name for b in suite_benchmarks("kernel") if "LAB_HAS_SMP" not in b.requires}
+    assert ran == {b.name for b in CATALOG.suite_benchmarks("kernel") if "LAB_HAS_SMP" not in b.requires}
     assert all(r["status"] == "ok" for r in freertos["results"])
     assert "left out 4 benchmark(s) n/a for kernel freertos" in freertos["_stderr"]
     assert "--with-na keeps them" in freertos["_stderr"]
@@ -164,7 +167,7 @@ def test_reported_metrics_are_the_ones_declared_in_each_elf(freertos: dict) -> N
             by_bench.setdefault(r["benchmark"], set()).add(r["metric"])
     for bench, metrics in by_bench.items():
         declared = {m.name for m in read_probe_meta(_build_dir("freertos") / f"{bench}.elf")}
-        derived = {d.name for d in benchmarks()[bench].derived}
+        derived = {d.name for d in CATALOG.benchmarks[bench].derived}
         assert metrics == (declared | derived) - {"calibration"}, bench
 
 
@@ -254,30 +257,31 @@ def test_interrupts_under_load_wait_for_critical_sections(freertos: dict, bareme
 
 
 def test_baremetal_runs_what_applies_and_names_what_is_missing(baremetal: dict) -> None:
-    kernel = get_kernel("baremetal")
+    kernel = CATALOG.get_kernel("baremetal")
     results = {r["benchmark"]: r for r in baremetal["results"]}
-    assert set(results) == {b.name for b in suite_benchmarks("kernel")}
+    assert set(results) == {b.name for b in CATALOG.suite_benchmarks("kernel")}
     assert results["k_irq_latency"]["status"] == "ok"
     assert results["k_irq_latency"]["n"] >= PROMISED["irq_latency_idle"]
     for name, r in results.items():
         if name == "k_irq_latency":
             continue
         assert r["status"] == "n/a", name
-        missing = [c for c in benchmarks()[name].requires if not kernel.capabilities[c]]
+        missing = [c for c in CATALOG.benchmarks[name].requires if not kernel.capabilities[c]]
         assert missing
         for cap in missing:
             assert f"{cap}=0 ({kernel.unsupported_reasons[cap]})" in r["reason"], (name, r["reason"])
 
 
 def test_template_port_builds_and_runs_the_smoke_suite(run_cli: RunCli, tmp_path: Path) -> None:
-    built = build(BuildConfig(kernel="template"), [benchmarks()["calib"]])
+    built = build(BuildConfig(catalog=CATALOG, kernel="template"), [CATALOG.benchmarks["calib"]])
     assert built.elfs["calib"].is_file()
     proc = run_cli("run", "--suite", "smoke", "--kernel", "template", "--json",
                    "--db", str(tmp_path / "r.sqlite"))
     assert proc.returncode == 0, proc.stderr[-2000:]
     doc = json.loads(proc.stdout)
-    assert {r["benchmark"] for r in doc["results"]} == {b.name for b in suite_benchmarks("smoke")}
+    assert {r["benchmark"] for r in doc["results"]} == {b.name for b in CATALOG.suite_benchmarks("smoke")}
     assert all(r["status"] == "ok" for r in doc["results"])
     # and every kernel benchmark is n/a on it, for want of capabilities
-    kernel = get_kernel("template")
-    assert all(any(not kernel.capabilities[c] for c in b.requires) for b in suite_benchmarks("kernel"))
+    kernel = CATALOG.get_kernel("template")
+    assert all(any(not kernel.capabilities[c] for c in b.requires)
+               for b in CATALOG.suite_benchmarks("kernel"))

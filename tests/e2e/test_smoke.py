@@ -10,10 +10,13 @@ from pathlib import Path
 import pytest
 
 from rtoslab.builder.config import BuildConfig
+from rtoslab.catalog import Catalog
 from rtoslab.paths import cache_root
 from rtoslab.store.db import open_store
 
 from .conftest import RunCli
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 pytestmark = pytest.mark.qemu
 
@@ -60,7 +63,7 @@ def _count(insns: list[tuple[int, str]], start: int, end: int) -> int:
 
 
 def _elf(name: str) -> Path:
-    return cache_root() / "build" / BuildConfig().image_key() / f"{name}.elf"
+    return cache_root() / "build" / BuildConfig(catalog=CATALOG).image_key() / f"{name}.elf"
 
 
 def test_all_smoke_benchmarks_pass(smoke: tuple[dict, Path]) -> None:

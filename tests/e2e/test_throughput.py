@@ -19,11 +19,13 @@ from pathlib import Path
 import pytest
 
 from rtoslab.builder.config import BuildConfig
-from rtoslab.catalog import suite_benchmarks
+from rtoslab.catalog import Catalog
 from rtoslab.paths import cache_root
 from rtoslab.store import open_store
 
 from .conftest import RunCli
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 pytestmark = pytest.mark.qemu
 
@@ -87,7 +89,7 @@ def _row(doc: dict, bench: str, metric: str, unit: str) -> dict:
 
 
 def test_the_suite_is_the_eight_thread_metric_tests() -> None:
-    assert {b.name for b in suite_benchmarks("throughput")} == set(PROMISED)
+    assert {b.name for b in CATALOG.suite_benchmarks("throughput")} == set(PROMISED)
 
 
 def test_every_test_passes_on_freertos_with_its_promised_operations(freertos: Outcome) -> None:
@@ -228,7 +230,7 @@ def test_cooperative_cost_per_operation_is_k_yield_plus_the_loop(freertos: Outco
     yield's return and probe 3); both counts come from the disassembly of the two ELFs."""
     doc, counters = freertos
     ops = counters["tp_coop"]["ops"]
-    build = cache_root() / "build" / BuildConfig(kernel="freertos").image_key()
+    build = cache_root() / "build" / BuildConfig(catalog=CATALOG, kernel="freertos").image_key()
     loop = _loop_instructions(build / "tp_coop.elf", "coop_task", "lab_task_yield")
     beside = _instructions_beside_the_call(build / "k_yield.elf", "yield_task", "lab_task_yield", 2, 3)
     assert 5 <= loop <= 20 and 0 <= beside <= 4, (loop, beside)  # a few loads, adds, a test

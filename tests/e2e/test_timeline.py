@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.catalog import targets
+from rtoslab.catalog import Catalog
 from rtoslab.trace.timeline import load_timelines, timeline_dir
 from tests.unit.test_timeline import check_trace_event_format, sequence
 
 from .conftest import RunCli
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 pytestmark = pytest.mark.qemu
 
@@ -86,7 +88,7 @@ def test_export_trace_without_a_timeline_says_what_to_do(run_cli: RunCli, tmp_pa
 # shared firmware/arch/cortex-m/lab_probe_impl.h in both of its forms, ARMv6-M and
 # ARMv7-M/ARMv8-M Mainline): k_yield runs with --trace, and its timeline shows the two
 # tasks switching.
-@pytest.mark.parametrize("target", sorted(t for t, target in targets().items() if not target.is_board))
+@pytest.mark.parametrize("target", sorted(t for t, target in CATALOG.targets.items() if not target.is_board))
 def test_trace_of_k_yield_on_every_target(run_cli: RunCli, tmp_path: Path, target: str) -> None:
     db = tmp_path / "r.sqlite"
     proc = run_cli("run", "--kernel", "freertos", "--bench", "k_yield", "--target", target,

@@ -11,10 +11,12 @@ import pytest
 
 from rtoslab import timing
 from rtoslab.builder.config import BuildConfig
-from rtoslab.catalog import targets
+from rtoslab.catalog import Catalog
 from rtoslab.records import RtoslabError
 
 from .conftest import RunCli
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 pytestmark = pytest.mark.qemu
 
@@ -43,8 +45,8 @@ def test_the_recorded_description_is_the_real_one_exactly() -> None:
 def test_every_targets_own_timing_table_passes_the_plugins_check() -> None:
     """A target's [timing] table with nothing overridden: each value against the
     description and the whole set through the plugin's cross-setting rules."""
-    for name in targets():
-        config = BuildConfig(target=name)
+    for name in CATALOG.targets:
+        config = BuildConfig(catalog=CATALOG, target=name)
         config.validate()
         timing.check_resolved(config.timing_settings())
 
@@ -59,8 +61,8 @@ def test_every_example_experiment_passes_the_plugins_check() -> None:
 
 
 def test_check_accepts_the_targets_defaults_and_refuses_flash_ws_without_flash() -> None:
-    timing.check_resolved(BuildConfig(timing=(("flash_ws", 2),)).timing_settings())
-    settings = {k: v for k, v in BuildConfig().timing_settings().items() if k != "flash"}
+    timing.check_resolved(BuildConfig(catalog=CATALOG, timing=(("flash_ws", 2),)).timing_settings())
+    settings = {k: v for k, v in BuildConfig(catalog=CATALOG).timing_settings().items() if k != "flash"}
     settings["flash_ws"] = 2
     with pytest.raises(RtoslabError, match=r"timing-model settings rejected by the plugin: .*flash"):
         timing.check_resolved(settings)

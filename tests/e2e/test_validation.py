@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from rtoslab import validation
-from rtoslab.catalog import ValidationCase, suite_benchmarks
+from rtoslab.catalog import Catalog, ValidationCase
 
 from .conftest import RunCli
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 pytestmark = pytest.mark.qemu
 
@@ -34,7 +36,7 @@ _ROW = re.compile(r"^\| (\w+) \| ([\w -]+?) \| ([^|]*) \| ([\d.]+) \| ([\d.]+) \
 
 def test_every_validation_case_is_within_its_tolerance_or_a_documented_gap(
         run_cli: RunCli, tmp_path: Path) -> None:
-    cases = {(b.name, _label(c), _timing(c)) for b in suite_benchmarks(validation.SUITE)
+    cases = {(b.name, _label(c), _timing(c)) for b in CATALOG.suite_benchmarks(validation.SUITE)
              for c in b.validation}
     assert cases, "the validation suite has cases"
     proc = run_cli("validate", "--db", str(tmp_path / "r.sqlite"))
@@ -43,7 +45,7 @@ def test_every_validation_case_is_within_its_tolerance_or_a_documented_gap(
             for m in map(_ROW.match, proc.stdout.splitlines()) if m}
     assert set(rows) == cases, (proc.stdout, proc.stderr[-2000:])
     misses = []
-    for b in suite_benchmarks(validation.SUITE):
+    for b in CATALOG.suite_benchmarks(validation.SUITE):
         for c in b.validation:
             published, model, err_pct = rows[(b.name, _label(c), _timing(c))]
             assert published == c.cycles
@@ -57,7 +59,7 @@ def test_every_validation_case_is_within_its_tolerance_or_a_documented_gap(
     assert not misses, misses
     assert proc.returncode == 0, proc.stdout
     assert "mean absolute error" in proc.stdout
-    for b in suite_benchmarks(validation.SUITE):
+    for b in CATALOG.suite_benchmarks(validation.SUITE):
         for c in b.validation:
             if c.gap:
                 assert c.gap in proc.stdout, "a known gap is printed with its reason"

@@ -18,6 +18,9 @@ from pathlib import Path
 import pytest
 
 from rtoslab.builder.deps import cmake_var, dep_path
+from rtoslab.catalog import Catalog
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = ROOT / "tests" / "host" / "alloc"
@@ -84,12 +87,11 @@ def test_corruption_behind_the_allocator_fails_the_test(tmp_path: Path) -> None:
 
 
 def test_every_allocator_states_every_capability_with_a_reason_for_each_0() -> None:
-    from rtoslab.catalog import allocator_capabilities
 
     seam = (ROOT / "firmware" / "include" / "lab" / "alloc.h").read_text()
     documented = set(re.findall(r"\bLAB_ALLOC_HAS_[A-Z_]+\b", seam))
     assert {"LAB_ALLOC_HAS_REALLOC", "LAB_ALLOC_HAS_ALIGNED", "LAB_ALLOC_HAS_FREE_BYTES"} <= documented
-    caps = allocator_capabilities()
+    caps = CATALOG.allocators
     assert set(caps) == set(ALLOCATORS)
     for name, (have, reasons) in caps.items():
         assert set(have) == documented, name
@@ -98,15 +100,14 @@ def test_every_allocator_states_every_capability_with_a_reason_for_each_0() -> N
 
 
 def test_missing_allocator_capability_is_na_with_the_reason() -> None:
-    from rtoslab.catalog import alloc_na_reason, benchmarks, missing_alloc_capabilities
 
-    bench = benchmarks()["a_realloc"]
-    assert alloc_na_reason(bench, {"LAB_ALLOC": "tlsf"}) is None
-    assert alloc_na_reason(bench, {}) is None  # the default allocator, tlsf, has realloc
-    assert alloc_na_reason(bench, {"LAB_ALLOC": "pool"}) == (
+    bench = CATALOG.benchmarks["a_realloc"]
+    assert CATALOG.alloc_na_reason(bench, {"LAB_ALLOC": "tlsf"}) is None
+    assert CATALOG.alloc_na_reason(bench, {}) is None  # the default allocator, tlsf, has realloc
+    assert CATALOG.alloc_na_reason(bench, {"LAB_ALLOC": "pool"}) == (
         "allocator pool lacks LAB_ALLOC_HAS_REALLOC=0 (a fixed-block pool has one block size: "
         "nothing to resize)")
-    assert missing_alloc_capabilities(bench, {"LAB_ALLOC": "nosuch"}) == []  # the build says why
+    assert CATALOG.missing_alloc_capabilities(bench, {"LAB_ALLOC": "nosuch"}) == []  # the build says why
 
 
 def test_recorded_trace_is_what_the_pipeline_model_records(tmp_path: Path) -> None:

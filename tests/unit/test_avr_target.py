@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 
 from rtoslab.builder.cmake import TOOLCHAINS, link_flags, target_cmake_args, too_big
-from rtoslab.catalog import get_target, lacked_features, load_target
+from rtoslab.catalog import Catalog, lacked_features, load_target
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
 from rtoslab.runners.base import RunRequest
 from rtoslab.runners.qemu import qemu_command
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 UNO = firmware_root() / "targets" / "arduino-uno"
 
@@ -28,7 +30,7 @@ def _uno_copy(tmp_path: Path, old: str, new: str) -> Path:
 
 
 def test_the_uno_is_an_avr_target_with_its_own_build_facts(tmp_path: Path) -> None:
-    uno = get_target("arduino-uno")
+    uno = CATALOG.get_target("arduino-uno")
     assert uno.arch == "avr" and uno.qemu_system == "avr"
     assert uno.cpu_flags() == ("-mmcu=atmega328p",)
     assert TOOLCHAINS["avr"] == ("avr-gcc.cmake", "avr-gcc")
@@ -36,15 +38,15 @@ def test_the_uno_is_an_avr_target_with_its_own_build_facts(tmp_path: Path) -> No
     args = target_cmake_args(uno, tmp_path)
     assert args["LAB_TARGET_EXIT_WINDOW"] == "0x7f00"
     assert args["LAB_PROBE_REGION_BASE"] == "0x8000"
-    assert "LAB_TARGET_EXIT_WINDOW" not in target_cmake_args(get_target("mps2-an385"), tmp_path)
+    assert "LAB_TARGET_EXIT_WINDOW" not in target_cmake_args(CATALOG.get_target("mps2-an385"), tmp_path)
 
 
 def test_the_uno_lacks_what_an_8_bit_avr_lacks() -> None:
-    lacks = lacked_features(get_target("arduino-uno"))
+    lacks = lacked_features(CATALOG.get_target("arduino-uno"))
     for feature in ("thumb", "thumb2", "fpu", "irq_lines", "atomic32", "bulk"):
         assert feature in lacks, feature
     assert "atmega328p" in lacks["atomic32"]
-    assert not {"thumb", "irq_lines", "atomic32"} & set(lacked_features(get_target("mps2-an385")))
+    assert not {"thumb", "irq_lines", "atomic32"} & set(lacked_features(CATALOG.get_target("mps2-an385")))
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
@@ -73,7 +75,7 @@ def test_an_exit_window_on_a_cortex_m_target_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_ram_overflow_is_na_with_the_byte_counts() -> None:
-    uno = get_target("arduino-uno")
+    uno = CATALOG.get_target("arduino-uno")
     err = "/usr/lib/gcc/avr/5.4.0/../../../avr/bin/ld: region `RAM' overflowed by 2094 bytes"
     assert too_big(err, uno) == ("needs 4142 bytes of RAM, 2094 more than arduino-uno's 2048 "
                                  "(RAM; its data, bss and stacks as built)")
@@ -82,11 +84,11 @@ def test_a_ram_overflow_is_na_with_the_byte_counts() -> None:
     err = "alloc.h:53:16: error: size of array \u2018lab_alloc_region\u2019 is too large"
     assert too_big(err, uno) == ("its array lab_alloc_region is larger than an object may be on "
                                  "arduino-uno (16-bit addresses: at most 32 KiB; its SRAM is 2048 bytes)")
-    assert too_big(err, get_target("mps2-an385")) is None
+    assert too_big(err, CATALOG.get_target("mps2-an385")) is None
 
 
 def test_the_avr_command_line_loads_the_elf_as_bios_and_exits_through_the_window(tmp_path: Path) -> None:
-    req = RunRequest("calib", tmp_path / "calib.elf", get_target("arduino-uno"), tmp_path, 1000, 10.0,
+    req = RunRequest("calib", tmp_path / "calib.elf", CATALOG.get_target("arduino-uno"), tmp_path, 1000, 10.0,
                      {"core": "avre", "handlers": "0x4;0x8"})
     cmd = qemu_command(req, tmp_path / "calib.trace", tmp_path / "p.so")
     assert Path(cmd[0]).name == "qemu-system-avr"

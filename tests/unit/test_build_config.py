@@ -9,27 +9,30 @@ import pytest
 from rtoslab import timing
 from rtoslab.builder.cmake import render_template
 from rtoslab.builder.config import BuildConfig
+from rtoslab.catalog import Catalog
 from rtoslab.records import RtoslabError
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 
 def test_keys_are_stable_and_sensitive_to_every_axis() -> None:
-    base = BuildConfig()
-    assert base.measure_key() == BuildConfig().measure_key()
+    base = BuildConfig(catalog=CATALOG)
+    assert base.measure_key() == BuildConfig(catalog=CATALOG).measure_key()
     assert len(base.measure_key()) == 12 and len(base.image_key()) == 12
     variants = [
-        BuildConfig(cflags=("-O3",)),
-        BuildConfig(cflags=("-O2", "-flto")),
-        BuildConfig(defines=(("TOGGLE_TASKS", 3),)),
-        BuildConfig(timing=(("clock_hz", 72_000_000),)),
+        BuildConfig(catalog=CATALOG, cflags=("-O3",)),
+        BuildConfig(catalog=CATALOG, cflags=("-O2", "-flto")),
+        BuildConfig(catalog=CATALOG, defines=(("TOGGLE_TASKS", 3),)),
+        BuildConfig(catalog=CATALOG, timing=(("clock_hz", 72_000_000),)),
     ]
     keys = {v.measure_key() for v in variants} | {base.measure_key()}
     assert len(keys) == 5
 
 
 def test_defines_are_part_of_the_image_key() -> None:
-    a = BuildConfig(defines=(("TOGGLE_TASKS", 3),))
-    assert a.image_key() != BuildConfig().image_key()
-    assert a.image_key() == BuildConfig(defines=(("TOGGLE_TASKS", "3"),)).image_key()
+    a = BuildConfig(catalog=CATALOG, defines=(("TOGGLE_TASKS", 3),))
+    assert a.image_key() != BuildConfig(catalog=CATALOG).image_key()
+    assert a.image_key() == BuildConfig(catalog=CATALOG, defines=(("TOGGLE_TASKS", "3"),)).image_key()
     assert a.define_flags() == ["TOGGLE_TASKS=3"]
 
 
@@ -41,32 +44,33 @@ def test_defines_are_part_of_the_image_key() -> None:
 ])
 def test_bad_defines_are_refused(name: str, value: object, message: str) -> None:
     with pytest.raises(RtoslabError, match=re.escape(message)):
-        BuildConfig(defines=((name, value),)).validate()
+        BuildConfig(catalog=CATALOG, defines=((name, value),)).validate()
 
 
 def test_macros_in_cflags_are_refused_with_the_define_to_use() -> None:
     with pytest.raises(RtoslabError, match=r"has '-DTOGGLE_TASKS=3', which sets a macro: give it as "
                        r"a define instead \(--define TOGGLE_TASKS=VALUE"):
-        BuildConfig(cflags=("-O2", "-DTOGGLE_TASKS=3")).validate()
+        BuildConfig(catalog=CATALOG, cflags=("-O2", "-DTOGGLE_TASKS=3")).validate()
 
 
 def test_label_and_axes_do_not_change_the_keys() -> None:
-    assert BuildConfig(label="x").measure_key() == BuildConfig(label="y").measure_key()
-    assert BuildConfig(axes=(("opt", "-O2"),)) == BuildConfig()
+    assert BuildConfig(catalog=CATALOG,
+                       label="x").measure_key() == BuildConfig(catalog=CATALOG, label="y").measure_key()
+    assert BuildConfig(catalog=CATALOG, axes=(("opt", "-O2"),)) == BuildConfig(catalog=CATALOG)
 
 
 def test_unknown_kernel_option_is_refused_with_the_known_ones() -> None:
     with pytest.raises(RtoslabError, match="unknown option 'bogus' for kernel baremetal"):
-        BuildConfig(kernel_options=(("bogus", 1),)).validate()
+        BuildConfig(catalog=CATALOG, kernel_options=(("bogus", 1),)).validate()
 
 
 def test_axis_values_from_the_command_line_split_the_flags() -> None:
-    cfg = BuildConfig(cflags=("-O3", "-flto", "-fno-inline"), defines=(("TOGGLE_TASKS", 3),),
+    cfg = BuildConfig(catalog=CATALOG, cflags=("-O3", "-flto", "-fno-inline"), defines=(("TOGGLE_TASKS", 3),),
                       timing=(("flash_ws", 2),))
     assert cfg.axis_values() == {
         "target": "mps2-an385", "kernel": "baremetal", "opt": "-O3", "lto": True,
         "cflags": "-fno-inline", "defines.TOGGLE_TASKS": 3, "timing.flash_ws": 2}
-    assert BuildConfig(axes=(("opt", "-O2"),)).axis_values() == {"opt": "-O2"}
+    assert BuildConfig(catalog=CATALOG, axes=(("opt", "-O2"),)).axis_values() == {"opt": "-O2"}
 
 
 def test_render_template_replaces_placeholders_and_bools() -> None:
@@ -81,8 +85,8 @@ def test_render_template_unknown_placeholder_names_file_and_key() -> None:
 
 
 def test_timing_settings_change_the_measure_key_but_not_the_image() -> None:
-    a = BuildConfig(timing=(("flash_ws", 2),))
-    b = BuildConfig()
+    a = BuildConfig(catalog=CATALOG, timing=(("flash_ws", 2),))
+    b = BuildConfig(catalog=CATALOG)
     assert a.measure_key() != b.measure_key()
     assert a.image_key() == b.image_key()
 
@@ -90,9 +94,9 @@ def test_timing_settings_change_the_measure_key_but_not_the_image() -> None:
 def test_the_clock_is_one_fact_firmware_and_host() -> None:
     # The clock changes the image (SysTick reloads, tick and timer periods follow it) and
     # the conversion; the target's own clock keeps the key it had before (cached builds).
-    a = BuildConfig(timing=(("clock_hz", 72_000_000),))
-    b = BuildConfig()
-    same = BuildConfig(timing=(("clock_hz", 25_000_000),))
+    a = BuildConfig(catalog=CATALOG, timing=(("clock_hz", 72_000_000),))
+    b = BuildConfig(catalog=CATALOG)
+    same = BuildConfig(catalog=CATALOG, timing=(("clock_hz", 25_000_000),))
     assert a.image_key() != b.image_key()
     assert same.image_key() == b.image_key()
     assert a.clock_hz() == 72_000_000 and b.clock_hz() == 25_000_000
@@ -100,23 +104,23 @@ def test_the_clock_is_one_fact_firmware_and_host() -> None:
     assert b.timing_settings()["clock_hz"] == 25_000_000  # the target's clock by default
     assert b.timing_settings()["core"] == "cortex-m3"  # the target's [timing] table
     assert b.timing_settings()["time"] == "one-clock"  # a cycle model: time follows cycles
-    assert BuildConfig(timing=(("core", "none"),)).timing_settings()["time"] == "instruction"
+    assert BuildConfig(catalog=CATALOG, timing=(("core", "none"),)).timing_settings()["time"] == "instruction"
 
 
 def test_one_clock_needs_a_cycle_model() -> None:
     with pytest.raises(RtoslabError, match=r"^timing-model setting time=one-clock needs a cycle model"):
-        BuildConfig(timing=(("core", "none"), ("time", "one-clock"))).validate()
+        BuildConfig(catalog=CATALOG, timing=(("core", "none"), ("time", "one-clock"))).validate()
     with pytest.raises(RtoslabError,
                        match=r"^timing-model setting time=sometimes: choose one of one-clock, instruction"):
-        BuildConfig(timing=(("time", "sometimes"),)).validate()
-    BuildConfig(timing=(("time", "instruction"),)).validate()
+        BuildConfig(catalog=CATALOG, timing=(("time", "sometimes"),)).validate()
+    BuildConfig(catalog=CATALOG, timing=(("time", "instruction"),)).validate()
 
 
 def test_unknown_timing_setting_is_refused_with_the_plugins_keys(
         plugin_description: timing.Description) -> None:
     with pytest.raises(RtoslabError, match="unknown timing-model setting 'warp': known settings: core, "
                        "flash, sram, flash_ws, sram_ws, prefetch, div, accel, clock_hz"):
-        BuildConfig(timing=(("warp", 9),)).validate()
+        BuildConfig(catalog=CATALOG, timing=(("warp", 9),)).validate()
 
 
 def test_first_error_skips_command_lines_with_werror() -> None:
@@ -147,11 +151,11 @@ def test_first_error_skips_command_lines_with_werror() -> None:
 def test_bad_timing_values_are_refused_before_anything_runs(
         plugin_description: timing.Description, key: str, value: object, message: str) -> None:
     with pytest.raises(RtoslabError, match=re.escape(message)):
-        BuildConfig(timing=((key, value),)).validate()
+        BuildConfig(catalog=CATALOG, timing=((key, value),)).validate()
 
 
 def test_good_timing_values_pass(plugin_description: timing.Description) -> None:
-    cfg = BuildConfig(timing=(("core", "cortex-m4"), ("flash_ws", 2), ("prefetch", "on"),
+    cfg = BuildConfig(catalog=CATALOG, timing=(("core", "cortex-m4"), ("flash_ws", 2), ("prefetch", "on"),
                               ("div", "max"), ("clock_hz", 72_000_000),
                               ("sram", "0x20000000:0x1000;0x20400000:0x1000")))
     cfg.validate()
@@ -165,20 +169,22 @@ def test_clock_hz_takes_its_range_from_the_plugin_description(
     `clock_hz`, args.rs MAX_CLOCK_HZ), not a copy on the host."""
     from dataclasses import replace
 
-    BuildConfig(timing=(("clock_hz", 4_294_967_295),)).validate()
+    BuildConfig(catalog=CATALOG, timing=(("clock_hz", 4_294_967_295),)).validate()
     for bad in (10**23, 4_294_967_296, 0, -5):
         with pytest.raises(RtoslabError, match=r"clock_hz=.*: give a whole number of Hz "
                            r"from 1 to 4294967295 \(the core clock\)"):
-            BuildConfig(timing=(("clock_hz", bad),)).validate()
+            BuildConfig(catalog=CATALOG, timing=(("clock_hz", bad),)).validate()
     lower = replace(plugin_description, host_settings=tuple(
         replace(s, max=100_000_000) if s.key == "clock_hz" else s for s in plugin_description.host_settings))
     monkeypatch.setattr(timing, "description", lambda: lower)
     with pytest.raises(RtoslabError, match="from 1 to 100000000"):
-        BuildConfig(timing=(("clock_hz", 168_000_000),)).validate()
+        BuildConfig(catalog=CATALOG, timing=(("clock_hz", 168_000_000),)).validate()
 
 
 def test_unknown_allocator_is_refused_before_building_with_the_known_ones() -> None:
     with pytest.raises(RtoslabError, match=r"unknown allocator 'foo' \(--define LAB_ALLOC\): choose one of "
                        r"heap4, .*tlsf"):
-        BuildConfig(target="mps2-an385", kernel="baremetal", defines=(("LAB_ALLOC", "foo"),)).validate()
-    BuildConfig(target="mps2-an385", kernel="baremetal", defines=(("LAB_ALLOC", "tlsf"),)).validate()
+        BuildConfig(catalog=CATALOG,
+                    target="mps2-an385", kernel="baremetal", defines=(("LAB_ALLOC", "foo"),)).validate()
+    BuildConfig(catalog=CATALOG,
+                target="mps2-an385", kernel="baremetal", defines=(("LAB_ALLOC", "tlsf"),)).validate()

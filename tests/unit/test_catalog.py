@@ -2,38 +2,33 @@
 
 from __future__ import annotations
 
+import pickle
+import shutil
 from pathlib import Path
 
 import pytest
 
-from rtoslab.catalog import (
-    Benchmark,
-    Kernel,
-    benchmarks,
-    define_na_reason,
-    get_kernel,
-    get_target,
-    na_reason,
-    read_capabilities,
-    suite_benchmarks,
-)
-from rtoslab.catalog.catalog import Catalog
+from rtoslab import api
+from rtoslab.catalog import Benchmark, Catalog, Kernel, define_na_reason, na_reason, read_capabilities
+from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 
 def test_smoke_suite_is_discovered_from_folders() -> None:
-    assert {b.name for b in suite_benchmarks("smoke")} == {"calib", "call", "straight", "loop"}
+    assert {b.name for b in CATALOG.suite_benchmarks("smoke")} == {"calib", "call", "straight", "loop"}
 
 
 def test_target_reads_its_toml() -> None:
-    t = get_target("mps2-an385")
+    t = CATALOG.get_target("mps2-an385")
     assert (t.core, t.qemu_machine, t.probe_base, t.probe_size) == (
         "cortex-m3", "mps2-an385", 0x21000000, 0x4000)
 
 
 def test_every_benchmark_requires_only_declared_capability_names() -> None:
-    known = {c for k in ("baremetal",) for c in get_kernel(k).capabilities}
-    for b in benchmarks().values():
+    known = {c for k in ("baremetal",) for c in CATALOG.get_kernel(k).capabilities}
+    for b in CATALOG.benchmarks.values():
         for cap in b.requires:
             assert cap.startswith(("LAB_HAS_", "LAB_ALLOC_HAS_")), (b.name, cap)
     assert "LAB_HAS_SCHEDULER" in known
@@ -58,8 +53,8 @@ def test_na_reason_names_missing_capability_and_why(tmp_path: Path) -> None:
 
 def test_na_reason_names_the_board_feature_a_target_lacks(tmp_path: Path) -> None:
     kernel = Kernel("k", tmp_path, "", {"LAB_HAS_A": True}, {}, {}, (), (), False)
-    small = get_target("stm32vldiscovery")
-    big = get_target("mps2-an385")
+    small = CATALOG.get_target("stm32vldiscovery")
+    big = CATALOG.get_target("mps2-an385")
     timed = Benchmark("t", tmp_path, ("s",), "", ("LAB_HAS_A",), 1, 1.0, needs=("timer",))
     reason = na_reason(timed, kernel, small)
     assert reason is not None and reason.startswith("target stm32vldiscovery lacks timer (QEMU")
@@ -70,23 +65,23 @@ def test_na_reason_names_the_board_feature_a_target_lacks(tmp_path: Path) -> Non
 def test_a_define_value_a_benchmark_cannot_run_with_is_na_with_the_reason() -> None:
     # a_lock_none has no lock: two or four tasks are invalid by construction (bench.toml
     # [defines_allowed.ALLOC_TASKS]); its default (ALLOC_TASKS undefined) is one task.
-    bench = benchmarks()["a_lock_none"]
+    bench = CATALOG.benchmarks["a_lock_none"]
     assert define_na_reason(bench, {}) is None
     assert define_na_reason(bench, {"ALLOC_TASKS": "1", "LAB_ALLOC": "heap4"}) is None
     reason = define_na_reason(bench, {"ALLOC_TASKS": "4"})
     assert reason is not None
     assert reason.startswith("a_lock_none runs only with ALLOC_TASKS=1, not ALLOC_TASKS=4: no lock")
     # the strategies with a lock take any number of tasks
-    assert define_na_reason(benchmarks()["a_lock_mutex"], {"ALLOC_TASKS": "4"}) is None
+    assert define_na_reason(CATALOG.benchmarks["a_lock_mutex"], {"ALLOC_TASKS": "4"}) is None
 
 
 def test_unknown_names_are_clear_errors() -> None:
     with pytest.raises(RtoslabError,
                        match=r"unknown target 'x': choose one of .*mps2-an385, mps2-an386, mps2-an505, "
                              r".*stm32vldiscovery"):
-        get_target("x")
+        CATALOG.get_target("x")
     with pytest.raises(RtoslabError, match="unknown suite 'x'"):
-        suite_benchmarks("x")
+        CATALOG.suite_benchmarks("x")
 
 
 def _tree(tmp_path: Path, port_toml: str, bench_toml: str) -> Path:
@@ -133,10 +128,7 @@ def test_bench_and_port_files_are_checked_strictly(tmp_path: Path, monkeypatch: 
 
 def test_a_catalog_is_one_set_of_search_paths_and_never_changes(tmp_path: Path) -> None:
     """Adding a folder makes another catalog (the first keeps what it found); adding
-    nothing new gives the same one; the module functions answer from the current one."""
-    from rtoslab.catalog import add_search_paths, current, reset_search_paths
-    from rtoslab.catalog.catalog import Catalog
-
+    nothing new gives the same one."""
     bench = tmp_path / "extra_bench"
     bench.mkdir()
     (bench / "bench.toml").write_text('suite = ["extra"]\ndescription = "an added benchmark"\n')
@@ -145,9 +137,88 @@ def test_a_catalog_is_one_set_of_search_paths_and_never_changes(tmp_path: Path) 
     assert wider is not base and base.paths.bench == () and wider.paths.bench == (bench.resolve(),)
     assert "extra_bench" in wider.benchmarks and "extra_bench" not in base.benchmarks
     assert wider.with_paths(bench=[bench]) is wider
-    try:
-        add_search_paths(bench=[bench])
-        assert current().paths == wider.paths and "extra_bench" in benchmarks()
-    finally:
-        reset_search_paths()
-    assert current().paths == base.paths and "extra_bench" not in benchmarks()
+    assert "extra_bench" not in CATALOG.benchmarks
+
+
+def _own_folders(root: Path, clock_hz: int, about: str) -> None:
+    """root/targets/mine (a copy of mps2-an385 at ``clock_hz``) and root/bench/mine_x."""
+    target = root / "targets" / "mine"
+    shutil.copytree(firmware_root() / "targets" / "mps2-an385", target)
+    toml = target / "target.toml"
+    text = toml.read_text()
+    assert "clock_hz = 25000000\n" in text
+    toml.write_text(text.replace("clock_hz = 25000000\n", f"clock_hz = {clock_hz}\n"))
+    (root / "bench" / "mine_x").mkdir(parents=True)
+    (root / "bench" / "mine_x" / "bench.toml").write_text(f'suite = ["own"]\ndescription = "{about}"\n')
+
+
+def test_two_catalogs_with_different_search_paths_coexist_in_one_process(tmp_path: Path) -> None:
+    """The same names found in different folders: each catalog, and each configuration
+    made from it, answers from its own folders, used in turn in one process (the old
+    process-wide catalog held one set of search paths at a time)."""
+    a_root, b_root = tmp_path / "a", tmp_path / "b"
+    _own_folders(a_root, 25_000_000, "the one in a")
+    _own_folders(b_root, 50_000_000, "the one in b")
+    a = Catalog().with_paths(bench=[a_root / "bench"], target=[a_root / "targets"])
+    b = Catalog().with_paths(bench=[b_root / "bench"], target=[b_root / "targets"])
+    for _ in range(2):  # interleaved, twice: nothing one does changes the other
+        assert a.get_benchmark("mine_x").description == "the one in a"
+        assert b.get_benchmark("mine_x").description == "the one in b"
+        assert (a.get_target("mine").clock_hz, b.get_target("mine").clock_hz) == (25_000_000, 50_000_000)
+    with pytest.raises(RtoslabError, match=r"^unknown target 'mine'"):
+        CATALOG.get_target("mine")
+    with pytest.raises(RtoslabError, match=r"^unknown benchmark 'mine_x'"):
+        api.select(["mine_x"])  # no catalog given: the checkout's folders alone
+    assert [x.description for x in api.select(["mine_x"], catalog=b)] == ["the one in b"]
+
+    # A configuration carries its catalog down: same names, each its own target folder.
+    in_a = api.configuration(target="mine", catalog=a)
+    in_b = api.configuration(target="mine", catalog=b)
+    assert in_a.target_info().path == (a_root / "targets" / "mine").resolve()
+    assert in_b.target_info().path == (b_root / "targets" / "mine").resolve()
+    assert (in_a.clock_hz(), in_b.clock_hz()) == (25_000_000, 50_000_000)
+    assert in_a.measure_key() != in_b.measure_key()  # (the clock enters the timing settings)
+
+    # Pickled (a cluster task's arguments), a catalog travels as its search paths and the
+    # receiving process discovers the same folders itself.
+    back = pickle.loads(pickle.dumps(in_b))
+    assert back.catalog is not b and back.catalog.paths == b.paths
+    assert back.target_info().path == in_b.target_info().path and back.clock_hz() == 50_000_000
+    assert back.measure_key() == in_b.measure_key()
+
+
+def test_commands_in_one_process_do_not_share_search_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Each command makes its own catalog from its own options: a --bench-path of one
+    `rtoslab list` is not searched by the next (it was, with the process-wide catalog)."""
+    from rtoslab.cli.main import main
+
+    monkeypatch.chdir(tmp_path)  # (no rtoslab.toml here or above)
+    (tmp_path / "bench" / "mine_only_here").mkdir(parents=True)
+    (tmp_path / "bench" / "mine_only_here" / "bench.toml").write_text('suite = ["own"]\ndescription = "x"\n')
+    assert main(["list", "--bench-path", str(tmp_path / "bench")]) == 0
+    assert "mine_only_here" in capsys.readouterr().out
+    assert main(["list"]) == 0
+    assert "mine_only_here" not in capsys.readouterr().out
+
+
+def test_no_module_of_rtoslab_keeps_a_catalog() -> None:
+    """A catalog is made by the CLI or the API and passed down: no module-level Catalog
+    (or a container holding one) anywhere in src/rtoslab, and the catalog package exports
+    no lookup that would need one."""
+    import ast
+
+    import rtoslab.catalog as package
+
+    src = Path(package.__file__).resolve().parents[1]
+    kept = []
+    for path in sorted(src.rglob("*.py")):
+        for node in ast.parse(path.read_text(), str(path)).body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            if value is not None and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                                         and n.func.id == "Catalog" for n in ast.walk(value)):
+                kept.append(f"{path.relative_to(src)}:{node.lineno}")
+    assert kept == []
+    lookups = {"get_target", "get_kernel", "get_benchmark", "suite_benchmarks", "targets", "kernels",
+               "benchmarks", "suites", "add_search_paths", "current", "use", "alloc_na_reason"}
+    assert [n for n in sorted(lookups) if callable(getattr(package, n, None))] == []

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from rtoslab.cli.common import command_catalog
 from rtoslab.cli.main import _value_options, build_parser, join_dash_values
 from rtoslab.cli.run import select_benchmarks
 from rtoslab.records import BenchResult, RtoslabError
@@ -165,8 +166,11 @@ def test_a_kernel_option_of_the_wrong_type_is_refused_before_building(tmp_path: 
 
 
 def parse(*words: str) -> argparse.Namespace:
+    """The command line as ``main`` reads it, with its catalog (no rtoslab.toml)."""
     parser = build_parser()
-    return parser.parse_args(join_dash_values(list(words), _value_options(parser)))
+    args = parser.parse_args(join_dash_values(list(words), _value_options(parser)))
+    args.catalog = command_catalog(args, None)
+    return args
 
 
 def test_option_values_that_start_with_a_dash_are_values() -> None:

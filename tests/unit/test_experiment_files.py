@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from rtoslab.catalog import Catalog
 from rtoslab.experiments.experiment import load_experiment
 from rtoslab.records import RtoslabError
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "experiments"
 REPO = Path(__file__).resolve().parents[2]
@@ -65,7 +68,7 @@ def test_bad_file_gets_its_error_naming_file_and_key(name: str, message: str,
         request.getfixturevalue("plugin_description")
     path = DATA / name
     with pytest.raises(RtoslabError) as err:
-        load_experiment(path)
+        load_experiment(path, CATALOG)
     text = str(err.value)
     assert text.startswith(f"{path}: ")
     assert message in text
@@ -85,7 +88,7 @@ def test_bad_file_through_cli_is_one_line_and_writes_no_database(name: str, tmp_
 
 def test_missing_file() -> None:
     with pytest.raises(RtoslabError, match="no such experiment file"):
-        load_experiment(DATA / "nope.toml")
+        load_experiment(DATA / "nope.toml", CATALOG)
 
 
 def test_example_matrix_expands_with_exclusions_and_labels(tmp_path: Path) -> None:
@@ -94,7 +97,7 @@ def test_example_matrix_expands_with_exclusions_and_labels(tmp_path: Path) -> No
         'name = "e"\nsuite = "smoke"\n[matrix]\nopt = ["-O0", "-O2"]\nlto = [false, true]\n'
         'cflags = ["", "-fno-inline"]\n[[exclude]]\nopt = "-O0"\nlto = true\n'
         '[[baseline]]\nname = "b"\nopt = "-O2"\nlto = false\n')
-    exp = load_experiment(f)
+    exp = load_experiment(f, CATALOG)
     labels = [p.label for p in exp.points]
     assert labels == ["-O0", "-O0 -fno-inline", "-O2", "-O2 -fno-inline", "-O2 lto",
                       "-O2 lto -fno-inline"]
@@ -106,13 +109,13 @@ def test_example_matrix_expands_with_exclusions_and_labels(tmp_path: Path) -> No
 
 def test_examples_in_repo_load() -> None:
     for f in sorted((REPO / "examples").glob("*.toml")):
-        exp = load_experiment(f)
+        exp = load_experiment(f, CATALOG)
         assert exp.points, f
 
 
 def test_examples_pass_no_macros_in_cflags() -> None:
     for f in sorted((REPO / "examples").glob("*.toml")):
-        for p in load_experiment(f).points:
+        for p in load_experiment(f, CATALOG).points:
             assert not any(flag.startswith("-D") for flag in p.config.cflags), (f, p.label)
 
 
@@ -121,7 +124,7 @@ def test_defines_axis_builds_distinct_images_and_keeps_its_axes(tmp_path: Path) 
     f.write_text('name = "e"\nbenchmarks = ["toggle_superloop"]\n[matrix.defines]\nTOGGLE_TASKS = [1, 3]\n'
                  '[[exclude]]\ndefines.TOGGLE_TASKS = 1\nbenchmark = "toggle_superloop"\nopt = "-O2"\n'
                  '[[baseline]]\nname = "three"\ndefines.TOGGLE_TASKS = 3\n')
-    exp = load_experiment(f)
+    exp = load_experiment(f, CATALOG)
     assert [p.config.defines for p in exp.points] == [(("TOGGLE_TASKS", 3),)]
     assert exp.points[0].config.define_flags() == ["TOGGLE_TASKS=3"]
     assert exp.points[0].config.axis_values() == {
@@ -131,7 +134,7 @@ def test_defines_axis_builds_distinct_images_and_keeps_its_axes(tmp_path: Path) 
 
 
 def test_old_model_spelling_is_the_timing_axis(plugin_description: object) -> None:
-    exp = load_experiment(DATA / "good_old_model_spelling.toml")
+    exp = load_experiment(DATA / "good_old_model_spelling.toml", CATALOG)
     assert [dict(p.config.timing) for p in exp.points] == [{"flash_ws": 0}, {"flash_ws": 2}]
     assert [p.axis("timing.flash_ws") for p in exp.points] == [0, 2]
 
@@ -141,7 +144,7 @@ def test_kernel_option_axes_apply_only_to_kernels_that_have_them(tmp_path: Path)
     f.write_text('name = "e"\nsuite = "smoke"\n[matrix]\nkernel = ["baremetal", "freertos"]\n'
                  '[matrix.kernel_options]\nconfigTICK_RATE_HZ = [1000, 10000]\n'
                  '[[exclude]]\nkernel = "freertos"\nkernel_options.configTICK_RATE_HZ = 10000\n')
-    exp = load_experiment(f)
+    exp = load_experiment(f, CATALOG)
     assert [dict(p.axes).get("kernel_options.configTICK_RATE_HZ") for p in exp.points] == [None, 1000]
     assert exp.points[0].config.kernel_options == ()
 
@@ -153,5 +156,5 @@ def test_the_format_documented_in_the_module_loads(plugin_description: object) -
 
     example = (module.__doc__ or "").split("Loading parses")[0].splitlines()[2:]
     text = "\n".join(line[4:].split("#")[0] for line in example)
-    exp = module.parse_experiment(tomllib.loads(text), Path("doc"))
+    exp = module.parse_experiment(tomllib.loads(text), Path("doc"), CATALOG)
     assert exp.rows == "metric" and exp.points and exp.baselines[0].name == "O2"

@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from rtoslab.catalog import Catalog
 from rtoslab.experiments.experiment import Experiment, load_experiment
 from rtoslab.records import Footprint, RtoslabError, Summary, Unit
 from rtoslab.report.comparison import ComparisonRow, build_footprint_table, build_table
 from rtoslab.views import ConfigView, MetricView, ResultView
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 HEAD = 'name = "e"\nbenchmarks = ["call", "loop"]\n'
 
@@ -19,7 +22,7 @@ HEAD = 'name = "e"\nbenchmarks = ["call", "loop"]\n'
 def _load(tmp_path: Path, text: str) -> Experiment:
     f = tmp_path / "e.toml"
     f.write_text(HEAD + text)
-    return load_experiment(f)
+    return load_experiment(f, CATALOG)
 
 
 def test_rows_default_and_metric(tmp_path: Path) -> None:

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from rtoslab.builder.config import BuildConfig
-from rtoslab.catalog import FlashLatency, add_search_paths, load_target, reset_search_paths, targets
+from rtoslab.catalog import Catalog, FlashLatency, load_target
 from rtoslab.cli.list_cmd import flash_ws_text
 from rtoslab.experiments.experiment import load_experiment
 from rtoslab.paths import firmware_root
@@ -20,6 +19,8 @@ from rtoslab.pipeline import config_identity
 from rtoslab.records import RtoslabError
 from rtoslab.report.labels import flash_ws_origin, timing_footer
 from rtoslab.views import ConfigView
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 MHZ = 1_000_000
 F1_RULE = """
@@ -90,17 +91,14 @@ def _target_toml(tmp_path: Path, rule: str = F1_RULE, edits: tuple[tuple[str, st
 
 
 @pytest.fixture
-def f103(tmp_path: Path) -> Iterator[str]:
-    """A target "f103": the stm32vldiscovery board priced as an STM32F103 (RM0008: 0/1/2
-    wait states up to 24/48/72 MHz), at 72 MHz; found through the search paths."""
+def f103(tmp_path: Path) -> Catalog:
+    """The catalog with a target "f103": the stm32vldiscovery board priced as an STM32F103
+    (RM0008: 0/1/2 wait states up to 24/48/72 MHz), at 72 MHz; found through the search
+    paths."""
     toml = _target_toml(tmp_path, edits=(("clock_hz = 24000000", "clock_hz = 72000000"),),
                         name="f103")
     shutil.copy(firmware_root() / "targets" / "stm32vldiscovery" / "README.md", toml.parent)
-    add_search_paths(target=[toml.parent])
-    try:
-        yield "f103"
-    finally:
-        reset_search_paths()
+    return Catalog().with_paths(target=[toml.parent])
 
 
 # ------------------------------------------------------------------------- the rule
@@ -115,7 +113,7 @@ def test_wait_states_are_the_smallest_count_whose_limit_holds_the_clock() -> Non
 
 
 def test_the_board_rules_are_the_manuals() -> None:
-    found = {n: t.spec.flash_latency for n, t in targets().items()}
+    found = {n: t.spec.flash_latency for n, t in CATALOG.targets.items()}
     f4 = found["netduinoplus2"]
     assert f4 is not None and f4.max_hz == tuple(hz * MHZ for hz in (30, 60, 90, 120, 150, 168))
     assert "RM0090 Table 10" in f4.source
@@ -132,12 +130,12 @@ def test_the_board_rules_are_the_manuals() -> None:
 def test_each_targets_own_clock_gives_todays_settings(name: str) -> None:
     """The rules at the default clocks give what [timing] gave before (5 at 168 MHz, 0 at
     24 MHz, ...), so a default configuration keeps its settings and measure key."""
-    assert set(TODAY) == set(targets())
-    config = BuildConfig(target=name)
+    assert set(TODAY) == set(CATALOG.targets)
+    config = BuildConfig(catalog=CATALOG, target=name)
     assert config.timing_settings() == {**TODAY[name], "time": "one-clock"}
     # the same settings spelled out: the same measure key (the traces are shared)
     if "flash_ws" in TODAY[name]:  # (an AVR target has no flash_ws)
-        given = BuildConfig(target=name, timing=(("flash_ws", TODAY[name]["flash_ws"]),))
+        given = BuildConfig(catalog=CATALOG, target=name, timing=(("flash_ws", TODAY[name]["flash_ws"]),))
         assert given.measure_key() == config.measure_key()
 
 
@@ -181,7 +179,7 @@ def test_a_good_rule_parses(tmp_path: Path) -> None:
                                                      (24 * MHZ, 48 * MHZ, 72 * MHZ))
     assert target.timing_defaults["flash_ws"] == 0  # at its own 24 MHz
     assert flash_ws_text(target) == "by clock: 0/1/2 WS up to 24/48/72 MHz (RM0008 FLASH_ACR)"
-    assert flash_ws_text(targets()["mps2-an385"]) == "0 WS at any clock (no rule)"
+    assert flash_ws_text(CATALOG.targets["mps2-an385"]) == "0 WS at any clock (no rule)"
 
 
 # ------------------------------------------------------------------------- resolution
@@ -195,21 +193,21 @@ def test_a_good_rule_parses(tmp_path: Path) -> None:
     (48 * MHZ + 1, 2, 72 * MHZ),
     (72 * MHZ, 2, 72 * MHZ),
 ])
-def test_flash_ws_follows_the_clock_at_each_boundary(f103: str, clock_hz: int, ws: int,
+def test_flash_ws_follows_the_clock_at_each_boundary(f103: Catalog, clock_hz: int, ws: int,
                                                      limit: int) -> None:
-    config = BuildConfig(target=f103, timing=(("clock_hz", clock_hz),))
+    config = BuildConfig(catalog=f103, target="f103", timing=(("clock_hz", clock_hz),))
     config.validate()
     assert config.timing_settings()["flash_ws"] == ws
     assert config.flash_ws_from() == {"by": "rule", "source": "RM0008 FLASH_ACR", "max_hz": limit}
 
 
-def test_the_targets_clock_follows_the_rule_too(f103: str) -> None:
-    assert BuildConfig(target=f103).timing_settings()["flash_ws"] == 2  # its 72 MHz
+def test_the_targets_clock_follows_the_rule_too(f103: Catalog) -> None:
+    assert BuildConfig(catalog=f103, target="f103").timing_settings()["flash_ws"] == 2  # its 72 MHz
 
 
-def test_a_clock_above_the_parts_maximum_is_refused_before_building(f103: str) -> None:
-    config = BuildConfig(target=f103, timing=(("clock_hz", 72 * MHZ + 1),))
-    want = (f"target {f103}: clock_hz=72000001 is above the STM32F103's maximum, 72 MHz (RM0008 "
+def test_a_clock_above_the_parts_maximum_is_refused_before_building(f103: Catalog) -> None:
+    config = BuildConfig(catalog=f103, target="f103", timing=(("clock_hz", 72 * MHZ + 1),))
+    want = ("target f103: clock_hz=72000001 is above the STM32F103's maximum, 72 MHz (RM0008 "
             "FLASH_ACR): give clock_hz up to 72000000, or give flash_ws yourself (--timing "
             "flash_ws=N, or flash_ws in [matrix.timing]) to price a faster part")
     with pytest.raises(RtoslabError, match=re.escape(want)) as e:
@@ -219,64 +217,65 @@ def test_a_clock_above_the_parts_maximum_is_refused_before_building(f103: str) -
         config.measure_key()
 
 
-def test_a_given_flash_ws_wins_over_the_rule(f103: str) -> None:
-    config = BuildConfig(target=f103, timing=(("clock_hz", 24 * MHZ), ("flash_ws", 2)))
+def test_a_given_flash_ws_wins_over_the_rule(f103: Catalog) -> None:
+    config = BuildConfig(catalog=f103, target="f103", timing=(("clock_hz", 24 * MHZ), ("flash_ws", 2)))
     assert config.timing_settings()["flash_ws"] == 2
     assert config.flash_ws_from() == {"by": "given"}
     # also beyond the part's clock: the user prices the flash themselves
-    fast = BuildConfig(target=f103, timing=(("clock_hz", 100 * MHZ), ("flash_ws", 3)))
+    fast = BuildConfig(catalog=f103, target="f103", timing=(("clock_hz", 100 * MHZ), ("flash_ws", 3)))
     fast.validate()
     assert fast.timing_settings()["flash_ws"] == 3
 
 
 def test_a_target_without_a_rule_keeps_its_default_whatever_the_clock() -> None:
-    config = BuildConfig(target="mps2-an385", timing=(("clock_hz", 500 * MHZ),))
+    config = BuildConfig(catalog=CATALOG, target="mps2-an385", timing=(("clock_hz", 500 * MHZ),))
     config.validate()
     assert config.timing_settings()["flash_ws"] == 0
     assert config.flash_ws_from() is None
-    assert BuildConfig(timing=(("flash_ws", 2),)).flash_ws_from() == {"by": "given"}
+    assert BuildConfig(catalog=CATALOG, timing=(("flash_ws", 2),)).flash_ws_from() == {"by": "given"}
 
 
 def test_the_stm32f100_refuses_the_f103_clock_unless_flash_ws_is_given() -> None:
     with pytest.raises(RtoslabError, match=r"target stm32vldiscovery: clock_hz=72000000 is above the "
                        r"STM32F100's maximum, 24 MHz \(RM0041"):
-        BuildConfig(target="stm32vldiscovery", timing=(("clock_hz", 72 * MHZ),)).validate()
+        BuildConfig(catalog=CATALOG, target="stm32vldiscovery", timing=(("clock_hz", 72 * MHZ),)).validate()
     # the README's STM32F103 pricing gives flash_ws itself
-    f103 = BuildConfig(target="stm32vldiscovery", timing=(("clock_hz", 72 * MHZ), ("flash_ws", 2),
+    f103 = BuildConfig(catalog=CATALOG,
+                       target="stm32vldiscovery", timing=(("clock_hz", 72 * MHZ), ("flash_ws", 2),
                                                           ("prefetch", "on")))
     f103.validate()
     assert f103.timing_settings()["flash_ws"] == 2
 
 
-def test_a_changed_flash_ws_changes_the_measure_key(f103: str) -> None:
+def test_a_changed_flash_ws_changes_the_measure_key(f103: Catalog) -> None:
     """The rule's value is the effective setting: the same settings as given, other traces
     than a different count at the same clock."""
-    rule = BuildConfig(target=f103, timing=(("clock_hz", 48 * MHZ),))
-    same = BuildConfig(target=f103, timing=(("clock_hz", 48 * MHZ), ("flash_ws", 1)))
-    other = BuildConfig(target=f103, timing=(("clock_hz", 48 * MHZ), ("flash_ws", 0)))
+    rule = BuildConfig(catalog=f103, target="f103", timing=(("clock_hz", 48 * MHZ),))
+    same = BuildConfig(catalog=f103, target="f103", timing=(("clock_hz", 48 * MHZ), ("flash_ws", 1)))
+    other = BuildConfig(catalog=f103, target="f103", timing=(("clock_hz", 48 * MHZ), ("flash_ws", 0)))
     assert rule.measure_key() == same.measure_key() != other.measure_key()
     assert rule.image_key() == other.image_key()  # the image is the same: only its pricing moves
 
 
 def test_netduinoplus2_at_84_mhz_is_priced_with_2_wait_states() -> None:
-    config = BuildConfig(target="netduinoplus2", timing=(("clock_hz", 84 * MHZ),))
+    config = BuildConfig(catalog=CATALOG, target="netduinoplus2", timing=(("clock_hz", 84 * MHZ),))
     assert config.timing_settings()["flash_ws"] == 2
-    assert config.measure_key() != BuildConfig(target="netduinoplus2").measure_key()
+    assert config.measure_key() != BuildConfig(catalog=CATALOG, target="netduinoplus2").measure_key()
 
 
 # ------------------------------------------------------------------------- identity, footer
 
 
-def test_the_identity_holds_the_effective_value_and_where_it_came_from(f103: str) -> None:
-    ident = config_identity(BuildConfig(target=f103, timing=(("clock_hz", 40 * MHZ),)))
+def test_the_identity_holds_the_effective_value_and_where_it_came_from(f103: Catalog) -> None:
+    ident = config_identity(BuildConfig(catalog=f103, target="f103", timing=(("clock_hz", 40 * MHZ),)))
     timing = ident["timing"]
     assert isinstance(timing, dict) and timing["flash_ws"] == 1 and timing["clock_hz"] == 40 * MHZ
     assert ident["flash_ws_from"] == {"by": "rule", "source": "RM0008 FLASH_ACR", "max_hz": 48 * MHZ}
-    given = config_identity(BuildConfig(target=f103, timing=(("flash_ws", 0),)))
+    given = config_identity(BuildConfig(catalog=f103, target="f103", timing=(("flash_ws", 0),)))
     assert given["flash_ws_from"] == {"by": "given"}
     assert given["identity_hash"] != ident["identity_hash"]
     # no rule and nothing given: no entry (the identity stays as it was)
-    assert "flash_ws_from" not in config_identity(BuildConfig())
+    assert "flash_ws_from" not in config_identity(BuildConfig(catalog=CATALOG))
 
 
 def _view(identity: dict[str, object], model: dict[str, object]) -> ConfigView:
@@ -304,8 +303,8 @@ def test_the_footer_says_which_flash_ws_applied(identity: dict[str, object], tex
     assert text.endswith(f"({flash_ws_origin(view.identity)})")
 
 
-def test_the_footer_from_a_real_identity(f103: str) -> None:
-    ident = config_identity(BuildConfig(target=f103, timing=(("clock_hz", 48 * MHZ),)))
+def test_the_footer_from_a_real_identity(f103: Catalog) -> None:
+    ident = config_identity(BuildConfig(catalog=f103, target="f103", timing=(("clock_hz", 48 * MHZ),)))
     timing = ident["timing"]
     assert isinstance(timing, dict)
     assert "flash 1 WS (clock rule RM0008 FLASH_ACR: <= 48 MHz)" in timing_footer(_view(ident, timing))
@@ -322,7 +321,7 @@ def _experiment(tmp_path: Path, clocks: list[int]) -> Path:
 
 
 def test_a_clock_sweep_moves_the_wait_states_as_the_part_does(tmp_path: Path) -> None:
-    exp = load_experiment(_experiment(tmp_path, [24 * MHZ, 84 * MHZ, 168 * MHZ]))
+    exp = load_experiment(_experiment(tmp_path, [24 * MHZ, 84 * MHZ, 168 * MHZ]), CATALOG)
     got = [(p.config.timing_settings()["clock_hz"], p.config.timing_settings()["flash_ws"])
            for p in exp.points]
     assert got == [(24 * MHZ, 0), (84 * MHZ, 2), (168 * MHZ, 5)]
@@ -333,5 +332,5 @@ def test_a_sweep_beyond_the_part_is_refused_naming_the_file(tmp_path: Path) -> N
     with pytest.raises(RtoslabError, match=re.escape(
             f"{path}: key 'matrix' target netduinoplus2: clock_hz=180000000 is above the STM32F405's "
             "maximum, 168 MHz (RM0090 Table 10, 2.7-3.6 V)")) as e:
-        load_experiment(path)
+        load_experiment(path, CATALOG)
     assert "\n" not in str(e.value)

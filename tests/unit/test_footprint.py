@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from rtoslab.builder.footprint import footprint_of, output_sections, parse_map
-from rtoslab.catalog import FootprintSections, get_target
+from rtoslab.catalog import Catalog, FootprintSections
 from rtoslab.records import RtoslabError
 
-SPEC = get_target("mps2-an385").footprint
+CATALOG = Catalog()  # the checkout's folders alone
+
+SPEC = CATALOG.get_target("mps2-an385").footprint
 
 # The shapes GNU ld 2.40 writes: a section on one line, or its name alone when long and
 # the address and size on the next; fill; input sections from each component.
@@ -100,11 +101,10 @@ def test_the_lists_decide_a_section_moved_to_ignore_does_not_count() -> None:
     assert fp.ram == {} and fp.flash_total == 0xc0 + 0x100 + 8
 
 
-def test_footprint_of_uses_the_target_the_build_was_configured_for(tmp_path: Path) -> None:
+def test_footprint_of_reads_the_map_beside_the_image_with_the_targets_sections(tmp_path: Path) -> None:
+    target = CATALOG.get_target("mps2-an385")
+    with pytest.raises(RtoslabError, match=r"no linker map .*call.map beside call.elf: rebuild"):
+        footprint_of(tmp_path / "call.elf", target)
     (tmp_path / "call.map").write_text(MAP)
-    (tmp_path / "rtoslab-config.json").write_text(json.dumps({"target": "mps2-an385"}))
-    assert footprint_of(tmp_path / "call.elf") == parse_map(MAP, SPEC)
-    (tmp_path / "rtoslab-config.json").write_text(json.dumps({"target": "nope"}))
-    with pytest.raises(RtoslabError, match="unknown target 'nope'"):
-        footprint_of(tmp_path / "call.elf")
-    assert footprint_of(tmp_path / "call.elf", get_target("mps2-an385")).ram_total == 0x2000 + 8 + 0xc0 + 0x10
+    assert footprint_of(tmp_path / "call.elf", target) == parse_map(MAP, SPEC)
+    assert footprint_of(tmp_path / "call.elf", target).ram_total == 0x2000 + 8 + 0xc0 + 0x10

@@ -13,15 +13,18 @@ import pytest
 
 from rtoslab.builder.cmake import render_template
 from rtoslab.builder.config import BuildConfig
-from rtoslab.catalog import add_search_paths, get_kernel, kernels, reset_search_paths
+from rtoslab.catalog import Catalog
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 PORT = firmware_root() / "ports" / "freertos-smp"
 
 
 def _config(target: str = "mps2-an521", **options: object) -> BuildConfig:
-    return BuildConfig(target=target, kernel="freertos-smp", kernel_options=tuple(options.items()))
+    return BuildConfig(catalog=CATALOG,
+                       target=target, kernel="freertos-smp", kernel_options=tuple(options.items()))
 
 
 def test_the_port_is_one_folder_of_our_own_files() -> None:
@@ -30,7 +33,7 @@ def test_the_port_is_one_folder_of_our_own_files() -> None:
             "portmacro.h", "port_smp.c", "port_smp_asm.S", "README.md"} <= names
     # The lab/port.h layer and the object types are the single-core port's files, which
     # this port declares it builds on (port.toml base), compiled again, not copies.
-    assert get_kernel("freertos-smp").base_path == get_kernel("freertos").path
+    assert CATALOG.get_kernel("freertos-smp").base_path == CATALOG.get_kernel("freertos").path
     assert "${LAB_PORT_BASE_DIR}/port_freertos.c" in (PORT / "port.cmake").read_text()
     assert not list(PORT.glob("port_freertos*.c")) and not (PORT / "lab_port_types.h").exists()
     # No FreeRTOS portable file is used: the kernel's portable/GCC folders stay out.
@@ -38,7 +41,7 @@ def test_the_port_is_one_folder_of_our_own_files() -> None:
 
 
 def test_capabilities_are_the_single_core_ports_plus_smp() -> None:
-    smp, single = get_kernel("freertos-smp"), get_kernel("freertos")
+    smp, single = CATALOG.get_kernel("freertos-smp"), CATALOG.get_kernel("freertos")
     assert smp.capabilities["LAB_HAS_SMP"] is True
     assert single.capabilities["LAB_HAS_SMP"] is False
     assert {k: v for k, v in smp.capabilities.items() if k != "LAB_HAS_SMP"} == \
@@ -61,7 +64,7 @@ def test_portmacro_defines_every_macro_the_smp_kernel_requires() -> None:
 
 
 def test_the_config_template_renders_with_the_defaults_and_each_option_is_used() -> None:
-    kernel = get_kernel("freertos-smp")
+    kernel = CATALOG.get_kernel("freertos-smp")
     own = (PORT / "FreeRTOSConfig.h.in").read_text()
     out = render_template(own, _config().resolved_kernel_options(), "FreeRTOSConfig.h.in")
     assert "@" not in out and '#include "FreeRTOSConfig_shared.h"' in out
@@ -105,12 +108,8 @@ def test_values_must_name_an_option_and_list_values(tmp_path: Path) -> None:
              ("[values]\nlabSMP_START_CORES = []\n", r"key 'values\.labSMP_START_CORES' is empty"))
     for table, error in cases:
         folder = _port_copy(tmp_path / str(len(error)), table)
-        try:
-            add_search_paths(port=[folder])
-            with pytest.raises(RtoslabError, match=error):
-                kernels()
-        finally:
-            reset_search_paths()
+        with pytest.raises(RtoslabError, match=error):
+            _ = Catalog().with_paths(port=[folder]).kernels
 
 
 def test_eliding_with_one_core_started_is_accepted_and_renders_as_1() -> None:
@@ -153,21 +152,13 @@ def _port_copy(tmp_path: Path, toml_tail: str) -> Path:
 ])
 def test_a_broken_rule_is_refused_naming_the_key(tmp_path: Path, tail: str, error: str) -> None:
     folder = _port_copy(tmp_path, tail)
-    try:
-        add_search_paths(port=[folder])
-        with pytest.raises(RtoslabError, match=error):
-            kernels()
-    finally:
-        reset_search_paths()
+    with pytest.raises(RtoslabError, match=error):
+        _ = Catalog().with_paths(port=[folder]).kernels
 
 
 def test_min_cores_must_be_positive(tmp_path: Path) -> None:
     folder = _port_copy(tmp_path, "")
     toml = folder / "port.toml"
     toml.write_text(toml.read_text().replace("min_cores = 2", "min_cores = 0"))
-    try:
-        add_search_paths(port=[folder])
-        with pytest.raises(RtoslabError, match=r"key 'min_cores' is 0: it must be 1 or more"):
-            kernels()
-    finally:
-        reset_search_paths()
+    with pytest.raises(RtoslabError, match=r"key 'min_cores' is 0: it must be 1 or more"):
+        _ = Catalog().with_paths(port=[folder]).kernels

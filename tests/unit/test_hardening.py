@@ -17,13 +17,15 @@ from pathlib import Path
 import pytest
 
 from rtoslab.builder.cmake import first_error, memory_overflow
-from rtoslab.catalog import get_target
+from rtoslab.catalog import Catalog
 from rtoslab.records import BenchResult
 from rtoslab.report import TerminalRenderer, get_renderer
 from rtoslab.report.text import markdown_safe, terminal_safe
 from rtoslab.store import open_store
 
 from .test_cli_failures import IDENTITY, REPO, make_db, one_line_error, rtoslab
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 
 def _closed_stdout(*args: str) -> subprocess.CompletedProcess[bytes]:
@@ -196,7 +198,7 @@ def test_an_undefined_symbol_is_the_first_useful_line() -> None:
 
 
 def test_a_ram_overflow_is_bytes_needed_and_had() -> None:
-    target = get_target("mps2-an385")
+    target = CATALOG.get_target("mps2-an385")
     ram = next(r for r in target.memory if r.kind == "sram")
     top = ram.base + ram.size
     limit = top - 0x2000

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rtoslab import timing
 from rtoslab.builder.config import BuildConfig, canonical_json, sha256_text
+from rtoslab.catalog import Catalog
 from rtoslab.paths import repo_root
 from rtoslab.pipeline import config_identity
 from rtoslab.records import BenchResult
@@ -16,9 +17,11 @@ from rtoslab.report.comparison.table import axes_of
 from rtoslab.store import open_store
 from rtoslab.views import IDENTITY_KEYS, ConfigView
 
+CATALOG = Catalog()  # the checkout's folders alone
+
 
 def test_identity_names_its_three_keys_and_covers_itself() -> None:
-    cfg = BuildConfig(cflags=("-O2", "-flto"), defines=(("TOGGLE_TASKS", 3),))
+    cfg = BuildConfig(catalog=CATALOG, cflags=("-O2", "-flto"), defines=(("TOGGLE_TASKS", 3),))
     ident = config_identity(cfg)
     assert set(IDENTITY_KEYS) <= set(ident)
     assert ident["image_key"] == cfg.image_key()
@@ -32,9 +35,9 @@ def test_identity_names_its_three_keys_and_covers_itself() -> None:
 
 
 def test_no_path_of_the_checkout_enters_the_identity() -> None:
-    text = json.dumps(config_identity(BuildConfig()))
+    text = json.dumps(config_identity(BuildConfig(catalog=CATALOG)))
     assert str(repo_root()) not in text
-    plugin = str(config_identity(BuildConfig())["plugin"])
+    plugin = str(config_identity(BuildConfig(catalog=CATALOG))["plugin"])
     assert plugin == "" or plugin.startswith("rtoslab-plugin ")
 
 
@@ -103,11 +106,13 @@ def test_a_database_with_old_identities_opens_and_new_ones_join_it(tmp_path: Pat
     with open_store(path) as store:
         old_id = int(cur.lastrowid or 0)
         store.add_bench_result(run_id, old_id, "s", BenchResult("toggle_superloop", "n/a", "x"))
-        new_id = store.upsert_config(config_identity(BuildConfig(defines=(("TOGGLE_TASKS", 3),))))
+        new_id = store.upsert_config(config_identity(BuildConfig(catalog=CATALOG,
+                                                                 defines=(("TOGGLE_TASKS", 3),))))
         store.add_bench_result(run_id, new_id, "s", BenchResult("toggle_superloop", "n/a", "x"))
         old, new = (r.config for r in store.load_run(run_id).results)
     assert old.hash == "0ld0ld0ld0ld" and old.identity == old_identity
-    assert new.hash == config_identity(BuildConfig(defines=(("TOGGLE_TASKS", 3),)))["identity_hash"]
+    assert new.hash == config_identity(BuildConfig(catalog=CATALOG,
+                                                   defines=(("TOGGLE_TASKS", 3),)))["identity_hash"]
     assert axes_of(old)["defines.TOGGLE_TASKS"] == axes_of(new)["defines.TOGGLE_TASKS"] == 3
     assert axes_of(old)["opt"] == axes_of(new)["opt"] == "-O2"
 
@@ -165,7 +170,7 @@ def test_the_footer_shows_every_setting_that_differs_from_the_plugins_default(
 
 
 def test_the_identity_holds_the_plugins_defaults(plugin_description: timing.Description) -> None:
-    ident = config_identity(BuildConfig())
+    ident = config_identity(BuildConfig(catalog=CATALOG))
     assert ident["timing_defaults"] == plugin_description.defaults()
     assert "flash" not in plugin_description.defaults()  # a region setting has none
 

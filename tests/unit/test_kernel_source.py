@@ -16,18 +16,20 @@ import pytest
 from rtoslab.builder import kernel_source as ks
 from rtoslab.builder.config import BuildConfig, with_kernel_source
 from rtoslab.builder.kernel_source import check_tree, content_hash
-from rtoslab.catalog import get_kernel, kernels
+from rtoslab.catalog import Catalog
 from rtoslab.experiments.experiment import parse_experiment
 from rtoslab.pipeline import config_identity
 from rtoslab.project import load_project
 from rtoslab.records import RtoslabError
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def fake_tree(root: Path, version: str = "V11.2.0") -> Path:
     """The files the freertos port's declaration asks for (not a buildable kernel)."""
-    spec = get_kernel("freertos").source
+    spec = CATALOG.get_kernel("freertos").source
     assert spec is not None
     for name in spec.files:
         path = root / name
@@ -50,17 +52,17 @@ def _git(cwd: Path, *args: str) -> str:
 
 def test_the_freertos_ports_declare_the_hook() -> None:
     for name in ("freertos", "freertos-smp"):
-        spec = kernels()[name].source
+        spec = CATALOG.kernels[name].source
         assert spec is not None and spec.pinned == "freertos-next/FreeRTOS-Kernel"
         assert "tasks.c" in spec.files and spec.version_from == "11.0.0"
-    assert kernels()["baremetal"].source is None
+    assert CATALOG.kernels["baremetal"].source is None
 
 
 def test_a_folder_without_the_kernel_files_is_refused_naming_them(tmp_path: Path) -> None:
     tree = fake_tree(tmp_path / "k")
     (tree / "tasks.c").unlink()
     shutil.rmtree(tree / "portable" / "GCC")
-    spec = get_kernel("freertos").source
+    spec = CATALOG.get_kernel("freertos").source
     assert spec is not None
     with pytest.raises(RtoslabError) as e:
         check_tree(spec, tree, "freertos")
@@ -73,7 +75,7 @@ def test_a_folder_without_the_kernel_files_is_refused_naming_them(tmp_path: Path
 
 @pytest.mark.parametrize("version", ["V10.4.6", "V12.0.0"])
 def test_an_unsupported_version_is_refused(tmp_path: Path, version: str) -> None:
-    spec = get_kernel("freertos").source
+    spec = CATALOG.get_kernel("freertos").source
     assert spec is not None
     with pytest.raises(RtoslabError) as e:
         check_tree(spec, fake_tree(tmp_path / "k", version), "freertos")
@@ -82,7 +84,7 @@ def test_an_unsupported_version_is_refused(tmp_path: Path, version: str) -> None
 
 
 def test_a_development_version_is_accepted_and_a_missing_one_refused(tmp_path: Path) -> None:
-    spec = get_kernel("freertos").source
+    spec = CATALOG.get_kernel("freertos").source
     assert spec is not None
     assert check_tree(spec, fake_tree(tmp_path / "a", "V11.2.0+"), "freertos").version == "V11.2.0+"
     tree = fake_tree(tmp_path / "b")
@@ -108,7 +110,7 @@ def test_a_git_tree_is_identified_by_commit_time_and_dirtiness(tmp_path: Path) -
     _git(tree, "add", "-A")
     _git(tree, "commit", "-qm", "one")
     head = _git(tree, "rev-parse", "HEAD").strip()
-    config = with_kernel_source(BuildConfig(kernel="freertos"), tree, given=True)
+    config = with_kernel_source(BuildConfig(catalog=CATALOG, kernel="freertos"), tree, given=True)
     ident = config.kernel_tree()
     assert ident is not None and ident.commit == head and not ident.dirty
     assert ident.committed.startswith("2026-01-05T10:00:00")
@@ -118,7 +120,8 @@ def test_a_git_tree_is_identified_by_commit_time_and_dirtiness(tmp_path: Path) -
     assert str(tmp_path) not in json.dumps(config_identity(config))  # no path is stored
     (tree / "list.c").write_text("/* edited */\n")
     ks._identify.cache_clear()  # (a tree is identified once per process: a run sees one state)
-    edited = with_kernel_source(BuildConfig(kernel="freertos"), tree, given=True).kernel_tree()
+    edited = with_kernel_source(BuildConfig(catalog=CATALOG,
+                                            kernel="freertos"), tree, given=True).kernel_tree()
     assert edited is not None and edited.dirty and edited.commit == head
     assert edited.content != ident.content
 
@@ -130,7 +133,7 @@ def test_the_tree_enters_the_image_key_by_content(tmp_path: Path) -> None:
     c = tmp_path / "c"
     shutil.copytree(a, c)
     (c / "queue.c").write_text("/* other */\n")
-    pinned = BuildConfig(kernel="freertos")
+    pinned = BuildConfig(catalog=CATALOG, kernel="freertos")
     keys = [with_kernel_source(pinned, t, given=True).image_key() for t in (a, b, c)]
     assert keys[0] == keys[1] != keys[2]
     assert pinned.image_key() not in keys
@@ -139,7 +142,7 @@ def test_the_tree_enters_the_image_key_by_content(tmp_path: Path) -> None:
 
 def test_a_kernel_without_the_hook_refuses_a_given_tree_and_skips_a_default_one(tmp_path: Path) -> None:
     tree = fake_tree(tmp_path / "k")
-    bare = BuildConfig(kernel="baremetal")
+    bare = BuildConfig(catalog=CATALOG, kernel="baremetal")
     with pytest.raises(RtoslabError) as e:
         with_kernel_source(bare, tree, given=True)
     assert str(e.value).startswith("--kernel-source: kernel baremetal has no sources to replace")
@@ -152,14 +155,14 @@ def test_experiment_file_kernel_source(tmp_path: Path) -> None:
     path = tmp_path / "exp.toml"
     data: dict[str, object] = {"name": "x", "benchmarks": ["k_yield"], "kernel_source": "FreeRTOS-Kernel",
                                "matrix": {"kernel": ["freertos", "baremetal"]}}
-    exp = parse_experiment(data, path)
+    exp = parse_experiment(data, path, CATALOG)
     sources = {p.config.kernel: p.config.kernel_source for p in exp.points}
     assert sources == {"freertos": str(tree.resolve()), "baremetal": ""}
     with pytest.raises(RtoslabError) as e:
-        parse_experiment({**data, "matrix": {"kernel": ["baremetal"]}}, path)
+        parse_experiment({**data, "matrix": {"kernel": ["baremetal"]}}, path, CATALOG)
     assert str(e.value).startswith(f"{path}: key 'kernel_source' ") and "no kernel" in str(e.value)
     with pytest.raises(RtoslabError) as e:
-        parse_experiment({**data, "kernel_source": "nope"}, path)
+        parse_experiment({**data, "kernel_source": "nope"}, path, CATALOG)
     assert str(e.value).startswith(f"{path}: key 'kernel_source' kernel tree ")
     assert "not a folder" in str(e.value)
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from rtoslab.builder.config import BuildConfig
-from rtoslab.catalog import get_benchmark, get_kernel, get_target
+from rtoslab.catalog import Catalog
 from rtoslab.names import did_you_mean
 from rtoslab.records import RtoslabError
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 
 def test_a_part_of_a_name_or_a_misspelling_is_suggested() -> None:
@@ -17,10 +19,12 @@ def test_a_part_of_a_name_or_a_misspelling_is_suggested() -> None:
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (lambda: get_benchmark("yield"), r"^unknown benchmark 'yield' \(did you mean k_yield\?\): looked in "),
-    (lambda: get_kernel("freerots"), r"^unknown kernel 'freerots' \(did you mean freertos"),
-    (lambda: get_target("an385"), r"^unknown target 'an385' \(did you mean mps2-an385\?\): choose one of "),
-    (lambda: BuildConfig(kernel="freertos",
+    (lambda: CATALOG.get_benchmark("yield"),
+     r"^unknown benchmark 'yield' \(did you mean k_yield\?\): looked in "),
+    (lambda: CATALOG.get_kernel("freerots"), r"^unknown kernel 'freerots' \(did you mean freertos"),
+    (lambda: CATALOG.get_target("an385"),
+     r"^unknown target 'an385' \(did you mean mps2-an385\?\): choose one of "),
+    (lambda: BuildConfig(catalog=CATALOG, kernel="freertos",
                          kernel_options=(("configTIK_RATE_HZ", 1),)).resolved_kernel_options(),
      r"^unknown option 'configTIK_RATE_HZ' \(did you mean configTICK_RATE_HZ\?\) for kernel freertos"),
 ])

@@ -9,14 +9,7 @@ from pathlib import Path
 import pytest
 
 from rtoslab.api import Results, resolve_run
-from rtoslab.catalog import (
-    add_search_paths,
-    benchmarks,
-    get_benchmark,
-    kernels,
-    reset_search_paths,
-    search_paths,
-)
+from rtoslab.catalog import Catalog
 from rtoslab.cli.show import console_text
 from rtoslab.paths import firmware_root
 from rtoslab.project import find_project, load_project
@@ -24,6 +17,8 @@ from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.scaffold import new
 from rtoslab.store import open_store
 from rtoslab.store.db import Store
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 IDENTITY = {"target": "t", "core": "cortex-m3", "kernel": "k", "kernel_config": {},
             "kernel_config_hash": "", "compiler": "gcc", "compiler_version": "1", "cflags": "",
@@ -98,23 +93,20 @@ def test_search_paths_add_benchmark_folders_or_folders_of_them(tmp_path: Path) -
     _bench(tmp_path / "many" / "mine_b")
     _bench(tmp_path / "many" / "mine_c")
     _bench(tmp_path / "clash" / "call")
-    try:
-        add_search_paths(bench=[tmp_path / "one" / "mine_a", tmp_path / "many"])
-        add_search_paths(bench=[tmp_path / "many"])  # again: nothing changes
-        assert search_paths().bench == (tmp_path.resolve() / "one" / "mine_a", tmp_path.resolve() / "many")
-        assert {"mine_a", "mine_b", "mine_c", "call"} <= set(benchmarks())
-        assert get_benchmark("mine_b").path == tmp_path.resolve() / "many" / "mine_b"
-        with pytest.raises(RtoslabError, match=r"looked in .*/firmware/bench, .*/one/mine_a, .*/many: "):
-            get_benchmark("mine_z")
-        add_search_paths(bench=[tmp_path / "clash"])
-        with pytest.raises(RtoslabError, match=r"^bench 'call' is in two folders, .*/firmware/bench/call and "
-                           r".*/clash/call: rename one$"):
-            benchmarks()
-        with pytest.raises(RtoslabError, match=r"^--port-path .*/nope: no such folder"):
-            add_search_paths(port=[tmp_path / "nope"])
-    finally:
-        reset_search_paths()
-    assert "mine_a" not in benchmarks()
+    catalog = CATALOG.with_paths(bench=[tmp_path / "one" / "mine_a", tmp_path / "many"])
+    assert catalog.with_paths(bench=[tmp_path / "many"]) is catalog  # again: nothing changes
+    assert catalog.paths.bench == (tmp_path.resolve() / "one" / "mine_a", tmp_path.resolve() / "many")
+    assert {"mine_a", "mine_b", "mine_c", "call"} <= set(catalog.benchmarks)
+    assert catalog.get_benchmark("mine_b").path == tmp_path.resolve() / "many" / "mine_b"
+    with pytest.raises(RtoslabError, match=r"looked in .*/firmware/bench, .*/one/mine_a, .*/many: "):
+        catalog.get_benchmark("mine_z")
+    clashing = catalog.with_paths(bench=[tmp_path / "clash"])
+    with pytest.raises(RtoslabError, match=r"^bench 'call' is in two folders, .*/firmware/bench/call and "
+                       r".*/clash/call: rename one$"):
+        _ = clashing.benchmarks
+    with pytest.raises(RtoslabError, match=r"^--port-path .*/nope: no such folder"):
+        catalog.with_paths(port=[tmp_path / "nope"])
+    assert "mine_a" not in CATALOG.benchmarks and "mine_a" in catalog.benchmarks
 
 
 def test_scaffolds_check_names_and_do_not_overwrite(tmp_path: Path) -> None:
@@ -131,12 +123,8 @@ def test_scaffolds_check_names_and_do_not_overwrite(tmp_path: Path) -> None:
     assert "port_my_os.c" in (port.folder / "port.cmake").read_text()
     template_files = {p.name for p in (firmware_root() / "ports" / "template").iterdir()}
     assert {p.name for p in port.folder.iterdir()} == template_files - {"port_template.c"} | {"port_my_os.c"}
-    try:
-        add_search_paths(port=[tmp_path / "ports"])
-        kernel = kernels()["my-os"]
-        assert not kernel.is_template and kernel.capabilities == kernels()["template"].capabilities
-    finally:
-        reset_search_paths()
+    kernel = CATALOG.with_paths(port=[tmp_path / "ports"]).kernels["my-os"]
+    assert not kernel.is_template and kernel.capabilities == CATALOG.kernels["template"].capabilities
 
 
 def test_experiment_files_name_their_own_folders(tmp_path: Path) -> None:
@@ -146,14 +134,15 @@ def test_experiment_files_name_their_own_folders(tmp_path: Path) -> None:
     (tmp_path / "bench" / "mine_x" / "bench.toml").write_text('suite = ["own"]\ndescription = "x"\n')
     exp_file = tmp_path / "exp.toml"
     exp_file.write_text('name = "e"\nbenchmarks = ["mine_x"]\nbench_paths = ["bench"]\n')
-    try:
-        exp = load_experiment(exp_file)
-        assert [b.name for _, bs in exp.plan() for b in bs] == ["mine_x"]
-        exp_file.write_text('name = "e"\nbenchmarks = ["mine_x"]\nport_paths = ["ports"]\n')
-        with pytest.raises(RtoslabError, match=r"exp.toml: key 'port_paths\[0\]' is 'ports', which is not"):
-            load_experiment(exp_file)
-    finally:
-        reset_search_paths()
+    exp = load_experiment(exp_file, CATALOG)
+    assert [b.name for _, bs in exp.plan() for b in bs] == ["mine_x"]
+    # the file's folders are the experiment's catalog's, each configuration's too, not CATALOG's
+    assert exp.catalog.paths.bench == ((tmp_path / "bench").resolve(),)
+    assert all(config.catalog is exp.catalog for config, _ in exp.plan())
+    assert "mine_x" not in CATALOG.benchmarks
+    exp_file.write_text('name = "e"\nbenchmarks = ["mine_x"]\nport_paths = ["ports"]\n')
+    with pytest.raises(RtoslabError, match=r"exp.toml: key 'port_paths\[0\]' is 'ports', which is not"):
+        load_experiment(exp_file, CATALOG)
 
 
 def test_new_refuses_to_make_a_project_inside_the_checkout() -> None:

@@ -9,21 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.catalog import reset_search_paths
+from rtoslab.catalog import Catalog
 from rtoslab.experiments.experiment import count_runs, load_experiment
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
-
-
-@pytest.fixture(autouse=True)
-def _clean_paths() -> None:
-    reset_search_paths()
+CATALOG = Catalog()  # the checkout's folders alone
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_count_agrees_with_the_expansion(path: Path) -> None:
-    assert count_runs(path) == load_experiment(path).run_count()
+    assert count_runs(path, CATALOG) == load_experiment(path, CATALOG).run_count()
 
 
 def _write(tmp_path: Path, body: str) -> Path:
@@ -56,8 +52,8 @@ benchmark = "loop"
 kernel = "freertos"
 lto = false
 """)
-    expanded = load_experiment(path).run_count()
-    assert count_runs(path) == expanded
+    expanded = load_experiment(path, CATALOG).run_count()
+    assert count_runs(path, CATALOG) == expanded
     assert expanded < 3 * (2 * 8 + 8)  # the rules did remove runs
 
 
@@ -78,12 +74,12 @@ opt = "-O0"
 lto = true
 """)
     start = time.monotonic()
-    n = count_runs(path)
+    n = count_runs(path, CATALOG)
     assert time.monotonic() - start < 5  # (the expansion takes minutes and hundreds of MB)
     per_point = len(load_experiment(_write(tmp_path, """
 name = "one"
 suite = "kernel"
 [matrix]
 kernel = ["freertos"]
-""")).benchmarks)
+"""), CATALOG).benchmarks)
     assert n == 7 * 100 * 100 * per_point

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from rtoslab.catalog import Catalog
+
 REPO = Path(__file__).resolve().parents[2]
+CATALOG = Catalog()  # the checkout's folders alone
 
 
 def rtoslab(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
@@ -81,7 +84,7 @@ def test_experiment_cflags_the_identity_cannot_show_are_refused(tmp_path: Path, 
     exp = tmp_path / "e.toml"
     exp.write_text(f'name = "e"\nbenchmarks = ["call"]\n[matrix]\ncflags = ["", {cflags[4:]!r}]\n')
     with pytest.raises(RtoslabError, match=r"key 'matrix.cflags' has '"):
-        load_experiment(exp)
+        load_experiment(exp, CATALOG)
 
 
 def test_plain_flags_still_pass() -> None:
@@ -142,7 +145,7 @@ def table_error(tmp_path: Path, table: str, head: str = SWEEP) -> str:
     exp = tmp_path / "e.toml"
     exp.write_text(head + "[[report.table]]\ntitle = \"T\"\n" + table)
     with pytest.raises(RtoslabError) as err:
-        load_experiment(exp)
+        load_experiment(exp, CATALOG)
     text = str(err.value)
     assert text.startswith(f"{exp}: key 'report.table[0]") and "\n" not in text, text
     return text
@@ -153,7 +156,7 @@ def table_ok(tmp_path: Path, table: str, head: str = SWEEP) -> None:
 
     exp = tmp_path / "e.toml"
     exp.write_text(head + "[[report.table]]\ntitle = \"T\"\n" + table)
-    load_experiment(exp)
+    load_experiment(exp, CATALOG)
 
 
 def test_a_varying_axis_left_unplaced_is_a_plan_error(tmp_path: Path) -> None:
@@ -205,7 +208,7 @@ def test_every_example_experiment_passes_the_table_checks() -> None:
     from rtoslab.experiments.experiment import load_experiment
 
     for path in sorted((REPO / "examples").glob("*.toml")):
-        load_experiment(path)
+        load_experiment(path, CATALOG)
 
 
 def test_the_cli_refuses_a_bad_table_before_a_database_exists(tmp_path: Path) -> None:

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from rtoslab.catalog import benchmarks, kernels, suite_benchmarks
+from rtoslab.catalog import Catalog
 from rtoslab.paths import firmware_root
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 PORT_H = firmware_root() / "include" / "lab" / "port.h"
 _DECL = re.compile(r"^(?:__attribute__\(\(noreturn\)\) )?[a-z_0-9 ]+?\b(lab_[a-z_0-9]+)\(", re.M)
@@ -26,8 +28,8 @@ KERNEL_BENCHES = {
 }
 # Discovered, so that a new port or benchmark gets every check below without editing this
 # file (the list above only pins what the kernel suite is known to hold).
-PORTS = sorted(kernels())
-GUARDED_BENCHES = sorted(b.name for b in suite_benchmarks("kernel"))
+PORTS = sorted(CATALOG.kernels)
+GUARDED_BENCHES = sorted(b.name for b in CATALOG.suite_benchmarks("kernel"))
 _INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([^>"]+)[>"]', re.M)
 
 
@@ -73,7 +75,7 @@ def test_ports_are_discovered() -> None:
 
 @pytest.mark.parametrize("port", PORTS)
 def test_every_port_states_every_capability_with_a_reason_for_each_0(port: str) -> None:
-    k = kernels()[port]
+    k = CATALOG.kernels[port]
     assert set(k.capabilities) == capability_names()
     for cap, has in k.capabilities.items():
         if not has:
@@ -86,7 +88,7 @@ def test_every_port_states_every_capability_with_a_reason_for_each_0(port: str) 
 def test_a_port_reaches_into_no_other_folder(port: str) -> None:
     """A port uses another port's files only through a declared base (LAB_PORT_BASE_DIR),
     never by a relative path or by naming another folder under ports/ (issue 25, item 4)."""
-    k = kernels()[port]
+    k = CATALOG.kernels[port]
     for f in sorted(k.path.rglob("*")):
         if f.suffix not in (".c", ".h", ".S", ".cmake", ".in"):
             continue
@@ -97,17 +99,17 @@ def test_a_port_reaches_into_no_other_folder(port: str) -> None:
 
 
 def test_freertos_smp_builds_on_freertos() -> None:
-    k = kernels()["freertos-smp"]
-    assert k.base_path == kernels()["freertos"].path
+    k = CATALOG.kernels["freertos-smp"]
+    assert k.base_path == CATALOG.kernels["freertos"].path
 
 
 def test_capabilities_per_port() -> None:
-    on = {name: {c for c, v in k.capabilities.items() if v} for name, k in kernels().items()}
+    on = {name: {c for c, v in k.capabilities.items() if v} for name, k in CATALOG.kernels.items()}
     assert on["freertos"] == capability_names() - {"LAB_HAS_SMP", "LAB_HAS_COOP"}
     assert on["baremetal"] == {"LAB_HAS_CRITICAL", "LAB_HAS_IRQ"}
     assert on["coop"] == {"LAB_HAS_CRITICAL", "LAB_HAS_IRQ", "LAB_HAS_COOP"}
     assert on["template"] == set()
-    assert kernels()["template"].is_template
+    assert CATALOG.kernels["template"].is_template
 
 
 def test_template_port_defines_every_port_h_function() -> None:
@@ -145,20 +147,20 @@ def test_coop_port_implements_its_groups_and_nothing_of_the_threaded_api() -> No
         "lab_trace_task_name"}  # the timeline hook's (LAB_TRACE builds only)
     assert claimed <= defined, claimed - defined
     assert defined & port_h_functions() == claimed, (defined & port_h_functions()) - claimed
-    assert kernels()["coop"].deps == () and kernels()["coop"].options == {}
+    assert CATALOG.kernels["coop"].deps == () and CATALOG.kernels["coop"].options == {}
 
 
 def test_kernel_suite_is_complete_and_requires_known_capabilities() -> None:
-    assert {b.name for b in suite_benchmarks("kernel")} == KERNEL_BENCHES
+    assert {b.name for b in CATALOG.suite_benchmarks("kernel")} == KERNEL_BENCHES
     known = capability_names()
-    for b in benchmarks().values():
+    for b in CATALOG.benchmarks.values():
         kernel_caps = {c for c in b.requires if not c.startswith("LAB_ALLOC_HAS_")}  # allocators'
         assert kernel_caps <= known, (b.name, kernel_caps - known)
 
 
 @pytest.mark.parametrize("bench", GUARDED_BENCHES)
 def test_benchmark_guards_what_it_requires(bench: str) -> None:
-    b = benchmarks()[bench]
+    b = CATALOG.benchmarks[bench]
     src = "".join(f.read_text() for f in sorted(b.path.glob("*.c")))
     assert "#error" in src
     for cap in b.requires:
@@ -168,22 +170,22 @@ def test_benchmark_guards_what_it_requires(bench: str) -> None:
 
 
 def test_only_irq_latency_runs_on_baremetal() -> None:
-    bm = kernels()["baremetal"]
-    runnable = {b.name for b in suite_benchmarks("kernel")
+    bm = CATALOG.kernels["baremetal"]
+    runnable = {b.name for b in CATALOG.suite_benchmarks("kernel")
                 if all(bm.capabilities.get(c, False) for c in b.requires)}
     assert runnable == {"k_irq_latency"}
 
 
 def test_freertos_options_and_template_placeholders_match() -> None:
-    k = kernels()["freertos"]
+    k = CATALOG.kernels["freertos"]
     text = "".join((k.path / f"{t}.in").read_text() for t in k.config_templates)
     placeholders = set(re.findall(r"@([A-Za-z_][A-Za-z0-9_]*)@", text))
     assert placeholders == set(k.options)
     assert k.deps == ("freertos-next",)
     # the port's own settings, and those it shares with freertos-smp (which builds on it)
     assert k.config_templates == ("FreeRTOSConfig.h", "FreeRTOSConfig_shared.h")
-    assert kernels()["freertos-smp"].config_templates == k.config_templates
-    assert not (kernels()["freertos-smp"].path / "FreeRTOSConfig_shared.h.in").exists()
+    assert CATALOG.kernels["freertos-smp"].config_templates == k.config_templates
+    assert not (CATALOG.kernels["freertos-smp"].path / "FreeRTOSConfig_shared.h.in").exists()
     defaults = k.options
     assert defaults["configUSE_PREEMPTION"] == 1
     assert defaults["configTICK_RATE_HZ"] == 1000
@@ -210,7 +212,7 @@ def test_a_port_uses_no_target_header(port: str) -> None:
     the hardware only through the CMSIS exception names, never a target's header. An SMP
     port (LAB_HAS_SMP 1) also starts cores, rings doorbells and starts the tick through
     lab/target.h, and calls nothing else of it."""
-    kernel = kernels()[port]
+    kernel = CATALOG.kernels[port]
     smp = kernel.capabilities.get("LAB_HAS_SMP", False)
     for f, inc in includes(kernel.path).items():
         text = f.read_text()
@@ -271,7 +273,7 @@ def test_the_harness_reaches_targets_only_through_lab_target_h() -> None:
 
 def test_irq_latency_benchmarks_share_their_handlers() -> None:
     for bench in ("k_irq_latency", "k_irq_latency_loaded"):
-        src = (benchmarks()[bench].path / f"{bench}.c").read_text()
+        src = (CATALOG.benchmarks[bench].path / f"{bench}.c").read_text()
         assert '#include "irq_latency.h"' in src
         assert "static void irq_timer_handler" not in src and "static void irq_measured_handler" not in src
     shared = (firmware_root() / "workloads" / "irq_latency" / "irq_latency.h").read_text()

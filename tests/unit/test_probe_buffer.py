@@ -8,10 +8,13 @@ import struct
 
 import pytest
 
+from rtoslab.catalog import Catalog
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
 from rtoslab.runners import probe_buffer as pb
 from rtoslab.runners.gdb import hang_timeout, parse_server
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 
 def _macros(path: str) -> dict[str, int]:
@@ -91,9 +94,8 @@ def test_the_hang_bound_follows_the_instruction_limit_at_the_clock() -> None:
     from dataclasses import replace
     from pathlib import Path
 
-    from rtoslab.catalog import get_target
     from rtoslab.runners.base import RunRequest
 
-    req = RunRequest("b", Path("x"), get_target("mps2-an385"), Path("."), 5_000_000, 120.0, {})
+    req = RunRequest("b", Path("x"), CATALOG.get_target("mps2-an385"), Path("."), 5_000_000, 120.0, {})
     assert hang_timeout(req) == 5.0  # 0.6 s of cycles at 25 MHz: the floor
     assert hang_timeout(replace(req, insn_limit=2_000_000_000)) == 120.0  # the benchmark's cap

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from rtoslab.catalog import Catalog
 from rtoslab.experiments.experiment import load_experiment
 from rtoslab.records import Footprint, RtoslabError, Summary, Unit
 from rtoslab.report.comparison import compare_runs, render_comparison, run_table
@@ -17,6 +18,8 @@ from rtoslab.report.pivot import PivotSpec, build_pivot, render_pivot
 from rtoslab.views import ConfigView, MetricView, ResultView, RunView
 
 from .test_experiment_report_rows import _os_vs_fsm
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 N_NAME = {"defines.TOGGLE_TASKS": "N", "kernel_options.configTICK_RATE_HZ": ""}
 
@@ -115,11 +118,11 @@ def test_experiment_file_report_tables_are_checked(tmp_path: Path) -> None:
     f.write_text('name = "e"\nbenchmarks = ["call"]\n[matrix]\nopt = ["-O0", "-O2"]\n'
                  '[report]\nnames = { opt = "O" }\n[[report.table]]\ntitle = "t"\nrows = ["metric"]\n'
                  'columns = ["opt"]\n')
-    exp = load_experiment(f)
+    exp = load_experiment(f, CATALOG)
     assert exp.tables[0].columns == ("opt",) and exp.tables[0].names == {"opt": "O"}
     f.write_text('name = "e"\nbenchmarks = ["call"]\n[[report.table]]\ntitle = "t"\nrows = ["N"]\n')
     with pytest.raises(RtoslabError, match=r"report.table\[0\].rows' .*'N' is not a dimension: use one of"):
-        load_experiment(f)
+        load_experiment(f, CATALOG)
 
 
 def test_labels_name_only_the_axes_that_vary() -> None:
@@ -209,7 +212,7 @@ def test_markdown_report_opens_with_the_experiment_s_tables(tmp_path: Path) -> N
     f.write_text('name = "e"\nbenchmarks = ["ftl_os"]\n[matrix]\nopt = ["-O0", "-O2"]\n'
                  '[[report.table]]\ntitle = "by opt"\nrows = ["metric"]\ncolumns = ["opt"]\n'
                  'where = { benchmark = "ftl_os" }\nunit = "insn"\n')
-    text = markdown_report(_os_vs_fsm_run(), load_experiment(f).report_spec())
+    text = markdown_report(_os_vs_fsm_run(), load_experiment(f, CATALOG).report_spec())
     assert text.index("## Results") < text.index("**by opt**") < text.index("\n## mps2-an385")
     assert "| metric | -O0 | -O2 |" in text and "| sw | 330 | 110 |" in text
 
@@ -288,15 +291,15 @@ def test_experiment_file_stats_and_ms(tmp_path: Path) -> None:
     table = ('name = "e"\nbenchmarks = ["call"]\n[[report.table]]\ntitle = "t"\ncolumns = ["metric"]\n'
              'unit = "ms"\nstats = ["mean", "stdev"]\n')
     f.write_text(table + 'rows = ["stat"]\n')
-    spec = load_experiment(f).tables[0]
+    spec = load_experiment(f, CATALOG).tables[0]
     assert spec.unit == "ms" and spec.stats == ("mean", "stdev") and spec.rows == ("stat",)
     f.write_text(table)
     with pytest.raises(RtoslabError, match=r"report.table\[0\].stats' names several statistics: place "
                                            r"\"stat\" in rows or columns"):
-        load_experiment(f)
+        load_experiment(f, CATALOG)
     f.write_text(table.replace('"stdev"', '"sigma"') + 'rows = ["stat"]\n')
     with pytest.raises(RtoslabError, match=r"stats"):
-        load_experiment(f)
+        load_experiment(f, CATALOG)
 
 
 def test_an_experiment_table_shows_modelled_time_unless_told_otherwise(tmp_path: Path) -> None:
@@ -304,7 +307,7 @@ def test_an_experiment_table_shows_modelled_time_unless_told_otherwise(tmp_path:
     f = tmp_path / "e.toml"
     f.write_text('name = "e"\nbenchmarks = ["call"]\n[matrix]\nopt = ["-O0", "-O2"]\n'
                  '[[report.table]]\ntitle = "t"\nrows = ["metric"]\ncolumns = ["opt"]\n')
-    (table,) = load_experiment(f).tables
+    (table,) = load_experiment(f, CATALOG).tables
     assert str(table.unit) == "cycle"
 
 
@@ -373,19 +376,19 @@ def test_experiment_file_size_tables_are_checked_before_running(tmp_path: Path) 
     head = ('name = "e"\nbenchmarks = ["call"]\n[matrix]\nopt = ["-O0", "-O2"]\n'
             '[[report.table]]\ntitle = "t"\nrows = ["opt"]\ncolumns = ["metric"]\nunit = "byte"\n')
     f.write_text(head + 'metrics = ["flash", "kernel_flash"]\n')
-    (spec,) = load_experiment(f).tables
+    (spec,) = load_experiment(f, CATALOG).tables
     assert spec.unit == "byte" and spec.metrics == ("flash", "kernel_flash")
     f.write_text(head + 'metrics = ["rom"]\n')
     with pytest.raises(RtoslabError, match=r"is a size table \(unit byte\) and names 'rom': use one of "
                                            r"flash, ram, kernel_flash, kernel_ram"):
-        load_experiment(f)
+        load_experiment(f, CATALOG)
     f.write_text(head.replace('columns = ["metric"]', 'columns = ["metric", "stat"]')
                  + 'stats = ["mean", "max"]\n')
     with pytest.raises(RtoslabError, match=r"an image has one size, no statistics"):
-        load_experiment(f)
+        load_experiment(f, CATALOG)
     f.write_text(head.replace('rows = ["opt"]', 'rows = []'))
     with pytest.raises(RtoslabError, match=r"leaves opt unplaced"):
-        load_experiment(f)
+        load_experiment(f, CATALOG)
 
 
 def test_the_html_headline_is_about_measured_values_when_a_size_table_comes_first() -> None:

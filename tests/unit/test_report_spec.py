@@ -12,12 +12,15 @@ from pathlib import Path
 import pytest
 
 from rtoslab import api
+from rtoslab.catalog import Catalog
 from rtoslab.cli.tables import report_spec_of
 from rtoslab.experiments.experiment import load_experiment
 from rtoslab.records import BenchResult, MetricResult, RtoslabError, Sample, Summary, Unit
 from rtoslab.report.spec import from_json, to_json
 from rtoslab.store import MIGRATIONS, open_store
 from rtoslab.store.schema import migrate
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -41,7 +44,7 @@ unit = "insn"
 def test_every_example_s_spec_survives_json(path: Path) -> None:
     # load_experiment: the file as rtoslab reads it (timing values against the recorded
     # description); the plugin's check of the resolved settings is an e2e test's
-    spec = load_experiment(path).report_spec()
+    spec = load_experiment(path, CATALOG).report_spec()
     assert from_json(to_json(spec), "run 1") == spec
 
 
@@ -101,7 +104,7 @@ def test_a_v4_database_reads_read_only_and_migrates_on_write(tmp_path: Path) -> 
         view = store.load_run(1)
     assert view.report_spec is None and db.read_bytes() == before
     show(db)  # the CLI reads it too
-    spec = report_spec_of(view)  # a run stored before v5: its file's spec, while it loads
+    spec = report_spec_of(view, CATALOG)  # a run stored before v5: its file's spec, while it loads
     assert spec is not None and spec.tables[0].title == "THE KEPT TABLE"
     with open_store(db) as store:
         assert store.load_run(1).report_spec is None and store.load_run(1).command == "rtoslab run"

@@ -10,16 +10,18 @@ from dataclasses import replace
 from rich.console import Console
 
 from rtoslab.builder.config import BuildConfig
-from rtoslab.catalog import get_benchmark
+from rtoslab.catalog import Catalog
 from rtoslab.cli.run import _one_line, _ProgressLines
 from rtoslab.pipeline import Progress
 from rtoslab.records import BenchResult
 
+CATALOG = Catalog()  # the checkout's folders alone
+
 
 def _plan() -> list[tuple[BuildConfig, list]]:  # type: ignore[type-arg]
-    benches = [get_benchmark("k_yield"), get_benchmark("t_check")]
-    a = BuildConfig(cflags=("-O2",), axes=(("opt", "-O2"),))
-    b = BuildConfig(cflags=("-Os",), axes=(("opt", "-Os"),))
+    benches = [CATALOG.get_benchmark("k_yield"), CATALOG.get_benchmark("t_check")]
+    a = BuildConfig(catalog=CATALOG, cflags=("-O2",), axes=(("opt", "-O2"),))
+    b = BuildConfig(catalog=CATALOG, cflags=("-Os",), axes=(("opt", "-Os"),))
     return [(a, benches), (b, benches)]
 
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rtoslab.catalog import get_target
+from rtoslab.catalog import Catalog
 from rtoslab.console import parse_console
 from rtoslab.records import EndStatus, Trace, TraceEnd
 from rtoslab.runners.base import RunRequest
 from rtoslab.runners.qemu import classify, qemu_command
 
-REQ = RunRequest("b", Path("/x/b.elf"), get_target("mps2-an385"), Path("/tmp"), 1000, 5.0, {})
+CATALOG = Catalog()  # the checkout's folders alone
+
+REQ = RunRequest("b", Path("/x/b.elf"), CATALOG.get_target("mps2-an385"), Path("/tmp"), 1000, 5.0, {})
 
 
 def _why(exit_code: int | None, console: str, trace: Trace | None, timed_out: bool = False) -> str:

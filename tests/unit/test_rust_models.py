@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from rtoslab.builder import rust
-from rtoslab.catalog import benchmarks, get_target, kernels, missing_capabilities, na_reason
+from rtoslab.catalog import Catalog, missing_capabilities, na_reason
 from rtoslab.paths import firmware_root
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 RUST_KERNELS = ("embassy", "rtic")
 WORKSPACE = firmware_root() / "rust"
@@ -24,7 +26,7 @@ def _toml(path: Path) -> dict:
 
 
 def test_rust_ports_name_their_crate_and_c_ports_none() -> None:
-    for name, k in kernels().items():
+    for name, k in CATALOG.kernels.items():
         if name in RUST_KERNELS:
             assert k.rust_crate and (WORKSPACE / k.rust_crate / "Cargo.toml").is_file()
             # no lab/port.h task API (C kernel benchmarks n/a); critical sections for C workloads
@@ -34,10 +36,10 @@ def test_rust_ports_name_their_crate_and_c_ports_none() -> None:
 
 
 def test_rust_versions_are_discovered_and_replace_the_capability_check() -> None:
-    b = benchmarks()
+    b = CATALOG.benchmarks
     for name in ("k_yield", "k_preempt", "k_isr_to_task", "k_queue", "k_mutex", "k_irq_latency"):
         assert set(RUST_KERNELS) <= set(b[name].rust_kernels), name
-    emb, rtic, free = kernels()["embassy"], kernels()["rtic"], kernels()["freertos"]
+    emb, rtic, free = CATALOG.kernels["embassy"], CATALOG.kernels["rtic"], CATALOG.kernels["freertos"]
     assert missing_capabilities(b["k_yield"], emb) == []
     assert rust.uses_rust(b["k_yield"], rtic) and not rust.uses_rust(b["k_yield"], free)
     # no Rust version: the C benchmark's requirements decide, with the port's reason
@@ -46,7 +48,7 @@ def test_rust_versions_are_discovered_and_replace_the_capability_check() -> None
     # a C benchmark without requirements runs as C on a Rust kernel
     assert missing_capabilities(b["loop"], emb) == [] and not rust.uses_rust(b["loop"], emb)
     # C kernels are unaffected by the rust/ folders
-    assert missing_capabilities(b["k_yield"], kernels()["baremetal"])
+    assert missing_capabilities(b["k_yield"], CATALOG.kernels["baremetal"])
 
 
 def _bench_crates() -> list[Path]:
@@ -59,7 +61,8 @@ def test_every_benchmark_crate_is_a_workspace_staticlib_of_a_rust_kernel(manifes
     assert d["lib"]["crate-type"] == ["staticlib"]
     assert d["package"]["workspace"] == "../../../../rust"
     kernel = manifest.parent.name
-    assert kernel in kernels() and kernels()[kernel].rust_crate, f"{kernel} is not a Rust kernel port"
+    assert kernel in CATALOG.kernels and CATALOG.kernels[kernel].rust_crate, \
+        f"{kernel} is not a Rust kernel port"
     locked = {p["name"] for p in _toml(WORKSPACE / "Cargo.lock")["package"]}
     assert d["package"]["name"] in locked, "not in Cargo.lock: run cargo fetch in firmware/rust"
     src = (manifest.parent / "src" / "lib.rs").read_text()
@@ -91,13 +94,13 @@ def test_workspace_members_cover_every_crate() -> None:
     members = _toml(WORKSPACE / "Cargo.toml")["workspace"]["members"]
     assert "../bench/*/rust/*" in members
     for k in RUST_KERNELS:
-        assert kernels()[k].rust_crate in members
+        assert CATALOG.kernels[k].rust_crate in members
 
 
 def test_cargo_env_passes_target_facts_and_no_outside_rustflags(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RUSTFLAGS", "-C opt-level=0")
     monkeypatch.setenv("RUSTUP_TOOLCHAIN", "stable")
-    t = get_target("mps2-an385")
+    t = CATALOG.get_target("mps2-an385")
     env = rust.cargo_env(t)
     assert "RUSTFLAGS" not in env and "RUSTUP_TOOLCHAIN" not in env
     assert env["LAB_PROBE_REGION_BASE"] == f"{t.spec.probe.base:#x}"
@@ -112,7 +115,7 @@ def test_a_target_without_rust_target_is_refused_in_one_line() -> None:
 
     from rtoslab.records import RtoslabError
 
-    t = get_target("mps2-an385")
+    t = CATALOG.get_target("mps2-an385")
     bare = dataclasses.replace(t, spec=dataclasses.replace(t.spec, rust_target=""))
     with pytest.raises(RtoslabError, match=r"has no rust_target in target.toml"):
         rust.rust_triple(bare)
@@ -138,7 +141,7 @@ def test_footprint_splits_a_rust_staticlib_by_crate_role() -> None:
 
 
 def test_cargo_env_passes_the_free_interrupt_lines() -> None:
-    for t in (get_target(n) for n in ("mps2-an385", "mps2-an505", "microbit")):
+    for t in (CATALOG.get_target(n) for n in ("mps2-an385", "mps2-an505", "microbit")):
         assert rust.cargo_env(t)["LAB_TARGET_IRQ_SOFT_TOP"] == str(t.spec.irq_soft_top)
 
 
@@ -148,7 +151,7 @@ def test_rust_facts_of_a_target_match_its_c_side(name: str) -> None:
     """The free interrupt lines have one home, target.toml's irq_soft_top (C reads it as
     LAB_TARGET_IRQ_SOFT_TOP, RTIC's device crate from cargo's environment): no board header
     repeats it; and the triple's float ABI is the C side's."""
-    t = get_target(name)
+    t = CATALOG.get_target(name)
     for h in t.path.glob("*.h"):
         assert "SOFT_IRQ_TOP" not in h.read_text(), f"{h} repeats target.toml's irq_soft_top"
     if t.spec.rust_target:
@@ -161,7 +164,7 @@ def test_a_rust_triple_with_the_wrong_float_abi_or_no_free_line_is_refused() -> 
     from rtoslab.catalog.targets import _check_target
     from rtoslab.records import RtoslabError
 
-    spec = get_target("mps2-an386").spec
+    spec = CATALOG.get_target("mps2-an386").spec
     with pytest.raises(RtoslabError,
                        match=r"key 'rust_target' is 'thumbv7em-none-eabi' but float_abi is 'hard'"):
         _check_target(dataclasses.replace(spec, rust_target="thumbv7em-none-eabi"), "t.toml")
@@ -172,23 +175,23 @@ def test_a_rust_triple_with_the_wrong_float_abi_or_no_free_line_is_refused() -> 
 def test_rust_kernels_are_na_on_a_target_without_rust_target() -> None:
     import dataclasses
 
-    t = get_target("mps2-an385")
+    t = CATALOG.get_target("mps2-an385")
     bare = dataclasses.replace(t, spec=dataclasses.replace(t.spec, rust_target=""))
     for k in RUST_KERNELS:
-        reason = na_reason(benchmarks()["k_yield"], kernels()[k], bare)
+        reason = na_reason(CATALOG.benchmarks["k_yield"], CATALOG.kernels[k], bare)
         assert reason is not None and "has no rust_target" in reason
-    assert na_reason(benchmarks()["k_yield"], kernels()["freertos"], bare) is None
-    assert na_reason(benchmarks()["k_yield"], kernels()["rtic"], t) is None
+    assert na_reason(CATALOG.benchmarks["k_yield"], CATALOG.kernels["freertos"], bare) is None
+    assert na_reason(CATALOG.benchmarks["k_yield"], CATALOG.kernels["rtic"], t) is None
 
 
 def test_a_rust_version_s_own_board_needs_make_only_it_na() -> None:
-    b = benchmarks()["k_isr_to_task"]
+    b = CATALOG.benchmarks["k_isr_to_task"]
     assert b.rust_needs == {"embassy": ("timer",)}
-    bare = get_target("stm32vldiscovery")  # [lacks] timer
-    reason = na_reason(b, kernels()["embassy"], bare)
+    bare = CATALOG.get_target("stm32vldiscovery")  # [lacks] timer
+    reason = na_reason(b, CATALOG.kernels["embassy"], bare)
     assert reason is not None and "lacks timer" in reason
-    assert na_reason(b, kernels()["rtic"], bare) is None
-    assert na_reason(b, kernels()["freertos"], bare) is None
+    assert na_reason(b, CATALOG.kernels["rtic"], bare) is None
+    assert na_reason(b, CATALOG.kernels["freertos"], bare) is None
 
 
 
@@ -198,7 +201,7 @@ def test_rust_builds_remap_every_machine_dependent_path(monkeypatch: pytest.Monk
     (to "firmware", C's -ffile-prefix-map name), the cargo target directory and cargo's
     crate sources to fixed names, and nothing those names map to holds a path."""
     monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo home"))
-    env = rust.cargo_env(get_target("mps2-an385"))
+    env = rust.cargo_env(CATALOG.get_target("mps2-an385"))
     assert "RUSTFLAGS" not in env
     flags = env["CARGO_ENCODED_RUSTFLAGS"].split("\x1f")
     assert flags == rust.remap_flags()
@@ -222,7 +225,7 @@ def test_the_workspace_wrapper_names_our_crates_by_their_name() -> None:
     name. Run for real, with /bin/echo as the "rustc" it hands on to."""
     import os
     import subprocess
-    env = rust.cargo_env(get_target("mps2-an385"))
+    env = rust.cargo_env(CATALOG.get_target("mps2-an385"))
     wrapper = env["RUSTC_WORKSPACE_WRAPPER"]
 
     def run(*args: str) -> list[str]:

@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rtoslab.catalog import benchmarks, suites
+from rtoslab.catalog import Catalog
 from rtoslab.experiments.experiment import load_experiment
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 REPO = Path(__file__).resolve().parents[2]
 CROSS = ("k_activate_x", "k_sem_x", "k_queue_x", "k_notify_x")
@@ -22,7 +24,7 @@ def _variant(axes: dict[str, object]) -> tuple[object, ...]:
 
 
 def test_the_example_has_seed_003s_variants_and_nothing_else() -> None:
-    exp = load_experiment(REPO / "examples" / "smp.toml")
+    exp = load_experiment(REPO / "examples" / "smp.toml", CATALOG)
     variants = sorted((_variant(dict(p.axes)) for p in exp.points), key=repr)
     assert variants == sorted([
         ("freertos", None, None, None),            # a) the single-core kernel (ASP3)
@@ -47,8 +49,8 @@ def test_the_example_has_seed_003s_variants_and_nothing_else() -> None:
 
 def test_cross_core_benchmarks_are_in_the_kernel_and_smp_suites_and_need_two_cores() -> None:
     for name in CROSS:
-        b = benchmarks()[name]
-        assert name in suites()["kernel"] and name in suites()["smp"], name
+        b = CATALOG.benchmarks[name]
+        assert name in CATALOG.suites()["kernel"] and name in CATALOG.suites()["smp"], name
         assert "LAB_HAS_SMP" in b.requires, name
         assert b.min_cores == 2, name
 

@@ -11,10 +11,11 @@ import pytest
 
 from rtoslab.builder.cmake import compile_flags, first_error, link_flags, memory_ld, target_cmake_args
 from rtoslab.builder.config import BuildConfig, check_target_timing
-from rtoslab.catalog import get_target, load_target, targets
-from rtoslab.catalog.catalog import Catalog
+from rtoslab.catalog import Catalog, load_target
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 AN385 = firmware_root() / "targets" / "mps2-an385"
 
@@ -32,7 +33,7 @@ def _target_copy(tmp_path: Path, edit: tuple[str, str] | None = None, append: st
 
 
 def test_every_target_folder_parses_and_passes_its_checks() -> None:
-    found = targets()
+    found = CATALOG.targets
     assert "mps2-an385" in found
     for name, t in found.items():
         assert t.name == name and (t.path / "target.cmake").is_file()
@@ -48,7 +49,7 @@ def test_targets_share_one_copy_of_the_cortex_m_code() -> None:
               "void lab_target_exit(int status)\n{", ".ram_vectors (NOLOAD)")
     for text in shared:
         assert any(text in f.read_text() for f in arch.iterdir()), text
-    for name, t in targets().items():
+    for name, t in CATALOG.targets.items():
         if not t.path.is_relative_to(firmware_root()):
             continue
         arch = "avr" if t.arch == "avr" else "cortex-m"  # (the AVR's own shared folder)
@@ -61,7 +62,7 @@ def test_targets_share_one_copy_of_the_cortex_m_code() -> None:
 
 
 def test_an385_facts_and_what_is_derived_from_them() -> None:
-    t = get_target("mps2-an385")
+    t = CATALOG.get_target("mps2-an385")
     assert (t.qemu_machine, t.clock_hz, t.probe_base, t.probe_size) == (
         "mps2-an385", 25_000_000, 0x21000000, 0x4000)
     assert t.spec.nvic_prio_bits == 3
@@ -147,11 +148,11 @@ def test_a_targets_timing_table_is_checked_against_the_plugin_even_with_nothing_
         str(e.value).startswith(f"target t ({toml} [timing]): unknown timing-model setting")
     monkeypatch.setattr(BuildConfig, "target_info", lambda self: target)
     with pytest.raises(RtoslabError, match=message):
-        BuildConfig().validate()
+        BuildConfig(catalog=CATALOG).validate()
 
 
 def test_every_shipped_targets_timing_table_passes_the_description() -> None:
-    for t in targets().values():
+    for t in CATALOG.targets.values():
         check_target_timing(t)
 
 
@@ -163,7 +164,7 @@ def test_two_flash_regions_need_the_timing_flash_region(tmp_path: Path) -> None:
 
 
 def test_memory_ld_holds_every_region_once(tmp_path: Path) -> None:
-    text = memory_ld(get_target("mps2-an385"))
+    text = memory_ld(CATALOG.get_target("mps2-an385"))
     assert re.findall(r"^\s+(\w+)\s+\((\w+)\) : ORIGIN = (0x[0-9a-f]+), LENGTH = (0x[0-9a-f]+)$",
                       text, re.M) == [("FLASH", "rx", "0x00000000", "0x400000"),
                                       ("RAM", "rwx", "0x20000000", "0x400000"),
@@ -174,12 +175,12 @@ def test_memory_ld_holds_every_region_once(tmp_path: Path) -> None:
 
 
 def test_cmake_gets_every_fact_from_target_toml(tmp_path: Path) -> None:
-    args = target_cmake_args(get_target("mps2-an385"), tmp_path / "gen")
+    args = target_cmake_args(CATALOG.get_target("mps2-an385"), tmp_path / "gen")
     assert args["LAB_TARGET_CPU_FLAGS"] == "-mcpu=cortex-m3;-mthumb;-mfloat-abi=soft"
     assert (args["LAB_TARGET_CLOCK_HZ"], args["LAB_TARGET_NVIC_PRIO_BITS"]) == ("25000000", "3")
     assert (args["LAB_PROBE_REGION_BASE"], args["LAB_PROBE_REGION_SIZE"]) == ("0x21000000", "0x4000")
     assert (args["LAB_TARGET_CPU"], args["LAB_TARGET_FPU"]) == ("cortex-m3", "none")
-    assert (tmp_path / "gen" / "memory.ld").read_text() == memory_ld(get_target("mps2-an385"))
+    assert (tmp_path / "gen" / "memory.ld").read_text() == memory_ld(CATALOG.get_target("mps2-an385"))
     # ... and no target number is written in the firmware's build files or headers
     fw = firmware_root()
     for path in [fw / "CMakeLists.txt", *fw.glob("targets/*/target.cmake"), *fw.glob("targets/*/*.h"),
@@ -245,11 +246,11 @@ def test_lacks_names_known_board_features_with_a_reason(tmp_path: Path) -> None:
 
 def test_board_targets_state_their_architecture_facts() -> None:
     """The boards of issue 11: core, clock and the FreeRTOS-relevant facts from target.toml."""
-    found = {name: (t.spec.cpu, t.spec.fpu, t.clock_hz, t.core) for name, t in targets().items()}
+    found = {name: (t.spec.cpu, t.spec.fpu, t.clock_hz, t.core) for name, t in CATALOG.targets.items()}
     assert found["microbit"] == ("cortex-m0", "none", 16_000_000, "cortex-m0")
     assert found["stm32vldiscovery"] == ("cortex-m3", "none", 24_000_000, "cortex-m3")
     assert found["netduinoplus2"] == ("cortex-m4", "fpv4-sp-d16", 168_000_000, "cortex-m4")
     assert found["mps2-an386"] == ("cortex-m4", "fpv4-sp-d16", 25_000_000, "cortex-m4")
     assert found["mps2-an505"] == ("cortex-m33", "fpv5-sp-d16", 20_000_000, "cortex-m33")
-    assert targets()["netduinoplus2"].timing_defaults["accel"] == "art"
-    assert targets()["netduinoplus2"].timing_defaults["flash_ws"] == 5
+    assert CATALOG.targets["netduinoplus2"].timing_defaults["accel"] == "art"
+    assert CATALOG.targets["netduinoplus2"].timing_defaults["flash_ws"] == 5

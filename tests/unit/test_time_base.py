@@ -15,7 +15,7 @@ from rtoslab.analysis.analyse import analyse
 from rtoslab.analysis.derived import derive
 from rtoslab.analysis.pairing import pair_samples
 from rtoslab.analysis.stats import summarize
-from rtoslab.catalog import BenchFile, benchmarks
+from rtoslab.catalog import BenchFile, Catalog
 from rtoslab.records import (
     FLAG_CALIBRATION,
     FLAG_VIRTUAL,
@@ -43,6 +43,8 @@ from rtoslab.schema import parse
 from rtoslab.store import MIGRATIONS, open_store
 from rtoslab.store.schema import migrate
 from rtoslab.trace.meta import parse_probe_meta
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 CAL = PairMeta("calibration", KIND_INTERVAL, 0, 1, FLAG_CALIBRATION, "probe cost")
 SINCE = PairMeta("since_tick", KIND_SINCE, 5, 3, 0, "tick -> task")
@@ -173,7 +175,7 @@ def test_bench_toml_derived_schema() -> None:
 def test_k_delay_measures_its_delay_instead_of_deriving_it() -> None:
     # On the one clock delay_50 is a probe interval across real ticks (k_delay.c); on
     # instruction time it is paced (bench.toml), never composed on the host any more.
-    k_delay = benchmarks()["k_delay"]
+    k_delay = CATALOG.benchmarks["k_delay"]
     assert k_delay.derived == ()
     assert k_delay.paced and k_delay.paced_when == ""  # also on the Rust models
 

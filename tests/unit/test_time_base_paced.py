@@ -11,7 +11,7 @@ import pytest
 
 from rtoslab.analysis.paced import apply_paced, is_paced
 from rtoslab.analysis.stats import summarize
-from rtoslab.catalog import BenchFile, benchmarks, kernels
+from rtoslab.catalog import BenchFile, Catalog
 from rtoslab.records import BenchResult, MetricResult, RtoslabError, Sample, TimeBase, Unit
 from rtoslab.report.comparison.table import build_table
 from rtoslab.report.json_report import run_document
@@ -20,6 +20,8 @@ from rtoslab.report.rows import run_rows, time_base_lines
 from rtoslab.report.terminal import TerminalRenderer
 from rtoslab.schema import parse
 from rtoslab.store import open_store
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 WHY = "the tick fires on the instruction clock"
 
@@ -56,7 +58,7 @@ def test_is_paced_follows_the_kernel_capability() -> None:
 def test_the_tick_and_timer_driven_benchmarks_are_declared_paced() -> None:
     """Every benchmark whose intervals hold ticks or timer interrupts says so; those
     measured inside one interrupt's processing, or with no timer running, do not."""
-    b = benchmarks()
+    b = CATALOG.benchmarks
     paced = {n for n, x in b.items() if x.paced}
     assert {"toggle_rtos", "toggle_superloop", "k_irq_latency_loaded", "k_delay",
             "a_lock_irq", "a_lock_mutex", "a_lock_none", "a_lock_pools", "a_lock_sched"} <= paced
@@ -65,7 +67,7 @@ def test_the_tick_and_timer_driven_benchmarks_are_declared_paced() -> None:
     assert all(b[n].paced_when == "LAB_HAS_TICK" for n in tp)
     # no timer (toggle_fsm), one tick's processing (k_tick), an idle trigger (k_irq_latency)
     assert not paced & {"toggle_fsm", "k_tick", "k_irq_latency", "k_yield", "loop"}
-    caps = {k: kernels()[k].capabilities for k in ("freertos", "baremetal")}
+    caps = {k: CATALOG.kernels[k].capabilities for k in ("freertos", "baremetal")}
     tp_basic = b["tp_basic"]
     assert is_paced(tp_basic.paced, tp_basic.paced_when, caps["freertos"])
     assert not is_paced(tp_basic.paced, tp_basic.paced_when, caps["baremetal"]), "no tick, no pacing"
@@ -77,19 +79,13 @@ def test_the_tick_and_timer_driven_benchmarks_are_declared_paced() -> None:
      r"key 'paced_when' is 'LAB_HAS_WARP': choose capabilities"),
 ])
 def test_paced_declaration_errors_are_one_line(tmp_path: Path, doc: dict[str, str], message: str) -> None:
-    from rtoslab import catalog
-
     folder = tmp_path / "bench" / "x_paced"
     folder.mkdir(parents=True)
     lines = ['suite = ["smoke"]', 'description = "d"'] + [f'{k} = "{v}"' for k, v in doc.items()]
     (folder / "bench.toml").write_text("\n".join(lines) + "\n")
-    catalog.add_search_paths(bench=[tmp_path / "bench"])
-    try:
-        with pytest.raises(RtoslabError, match=message) as err:
-            catalog.benchmarks()
-        assert "\n" not in str(err.value)
-    finally:
-        catalog.reset_search_paths()
+    with pytest.raises(RtoslabError, match=message) as err:
+        _ = Catalog().with_paths(bench=[tmp_path / "bench"]).benchmarks
+    assert "\n" not in str(err.value)
 
 
 def test_bench_file_parses_paced_keys() -> None:
@@ -140,8 +136,8 @@ def test_the_one_clock_hands_the_plugin_the_machine_rate_and_paces_nothing() -> 
     from rtoslab.builder.config import BuildConfig
     from rtoslab.pipeline import plugin_model
 
-    one = BuildConfig(target="netduinoplus2", timing=(("clock_hz", 84_000_000),))
+    one = BuildConfig(catalog=CATALOG, target="netduinoplus2", timing=(("clock_hz", 84_000_000),))
     model = plugin_model(one.timing_settings(), one.target_info())
     assert model["time_hz"] == 168_000_000 and "clock_hz" not in model and "time" not in model
-    old = BuildConfig(timing=(("time", "instruction"),))
+    old = BuildConfig(catalog=CATALOG, timing=(("time", "instruction"),))
     assert "time_hz" not in plugin_model(old.timing_settings(), old.target_info())

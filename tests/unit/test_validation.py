@@ -7,9 +7,11 @@ from pathlib import Path
 import pytest
 
 from rtoslab import validation
-from rtoslab.catalog import BenchFile, Benchmark, ValidationCase, suite_benchmarks
+from rtoslab.catalog import BenchFile, Benchmark, Catalog, ValidationCase
 from rtoslab.records import BenchResult, MetricResult, RtoslabError, Summary, Unit
 from rtoslab.schema import parse
+
+CATALOG = Catalog()  # the checkout's folders alone
 
 CASE = {"metric": "m", "cycles": 20, "source": "s", "conditions": "c", "held_out": True,
         "timing": {"core": "cortex-m4"}}
@@ -40,7 +42,7 @@ def test_schema_reads_cases_and_refuses_unknown_keys_and_wrong_types() -> None:
 
 
 def test_every_validation_benchmark_has_sourced_cases() -> None:
-    benches = suite_benchmarks(validation.SUITE)
+    benches = CATALOG.suite_benchmarks(validation.SUITE)
     assert benches
     for b in benches:
         assert b.validation, b.name
@@ -53,7 +55,7 @@ def test_plan_groups_cases_by_timing_and_compare_computes_errors() -> None:
     a = ValidationCase(**CASE)  # type: ignore[arg-type]
     b = ValidationCase(**{**CASE, "timing": {"core": "cortex-m3"}, "cycles": 10})  # type: ignore[arg-type]
     bench = _bench(a, b)
-    plan = validation.plan([bench])
+    plan = validation.plan(CATALOG, [bench])
     assert [dict(c.timing) for c, _ in plan] == [{"core": "cortex-m3"}, {"core": "cortex-m4"}]
     got = validation.compare(plan, [_result(10.5), _result(23.0)])
     assert [(r.case.cycles, r.model_cycles) for r in got] == [(10, 10.5), (20, 23.0)]
@@ -70,7 +72,7 @@ def test_plan_groups_cases_by_timing_and_compare_computes_errors() -> None:
 
 def test_a_case_with_minus_compares_the_difference_of_two_metrics() -> None:
     case = ValidationCase(**{**CASE, "minus": "base", "cycles": 90})  # type: ignore[arg-type]
-    plan = validation.plan([_bench(case)])
+    plan = validation.plan(CATALOG, [_bench(case)])
 
     def summary(v: float) -> Summary:
         return Summary(n=1, min=v, max=v, mean=v, median=v, mode=v, stdev=0.0, p90=v, p99=v)
@@ -88,7 +90,7 @@ def test_a_case_with_minus_compares_the_difference_of_two_metrics() -> None:
 def test_a_case_with_a_target_runs_there_and_says_so() -> None:
     here = ValidationCase(**CASE)  # type: ignore[arg-type]
     there = ValidationCase(**{**CASE, "target": "mps2-an386", "cycles": 10})  # type: ignore[arg-type]
-    plan = validation.plan([_bench(here, there)])
+    plan = validation.plan(CATALOG, [_bench(here, there)])
     assert sorted((c.target, dict(c.timing)) for c, _ in plan) == [
         ("mps2-an385", {"core": "cortex-m4"}), ("mps2-an386", {"core": "cortex-m4"})]
     results = [_result(10.0 if c.target == "mps2-an386" else 20.0) for c, _ in plan]
@@ -97,28 +99,28 @@ def test_a_case_with_a_target_runs_there_and_says_so() -> None:
     assert "| v_x | m | target=mps2-an386, core=cortex-m4 | 10 | 10 |" in validation.markdown(
         list(got.values()))
     with pytest.raises(RtoslabError, match="mps2-an999"):
-        validation.plan([_bench(ValidationCase(**{**CASE, "target": "mps2-an999"}))])  # type: ignore[arg-type]
+        validation.plan(CATALOG, [_bench(ValidationCase(**{**CASE, "target": "mps2-an999"}))])  # type: ignore[arg-type]
 
 
 def test_a_benchmark_needing_an_fpu_is_na_on_a_target_without_one() -> None:
-    from rtoslab.catalog import get_kernel, get_target, na_reason
+    from rtoslab.catalog import na_reason
     bench = Benchmark(name="v_x", path=Path("."), suites=("validation",), description="d",
                       requires=(), insn_limit=1, timeout_s=1.0, needs=("fpu",))
-    kernel = get_kernel("baremetal")
-    why = na_reason(bench, kernel, get_target("mps2-an385"))
+    kernel = CATALOG.get_kernel("baremetal")
+    why = na_reason(bench, kernel, CATALOG.get_target("mps2-an385"))
     assert why is not None and "lacks fpu" in why and "fpu = none" in why
-    assert na_reason(bench, kernel, get_target("mps2-an386")) is None
+    assert na_reason(bench, kernel, CATALOG.get_target("mps2-an386")) is None
 
 
 def test_a_benchmark_needing_thumb2_is_na_on_an_armv6m_target() -> None:
     """v_branch, v_countdown and v_ldr_pipe are M3/M4 code: on the micro:bit's Cortex-M0 they
     are n/a with the reason, not a build failure (the M0 assembler refuses MUL.W) or a
     failed self-check (the ARMv6-M probe overwrites r3)."""
-    from rtoslab.catalog import get_benchmark, get_kernel, get_target, na_reason
-    kernel = get_kernel("baremetal")
+    from rtoslab.catalog import na_reason
+    kernel = CATALOG.get_kernel("baremetal")
     for name in ("v_branch", "v_countdown", "v_ldr_pipe"):
-        bench = get_benchmark(name)
-        why = na_reason(bench, kernel, get_target("microbit"))
+        bench = CATALOG.get_benchmark(name)
+        why = na_reason(bench, kernel, CATALOG.get_target("microbit"))
         assert why is not None and "lacks thumb2" in why and "cortex-m0" in why, (name, why)
-        assert na_reason(bench, kernel, get_target("mps2-an385")) is None
-        assert na_reason(bench, kernel, get_target("mps2-an505")) is None
+        assert na_reason(bench, kernel, CATALOG.get_target("mps2-an385")) is None
+        assert na_reason(bench, kernel, CATALOG.get_target("mps2-an505")) is None

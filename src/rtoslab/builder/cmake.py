@@ -22,15 +22,7 @@ from rtoslab.builder.deps import cmake_var, dep_path, direct_deps
 from rtoslab.builder.kernel_source import CMAKE_VAR as KERNEL_SOURCE_VAR
 from rtoslab.builder.rust import build_staticlibs, uses_rust
 from rtoslab.builder.sharing import images_dir, locked, publish
-from rtoslab.catalog import (
-    Benchmark,
-    Target,
-    benchmarks,
-    missing_alloc_capabilities,
-    missing_capabilities,
-    target_lacks,
-    too_few_cores,
-)
+from rtoslab.catalog import Benchmark, Target, missing_capabilities, target_lacks, too_few_cores
 from rtoslab.paths import cache_root, firmware_root, is_no_space, low_on_space, no_space_error, says_no_space
 from rtoslab.records import HostError, RtoslabError
 from rtoslab.schema import parse_file
@@ -182,10 +174,11 @@ def write_kernel_config(config: BuildConfig, out_dir: Path) -> None:
 def buildable_benchmarks(config: BuildConfig) -> list[Benchmark]:
     kernel, target = config.kernel_info(), config.target_info()
     defines = config.define_map()
-    return [b for b in benchmarks().values()
+    catalog = config.catalog
+    return [b for b in catalog.benchmarks.values()
             if not missing_capabilities(b, kernel) and not target_lacks(b, target, kernel)
             and not too_few_cores(b, target)
-            and not missing_alloc_capabilities(b, defines)
+            and not catalog.missing_alloc_capabilities(b, defines)
             and not (kernel.rust_crate and not target.spec.rust_target)]
 
 

@@ -16,16 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rtoslab.builder.kernel_source import KernelTree, check_tree
-from rtoslab.catalog import (
-    PROBE_MODES,
-    Kernel,
-    Target,
-    allocator_capabilities,
-    check_kernel_fits_target,
-    get_kernel,
-    get_target,
-    kernels,
-)
+from rtoslab.catalog import PROBE_MODES, Catalog, Kernel, Target
 from rtoslab.names import did_you_mean
 from rtoslab.paths import cache_root, repo_root
 from rtoslab.records import RtoslabError
@@ -128,6 +119,10 @@ def split_cflags(cflags: tuple[str, ...]) -> dict[str, object]:
     return {"opt": opt, "lto": "-flto" in cflags, "cflags": extra}
 
 
+# The target of a configuration that names none (``rtoslab run`` without --target).
+DEFAULT_TARGET = "mps2-an385"
+
+
 def check_target_timing(target: Target) -> None:
     """Check each setting of a target's own [timing] table against the plugin's
     description; one line naming the target's file."""
@@ -147,7 +142,7 @@ class BuildConfig:
       result, tool versions and axes included: the configs row.
     """
 
-    target: str = "mps2-an385"
+    target: str = DEFAULT_TARGET
     kernel: str = "baremetal"
     kernel_options: tuple[tuple[str, object], ...] = ()  # overrides of the port's defaults
     cflags: tuple[str, ...] = ("-O2",)
@@ -164,13 +159,16 @@ class BuildConfig:
     # pinned sources. Only a port declaring [kernel_source] takes one. Its identity (not the
     # path) enters the keys: ``kernel_tree``.
     kernel_source: str = ""
+    # Where the target, kernel and benchmarks are looked up: the catalog of the search
+    # paths the CLI or the API was given (not part of any key: the names are).
+    catalog: Catalog = field(kw_only=True, compare=False, repr=False)
 
     # ------------------------------------------------------------------ derived values
     def target_info(self) -> Target:
-        return get_target(self.target)
+        return self.catalog.get_target(self.target)
 
     def kernel_info(self) -> Kernel:
-        return get_kernel(self.kernel)
+        return self.catalog.get_kernel(self.kernel)
 
     def kernel_tree(self) -> KernelTree | None:
         """The user's kernel tree, checked against the port's [kernel_source] (one line
@@ -181,7 +179,7 @@ class BuildConfig:
         if kernel.source is None:
             raise RtoslabError(f"--kernel-source: kernel {kernel.name} has no sources to replace "
                                "(its port.toml declares no [kernel_source]); kernels that take "
-                               "one: " + (", ".join(sorted(_source_kernels())) or "none"))
+                               "one: " + (", ".join(sorted(_source_kernels(self.catalog))) or "none"))
         return check_tree(kernel.source, Path(self.kernel_source), kernel.name)
 
     def resolved_kernel_options(self) -> dict[str, object]:
@@ -268,11 +266,11 @@ class BuildConfig:
         against the plugin's description); one-line RtoslabError. The plugin's
         cross-setting check is ``rtoslab.timing.check_resolved(self.timing_settings())``."""
         self.resolved_kernel_options()
-        check_kernel_fits_target(self.kernel_info(), self.target_info())
+        self.catalog.check_kernel_fits_target(self.kernel_info(), self.target_info())
         self.kernel_tree()
         alloc = self.define_map().get("LAB_ALLOC")
-        if alloc is not None and alloc not in allocator_capabilities():
-            known = ", ".join(sorted(allocator_capabilities()))
+        if alloc is not None and alloc not in self.catalog.allocators:
+            known = ", ".join(sorted(self.catalog.allocators))
             raise RtoslabError(f"unknown allocator {alloc!r} (--define LAB_ALLOC): choose one of {known} "
                                "(folders under firmware/allocators/)")
         check_cflags(self.cflags)
@@ -358,8 +356,8 @@ class BuildConfig:
         return self.label or " ".join(self.cflags)
 
 
-def _source_kernels() -> list[str]:
-    return [k.name for k in kernels().values() if k.source is not None and not k.is_template]
+def _source_kernels(catalog: Catalog) -> list[str]:
+    return [k.name for k in catalog.kernels.values() if k.source is not None and not k.is_template]
 
 
 def with_kernel_source(config: BuildConfig, folder: Path | str | None, *, given: bool,

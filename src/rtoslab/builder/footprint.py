@@ -21,11 +21,10 @@ is zero-initialised data of the kernel and counts in full.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
-from rtoslab.catalog import FootprintSections, Target, get_target
+from rtoslab.catalog import FootprintSections, Target
 from rtoslab.records import Footprint, RtoslabError
 
 _OUT = re.compile(r"^(\.[\w.]+)\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)")
@@ -151,24 +150,11 @@ def parse_map(text: str, spec: FootprintSections, source: str = "map",
     return Footprint(flash, ram, sections)
 
 
-def _target_of_build(build_dir: Path) -> Target:
-    """The target an image was built for: builder/cmake.py records it in the build folder."""
-    stamp = build_dir / "rtoslab-config.json"
-    try:
-        name = json.loads(stamp.read_text())["target"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise RtoslabError(f"no target recorded in {stamp} ({e}): rebuild the configuration") from e
-    return get_target(str(name))
-
-
-def footprint_of(elf: Path, target: Target | None = None) -> Footprint:
-    """Footprint of a built image; its map file sits beside it (NAME.elf -> NAME.map).
-
-    `target` defaults to the one the image's build folder was configured for."""
+def footprint_of(elf: Path, target: Target) -> Footprint:
+    """Footprint of an image built for ``target`` (its [footprint] sections); its map file
+    sits beside it (NAME.elf -> NAME.map)."""
     map_path = elf.with_suffix(".map")
     if not map_path.is_file():
         raise RtoslabError(f"no linker map {map_path} beside {elf.name}: rebuild the configuration")
-    if target is None:
-        target = _target_of_build(elf.parent)
     return parse_map(map_path.read_text(errors="replace"), target.footprint, str(map_path),
                      str(target.path / "target.toml"), image=str(elf))

@@ -24,7 +24,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from rtoslab.catalog import Benchmark, Kernel, Target, targets
+from rtoslab.catalog import Benchmark, Catalog, Kernel, Target
 from rtoslab.paths import cache_root, firmware_root
 from rtoslab.records import RtoslabError
 
@@ -276,7 +276,7 @@ def rustc_version() -> str:
     return proc.stdout.strip().splitlines()[0] if proc.stdout.strip() else ""
 
 
-def doctor_rows() -> list[tuple[str, bool, str]]:
+def doctor_rows(catalog: Catalog) -> list[tuple[str, bool, str]]:
     """(item, ok, version or fix) for `rtoslab doctor`: Debian's rustc and cargo, the
     library sources build-std needs, and the workspace's crates fetched for offline builds."""
     rows: list[tuple[str, bool, str]] = []
@@ -294,7 +294,7 @@ def doctor_rows() -> list[tuple[str, bool, str]]:
         # The crates the firmware builds need: those of the targets' triples (as `make
         # setup` fetches them), not every platform's (cargo metadata without a platform
         # filter also resolves host-only build dependencies nothing here compiles).
-        triples = sorted({t.spec.rust_target for t in targets().values() if t.spec.rust_target})
+        triples = sorted({t.spec.rust_target for t in catalog.targets.values() if t.spec.rust_target})
         missing = ""
         for triple in triples:
             proc = subprocess.run(

@@ -2,7 +2,11 @@
 set of search paths, each kind discovered once, when first asked for.
 
 A catalog never changes: adding search paths makes another (``with_paths``), whose
-discoveries start afresh, so nothing is cleared by hand.
+discoveries start afresh, so nothing is cleared by hand (a fresh ``Catalog(paths)``
+looks at the folders again). Whoever reads the search paths (the CLI, the Python API)
+makes one and passes it down: a ``BuildConfig`` and an ``Experiment`` carry theirs.
+Pickled (a Ray task's arguments), a catalog travels as its search paths alone and the
+receiving process discovers the same folders again.
 """
 
 from __future__ import annotations
@@ -11,11 +15,12 @@ from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 
+from rtoslab.catalog import applicability
 from rtoslab.catalog.allocators import AllocatorCaps, read_allocators
 from rtoslab.catalog.benchmarks import Benchmark, load_benchmarks
 from rtoslab.catalog.common import choices
 from rtoslab.catalog.ports import Kernel, load_kernels
-from rtoslab.catalog.search import SearchPaths, discover, looked_in
+from rtoslab.catalog.search import Kind, SearchPaths, discover, looked_in, search_dirs
 from rtoslab.catalog.targets import Target, load_target
 from rtoslab.names import did_you_mean
 from rtoslab.paths import firmware_root
@@ -28,11 +33,25 @@ class Catalog:
     def __init__(self, paths: SearchPaths | None = None) -> None:
         self.paths = paths if paths is not None else SearchPaths()
 
+    def __repr__(self) -> str:
+        return f"Catalog({self.paths!r})"
+
+    def __reduce__(self) -> tuple[type[Catalog], tuple[SearchPaths]]:
+        # Pickled as its search paths: the receiver (a cluster worker) discovers the same
+        # folders itself rather than unpickling another process's discoveries.
+        return (Catalog, (self.paths,))
+
     def with_paths(self, bench: Iterable[Path] = (), port: Iterable[Path] = (),
                    target: Iterable[Path] = ()) -> Catalog:
-        """This catalog with these folders searched too (itself when nothing is new)."""
+        """This catalog with these folders searched too (each: one benchmark/port/target
+        folder, or a folder of them; a path that is not a folder is a one-line error):
+        another catalog, or this one when nothing is new."""
         paths = self.paths.with_added(bench, port, target)
         return self if paths == self.paths else Catalog(paths)
+
+    def search_dirs(self, kind: Kind) -> list[Path]:
+        """Where ``kind`` folders are looked for: the checkout's, then the added paths."""
+        return search_dirs(self.paths, kind)
 
     @cached_property
     def targets(self) -> dict[str, Target]:
@@ -98,6 +117,14 @@ class Catalog:
             raise RtoslabError(f"unknown suite '{suite}'{did_you_mean(suite, suites)}: choose one of "
                                f"{choices(suites)}")
         return [self.benchmarks[n] for n in sorted(names)]
+
+    def missing_alloc_capabilities(self, bench: Benchmark, defines: dict[str, str]) -> list[str]:
+        """LAB_ALLOC_HAS_* the benchmark needs that the build's allocator (LAB_ALLOC) lacks."""
+        return applicability.missing_alloc_capabilities(bench, defines, self.allocators)
+
+    def alloc_na_reason(self, bench: Benchmark, defines: dict[str, str]) -> str | None:
+        """Why the build's allocator cannot run the benchmark (its LAB_ALLOC_HAS_* = 0), or None."""
+        return applicability.alloc_na_reason(bench, defines, self.allocators)
 
     def get_benchmark(self, name: str) -> Benchmark:
         b = self.benchmarks.get(name)

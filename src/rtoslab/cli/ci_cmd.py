@@ -22,7 +22,7 @@ from pathlib import Path
 from rtoslab import api
 from rtoslab.api import resolve_run
 from rtoslab.builder.config import BuildConfig, with_kernel_source
-from rtoslab.catalog import Benchmark, get_kernel, get_target
+from rtoslab.catalog import Benchmark
 from rtoslab.cli.common import (
     add_db_option,
     add_kernel_source_option,
@@ -95,8 +95,8 @@ def _plan(args: argparse.Namespace) -> tuple[Plan, str | None, ReportSpec | None
         exp = experiment_from_args(args)
         return exp.plan(), str(args.experiment), exp.report_spec()
     fill_selection_defaults(args)
-    get_target(args.target)
-    get_kernel(args.kernel)
+    args.catalog.get_target(args.target)
+    args.catalog.get_kernel(args.kernel)
     return [(config_from_args(args), select_benchmarks(args))], None, None
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from rtoslab.catalog import add_search_paths
+from rtoslab.catalog import Catalog
+from rtoslab.project import Project
 from rtoslab.records import SUMMARY_UNITS, Unit
 from rtoslab.store.db import Store, default_db_path, open_store
 
@@ -73,10 +74,13 @@ def add_path_options(p: argparse.ArgumentParser) -> None:
                        "them; repeatable; besides rtoslab.toml's)")
 
 
-def apply_path_options(args: argparse.Namespace) -> None:
-    """Add the folders of --bench-path / --port-path / --target-path to the search."""
-    add_search_paths(getattr(args, "bench_path", []), getattr(args, "port_path", []),
-                     getattr(args, "target_path", []))
+def command_catalog(args: argparse.Namespace, project: Project | None) -> Catalog:
+    """The one catalog a command answers from (``args.catalog``, passed down from there):
+    the checkout's folders, rtoslab.toml's (``project``), then --bench-path / --port-path /
+    --target-path. An experiment file's own *_paths make a catalog of their own from it."""
+    catalog = Catalog() if project is None else project.catalog(Catalog())
+    return catalog.with_paths(getattr(args, "bench_path", []), getattr(args, "port_path", []),
+                              getattr(args, "target_path", []))
 
 
 def unit_arg(args: argparse.Namespace) -> Unit | None:

@@ -9,7 +9,6 @@ from rich.table import Table
 
 from rtoslab.builder.deps import dep_path
 from rtoslab.builder.rust import doctor_rows as rust_doctor_rows
-from rtoslab.catalog import kernels
 from rtoslab.cli.common import StdoutConsole
 from rtoslab.records import RtoslabError
 from rtoslab.runners.gdb import GDB
@@ -95,14 +94,14 @@ def cmd(args: argparse.Namespace) -> int:
     except RtoslabError as e:
         missing += 1
         table.add_row("rtoslab-plugin-describe", "[red]missing[/red]", str(e))
-    crates = sorted({c for k in kernels().values() for c in k.deps})
+    crates = sorted({c for k in args.catalog.kernels.values() for c in k.deps})
     for crate in crates:
         try:
             table.add_row(f"source: {crate}", "ok", str(dep_path(crate)))
         except RtoslabError as e:
             missing += 1
             table.add_row(f"source: {crate}", "[red]missing[/red]", str(e))
-    for item, ok, text in rust_doctor_rows():  # Rust kernel ports (docs/rust-models.md)
+    for item, ok, text in rust_doctor_rows(args.catalog):  # Rust kernel ports (docs/rust-models.md)
         missing += not ok
         table.add_row(item, "ok" if ok else "[red]missing[/red]", text)
     StdoutConsole().print(table)

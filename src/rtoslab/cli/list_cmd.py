@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rtoslab.catalog import Target, benchmarks, kernels, na_reason, suites, targets, too_few_cores
+from rtoslab.catalog import Catalog, Target, na_reason, too_few_cores
 from rtoslab.cli.common import StdoutConsole, add_path_options
 from rtoslab.records import RtoslabError
 from rtoslab.report.text import terminal_safe
@@ -41,19 +41,19 @@ def _short(title: str, columns: tuple[str, ...], rows: list[tuple[str, ...]]) ->
     return t
 
 
-def overview(con: Console) -> None:
+def overview(con: Console, catalog: Catalog) -> None:
     """The short form of `rtoslab list`: a line per target, kernel and suite, the
     benchmarks' names packed, the timing settings' keys."""
     con.print(_short("targets", ("name", "cores", "clock", "description"),
                      [(tg.name, str(tg.spec.cores), f"{tg.clock_hz / 1e6:g} MHz", tg.description)
-                      for tg in targets().values()]))
+                      for tg in catalog.targets.values()]))
     con.print(_short("kernels", ("name", "description"),
                      [(kern.name + (" (template)" if kern.is_template else ""), kern.description)
-                      for kern in kernels().values()]))
+                      for kern in catalog.kernels.values()]))
     con.print(_short("suites", ("suite", "n", "benchmarks"),
                      [(name, str(len(benches)), ", ".join(sorted(benches)))
-                      for name, benches in sorted(suites().items())]))
-    names = [terminal_safe(n) for n in sorted(benchmarks())]
+                      for name, benches in sorted(catalog.suites().items())]))
+    names = [terminal_safe(n) for n in sorted(catalog.benchmarks)]
     con.print(Text(f"benchmarks ({len(names)})", style="italic"))
     con.print(Columns(names, padding=(0, 2)))
     try:
@@ -67,13 +67,14 @@ def overview(con: Console) -> None:
 
 def cmd(args: argparse.Namespace) -> int:
     con = StdoutConsole()
+    catalog: Catalog = args.catalog
     if not args.all:
-        overview(con)
+        overview(con, catalog)
         return 0
     t = Table(title="targets")
     for col in ("name", "core", "cores", "clock", "flash wait states", "QEMU machine", "description"):
         t.add_column(col)
-    for tg in targets().values():
+    for tg in catalog.targets.values():
         t.add_row(*_cells(tg.name, tg.core, str(tg.spec.cores), f"{tg.clock_hz / 1e6:g} MHz",
                           flash_ws_text(tg), tg.qemu_machine or "none: a board (GDB server)",
                           tg.description))
@@ -82,7 +83,7 @@ def cmd(args: argparse.Namespace) -> int:
     k = Table(title="kernels")
     for col in ("name", "capabilities", "description"):
         k.add_column(col)
-    for kern in kernels().values():
+    for kern in catalog.kernels.values():
         caps = ", ".join(
             c.removeprefix("LAB_HAS_").lower() for c, v in sorted(kern.capabilities.items()) if v
         )
@@ -97,7 +98,7 @@ def cmd(args: argparse.Namespace) -> int:
     s = Table(title="suites")
     s.add_column("suite")
     s.add_column("benchmarks")
-    for name, benches in sorted(suites().items()):
+    for name, benches in sorted(catalog.suites().items()):
         s.add_row(*_cells(name, ", ".join(sorted(benches))))
     con.print(s)
 
@@ -106,10 +107,11 @@ def cmd(args: argparse.Namespace) -> int:
     b.add_column("suites")
     b.add_column("description")
     b.add_column("n/a on")
-    for bench in benchmarks().values():
-        na = [kern.name for kern in kernels().values() if na_reason(bench, kern) and not kern.is_template]
+    for bench in catalog.benchmarks.values():
+        na = [kern.name for kern in catalog.kernels.values()
+              if na_reason(bench, kern) and not kern.is_template]
         # Targets with fewer cores than the benchmark needs (bench.toml min_cores).
-        few = [tg.name for tg in targets().values() if too_few_cores(bench, tg)]
+        few = [tg.name for tg in catalog.targets.values() if too_few_cores(bench, tg)]
         if few:
             na.append(f"{', '.join(few)} (needs {bench.min_cores} cores)")
         b.add_row(*_cells(bench.name, ", ".join(bench.suites), bench.description, ", ".join(na) or "-"))

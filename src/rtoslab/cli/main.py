@@ -24,8 +24,8 @@ from rtoslab.cli import (
     show,
     validate_cmd,
 )
-from rtoslab.cli.common import apply_path_options
-from rtoslab.project import use_project
+from rtoslab.cli.common import command_catalog
+from rtoslab.project import nearest_project
 from rtoslab.records import HostError, RtoslabError
 from rtoslab.report.text import terminal_safe
 from rtoslab.version import __version__
@@ -95,9 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        project = use_project(Path.cwd())  # rtoslab.toml here or above: the user's own folders
+        project = nearest_project(Path.cwd())  # rtoslab.toml here or above: the user's own folders
         args.project_kernel_source = project.kernel_source if project is not None else None
-        apply_path_options(args)
+        args.catalog = command_catalog(args, project)  # the one catalog, passed down from here
         code = int(args.func(args))
         sys.stdout.flush()
         return code

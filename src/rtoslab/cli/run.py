@@ -28,7 +28,7 @@ from rich.progress import Progress as RichProgress
 from rtoslab import api
 from rtoslab.builder.config import BuildConfig, with_kernel_source
 from rtoslab.builder.sharing import images_dir
-from rtoslab.catalog import Benchmark, get_kernel, get_target, suite_benchmarks
+from rtoslab.catalog import Benchmark
 from rtoslab.cli.common import (
     add_db_option,
     add_kernel_source_option,
@@ -184,8 +184,8 @@ def select_benchmarks(args: argparse.Namespace, config: BuildConfig | None = Non
     its reason when it cannot run)."""
     names: list[str] = []
     for suite in args.suite:
-        names += [b.name for b in suite_benchmarks(suite)]
-    chosen = api.select([*names, *args.bench])
+        names += [b.name for b in args.catalog.suite_benchmarks(suite)]
+    chosen = api.select([*names, *args.bench], catalog=args.catalog)
     if config is None or getattr(args, "with_na", False) or not args.suite:
         return chosen
     asked = set(args.bench)
@@ -438,8 +438,8 @@ def cmd(args: argparse.Namespace) -> int:
         return run_experiment(args)
     fill_selection_defaults(args)
     shard = parse_shard(args.shard) if args.shard is not None else None
-    get_target(args.target)
-    get_kernel(args.kernel)
+    args.catalog.get_target(args.target)
+    args.catalog.get_kernel(args.kernel)
     select_benchmarks(args)  # an unknown name fails first, with its did-you-mean
     config = config_from_args(args)  # unknown options and bad settings fail before anything is stored
     benches = select_benchmarks(args, config)
@@ -505,7 +505,7 @@ def config_from_args(args: argparse.Namespace) -> BuildConfig:
         target=args.target, kernel=args.kernel, cflags=args.cflags,
         options=parse_options(args.option, "--option"),
         defines=parse_options(args.define, "--define"),
-        timing=parse_options(args.timing, "--timing"), probe=probe or "")
+        timing=parse_options(args.timing, "--timing"), probe=probe or "", catalog=args.catalog)
     folder, given = kernel_source_of(args)
     return with_kernel_source(config, folder, given=given)
 
@@ -513,7 +513,7 @@ def config_from_args(args: argparse.Namespace) -> BuildConfig:
 def experiment_from_args(args: argparse.Namespace) -> Experiment:
     """The experiment file, checked, with --kernel-source (or, when the file names no
     kernel tree, rtoslab.toml's) applied to the kernels that take one."""
-    exp = api.experiment(args.experiment)
+    exp = api.experiment(args.experiment, catalog=args.catalog)
     folder, given = kernel_source_of(args)
     if folder is None:
         return exp
@@ -575,7 +575,7 @@ def run_experiment(args: argparse.Namespace) -> int:
     refuse_selection_with_file(args)
     shard = parse_shard(args.shard) if args.shard is not None else None
     if not args.yes:  # the guard counts the plan without expanding it (a million runs: at once)
-        n_runs = count_runs(args.experiment)
+        n_runs = count_runs(args.experiment, args.catalog)
         if n_runs > LARGE_PLAN_RUNS:
             raise _too_large(f"experiment {args.experiment}", n_runs)
     exp = experiment_from_args(args)  # every check before anything is stored
@@ -611,7 +611,7 @@ def print_run(store: Store, run_id: int, args: argparse.Namespace) -> None:
     """Write the run's Markdown and HTML reports, then print it (tables or JSON), with the
     report spec stored with it (as `show` does)."""
     view = store.load_run(run_id)
-    exp = report_spec_of(view)
+    exp = report_spec_of(view, args.catalog)
     baselines = exp.baseline_pairs() if exp is not None else []
     # The reports first: a reader of stdout that goes away early (| head) loses nothing.
     report: Path | None = args.report

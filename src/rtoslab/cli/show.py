@@ -57,7 +57,7 @@ def cmd(args: argparse.Namespace) -> int:
     if args.why is not None:
         sys.stdout.write(terminal_safe(why_text(view, args.why)))
         return 0
-    exp = report_spec_of(view)  # stored with the run (or, before v5, its file's)
+    exp = report_spec_of(view, args.catalog)  # stored with the run (or, before v5, its file's)
     if fmt == "terminal":
         print_run_text(view, exp, width=terminal_width(), per_config=args.per_config, wide=args.wide,
                        unit=unit_arg(args))

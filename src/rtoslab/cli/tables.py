@@ -10,6 +10,7 @@ import textwrap
 from dataclasses import replace
 from pathlib import Path
 
+from rtoslab.catalog import Catalog
 from rtoslab.experiments.experiment import load_experiment
 from rtoslab.records import RtoslabError, Unit
 from rtoslab.report.base import get_renderer
@@ -26,16 +27,17 @@ from rtoslab.report.text import terminal_safe, terminal_safe_value
 from rtoslab.views import RunView
 
 
-def report_spec_of(view: RunView) -> ReportSpec | None:
+def report_spec_of(view: RunView, catalog: Catalog) -> ReportSpec | None:
     """The report spec of an experiment run: the one stored with it (schema v5 on); for a
-    run stored before, its experiment file's, if it still loads. None: not an experiment
-    (or an older run whose file is gone or no longer loads)."""
+    run stored before, its experiment file's, if it still loads (against ``catalog``, the
+    command's). None: not an experiment (or an older run whose file is gone or no longer
+    loads)."""
     if view.report_spec is not None:
         return for_view(spec_from_json(view.report_spec, f"run {view.id}"), view)
     if not view.experiment:
         return None
     try:
-        return for_view(load_experiment(Path(view.experiment)).report_spec(), view)
+        return for_view(load_experiment(Path(view.experiment), catalog).report_spec(), view)
     except RtoslabError:
         return None
 

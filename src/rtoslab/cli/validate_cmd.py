@@ -9,7 +9,6 @@ import shlex
 import sys
 
 from rtoslab import validation
-from rtoslab.catalog import get_benchmark
 from rtoslab.cli.common import add_db_option, open_db
 from rtoslab.cli.run import run_plan
 from rtoslab.records import RtoslabError
@@ -36,14 +35,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def cmd_board(args: argparse.Namespace) -> int:
     """validate --board: the same sources on the board and on the model, side by side."""
     from rtoslab import api
-    from rtoslab.catalog import get_target, na_reason, suite_benchmarks
+    from rtoslab.catalog import na_reason
 
-    target = get_target(args.board)
-    board = api.configuration(target=target.name, kernel=args.kernel, probe="buffer")
+    catalog = args.catalog
+    target = catalog.get_target(args.board)
+    board = api.configuration(target=target.name, kernel=args.kernel, probe="buffer", catalog=catalog)
     model = validation.model_config(board)
     model.validate()
-    benches = ([get_benchmark(n) for n in args.bench] if args.bench
-               else suite_benchmarks(validation.SUITE))
+    benches = ([catalog.get_benchmark(n) for n in args.bench] if args.bench
+               else catalog.suite_benchmarks(validation.SUITE))
     benches = [b for b in benches if na_reason(b, board.kernel_info(), target) is None]
     server = args.gdb_server or (target.spec.board.gdb_server if target.spec.board else None)
     if not server:
@@ -68,12 +68,12 @@ def cmd(args: argparse.Namespace) -> int:
         raise RtoslabError("--gdb-server is for validate --board")
     benches = None
     if args.bench:
-        benches = [get_benchmark(n) for n in args.bench]
+        benches = [args.catalog.get_benchmark(n) for n in args.bench]
         for b in benches:
             if not b.validation:
                 raise RtoslabError(f"benchmark {b.name} has no [[validation]] entries in its "
                                    f"bench.toml: choose one of the '{validation.SUITE}' suite")
-    plan = validation.plan(benches)
+    plan = validation.plan(args.catalog, benches)
     store = open_db(args)
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     run_id, results, _status = run_plan(store, plan, command, jobs=args.jobs)

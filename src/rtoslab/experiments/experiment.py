@@ -91,17 +91,7 @@ from typing import Literal
 
 from rtoslab.bench_metrics import DeclaredMetrics, declared_metrics
 from rtoslab.builder.config import BuildConfig, check_cflags, check_define, with_kernel_source
-from rtoslab.catalog import (
-    Benchmark,
-    add_search_paths,
-    alloc_na_reason,
-    benchmarks,
-    define_na_reason,
-    kernels,
-    na_reason,
-    suites,
-    targets,
-)
+from rtoslab.catalog import Benchmark, Catalog, define_na_reason, na_reason
 from rtoslab.records import RtoslabError, Unit
 from rtoslab.report.pivot import (
     FOOTPRINT_METRICS,
@@ -243,6 +233,9 @@ class Experiment:
     dropped: tuple[frozenset[str], ...] = ()
     tables: tuple[PivotSpec, ...] = ()  # [[report.table]]: the question's tables, first
     names: tuple[tuple[str, str], ...] = ()  # [report.names]: short names of axes
+    # The catalog the file was checked against: the caller's with the file's *_paths (each
+    # point's configuration carries the same one).
+    catalog: Catalog = field(kw_only=True, compare=False, repr=False)
 
     def benchmarks_of(self, index: int) -> list[Benchmark]:
         """The benchmarks that run on points[index]."""
@@ -294,17 +287,18 @@ class _Checker:
                 raise self.fail(key, f"is {v!r}: choose from {', '.join(allowed)}")
 
 
-def load_experiment(path: Path) -> Experiment:
+def load_experiment(path: Path, catalog: Catalog) -> Experiment:
+    """Read and check an experiment file against ``catalog`` and the file's own *_paths."""
     if not path.is_file():
         raise RtoslabError(f"{path}: no such experiment file")
-    return parse_experiment(load_toml(path), path)
+    return parse_experiment(load_toml(path), path, catalog)
 
 
 _AXIS_KEYS = ("target", "kernel", "opt", "lto", "cflags")
 
 
-def _add_paths(c: _Checker, f: ExperimentFile, path: Path) -> None:
-    """The experiment's bench_paths / port_paths / target_paths join the catalog's search."""
+def _add_paths(c: _Checker, f: ExperimentFile, path: Path, catalog: Catalog) -> Catalog:
+    """``catalog`` with the experiment's bench_paths / port_paths / target_paths searched too."""
     found: dict[str, list[Path]] = {}
     for key in ("bench_paths", "port_paths", "target_paths"):
         found[key] = []
@@ -313,7 +307,7 @@ def _add_paths(c: _Checker, f: ExperimentFile, path: Path) -> None:
             if not folder.is_dir():
                 raise c.fail(f"{key}[{i}]", f"is {text!r}, which is not a folder (from {path.parent})")
             found[key].append(folder)
-    add_search_paths(found["bench_paths"], found["port_paths"], found["target_paths"])
+    return catalog.with_paths(found["bench_paths"], found["port_paths"], found["target_paths"])
 
 
 def _as_lists(data: dict[str, object]) -> dict[str, object]:
@@ -335,21 +329,23 @@ def _as_lists(data: dict[str, object]) -> dict[str, object]:
     return out
 
 
-def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
+def parse_experiment(data: dict[str, object], path: Path, catalog: Catalog) -> Experiment:
+    """An experiment file's parsed TOML, checked against ``catalog`` and the file's own
+    *_paths (``path``: the file, for messages and relative paths)."""
     f = parse(ExperimentFile, _as_lists(data), str(path))
     c = _Checker(path)
-    _add_paths(c, f, path)
+    catalog = _add_paths(c, f, path, catalog)
     if not _NAME.fullmatch(f.name):
         raise c.fail("name", f"is {f.name!r}: use letters a-z, digits, '_' and '-' only")
-    benches = _benchmarks(c, f)
+    benches = _benchmarks(c, f, catalog)
     m = f.matrix
     if m.model and m.timing:
         raise c.fail("matrix.model", "is the old spelling of [matrix.timing]: give one of them")
     timing_key = "matrix.model" if m.model else "matrix.timing"
     timing = m.model or m.timing
 
-    c.one_of("matrix.target", m.target, sorted(targets()))
-    c.one_of("matrix.kernel", m.kernel, sorted(k for k, v in kernels().items() if not v.is_template))
+    c.one_of("matrix.target", m.target, sorted(catalog.targets))
+    c.one_of("matrix.kernel", m.kernel, sorted(k for k, v in catalog.kernels.items() if not v.is_template))
     c.one_of("matrix.opt", m.opt, list(OPT_LEVELS))
     for key, seq in (("matrix.lto", m.lto), ("matrix.cflags", m.cflags)):
         if not seq:
@@ -371,7 +367,7 @@ def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
             except RtoslabError as e:
                 raise c.fail(f"matrix.defines.{name}", str(e)) from e
     for name in m.kernel_options:
-        if not any(name in kernels()[k].options for k in m.kernel):
+        if not any(name in catalog.kernels[k].options for k in m.kernel):
             raise c.fail(f"matrix.kernel_options.{name}",
                          f"is an option of no kernel in matrix.kernel ({', '.join(m.kernel)})")
     for name, values in timing.items():
@@ -404,7 +400,7 @@ def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
                          if h and "benchmark" in ex)
         if drop >= bench_names:
             continue  # every benchmark excluded here: the point is dropped
-        config = _config(point)
+        config = _config(point, catalog)
         try:
             config.validate()
             key = config.measure_key()
@@ -435,7 +431,7 @@ def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
         for i, spec in enumerate(tables):
             plan.check(c, f"report.table[{i}]", spec)
     exp = Experiment(f.name, f.description, path, tuple(benches), tuple(points), baselines, rows,
-                     tuple(dropped), tables, tuple(sorted(names.items())))
+                     tuple(dropped), tables, tuple(sorted(names.items())), catalog=catalog)
     if f.kernel_source:
         try:
             exp = exp.with_kernel_source(path.parent / f.kernel_source, "kernel_source")
@@ -444,7 +440,7 @@ def parse_experiment(data: dict[str, object], path: Path) -> Experiment:
     return exp
 
 
-def count_runs(path: Path) -> int:
+def count_runs(path: Path, catalog: Catalog) -> int:
     """How many benchmark runs an experiment file's plan holds, counted from its axes and
     [[exclude]] rules without expanding the matrix (for the large-plan guard, which must
     answer at once for a plan of a million runs): per kernel and benchmark, the points of
@@ -456,11 +452,11 @@ def count_runs(path: Path) -> int:
         raise RtoslabError(f"{path}: no such experiment file")
     f = parse(ExperimentFile, _as_lists(load_toml(path)), str(path))
     c = _Checker(path)
-    _add_paths(c, f, path)
-    benches = _benchmarks(c, f)
+    catalog = _add_paths(c, f, path, catalog)
+    benches = _benchmarks(c, f, catalog)
     m = f.matrix
     timing = m.model or m.timing
-    c.one_of("matrix.kernel", m.kernel, sorted(k for k, v in kernels().items() if not v.is_template))
+    c.one_of("matrix.kernel", m.kernel, sorted(k for k, v in catalog.kernels.items() if not v.is_template))
     axes: dict[str, tuple[object, ...]] = {
         "target": m.target, "kernel": m.kernel, "opt": m.opt, "lto": m.lto, "cflags": m.cflags,
         **{f"defines.{k}": v for k, v in m.defines.items()},
@@ -471,7 +467,7 @@ def count_runs(path: Path) -> int:
     excludes = [_selector(c, f"exclude[{i}]", ex, axes, names) for i, ex in enumerate(f.exclude)]
     total = 0
     for kernel in dict.fromkeys(m.kernel):
-        known = kernels()[kernel].options
+        known = catalog.kernels[kernel].options
         box: dict[str, tuple[object, ...] | None] = {  # None: an axis this kernel lacks (counts once)
             k: ((kernel,) if k == "kernel" else
                 None if k.startswith("kernel_options.") and k.split(".", 1)[1] not in known
@@ -557,8 +553,8 @@ class _TablePlan:
             config = point.config
             kernel, target, defines = config.kernel_info(), config.target_info(), config.define_map()
             for b in benches:
-                if b.name in drop or na_reason(b, kernel, target) or alloc_na_reason(b, defines) \
-                        or define_na_reason(b, defines):
+                if b.name in drop or na_reason(b, kernel, target) \
+                        or config.catalog.alloc_na_reason(b, defines) or define_na_reason(b, defines):
                     continue
                 self.records.append((dict(point.axes), b.name))
 
@@ -696,10 +692,10 @@ def check_timing(exp: Experiment) -> None:
             raise RtoslabError(f"{exp.path}: key 'matrix.timing' {e}") from e
 
 
-def _config(point: dict[str, object]) -> BuildConfig:
+def _config(point: dict[str, object], catalog: Catalog) -> BuildConfig:
     """The build configuration of one matrix point (its axes: those that apply to it)."""
     kernel = str(point["kernel"])
-    known = kernels()[kernel].options
+    known = catalog.kernels[kernel].options
 
     def sub(prefix: str) -> tuple[tuple[str, object], ...]:
         return tuple(sorted((k.split(".", 1)[1], v) for k, v in point.items()
@@ -714,18 +710,20 @@ def _config(point: dict[str, object]) -> BuildConfig:
                      + [f"{k}={v}" for k, v in sub("defines")])
     return BuildConfig(target=str(point["target"]), kernel=kernel, kernel_options=k_over,
                        cflags=tuple(flags), defines=sub("defines"), timing=sub("timing"),
-                       label=label, axes=axes)
+                       label=label, axes=axes, catalog=catalog)
 
 
-def _benchmarks(c: _Checker, f: ExperimentFile) -> list[Benchmark]:
+def _benchmarks(c: _Checker, f: ExperimentFile, catalog: Catalog) -> list[Benchmark]:
     out: list[Benchmark] = []
+    found = catalog.benchmarks
     if f.suite:
-        c.one_of("suite", f.suite, sorted(suites()))
+        suites = catalog.suites()
+        c.one_of("suite", f.suite, sorted(suites))
         for s in f.suite:
-            out.extend(benchmarks()[n] for n in sorted(suites()[s]))
+            out.extend(found[n] for n in sorted(suites[s]))
     if f.benchmarks:
-        c.one_of("benchmarks", f.benchmarks, sorted(benchmarks()))
-        out.extend(benchmarks()[n] for n in f.benchmarks)
+        c.one_of("benchmarks", f.benchmarks, sorted(found))
+        out.extend(found[n] for n in f.benchmarks)
     if not out:
         raise c.fail("suite", "is missing: give `suite` or `benchmarks`: the experiment has nothing to run")
     unique: dict[str, Benchmark] = {b.name: b for b in out}
