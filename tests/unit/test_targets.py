@@ -60,6 +60,24 @@ def test_targets_share_one_copy_of_the_cortex_m_code() -> None:
             assert not any(text in body for text in shared), (name, f.name)
 
 
+def test_the_boards_share_one_copy_of_their_board_code() -> None:
+    """What every real board without a UART or timer does (the RAM console, the lacking
+    timer, the clock, the output register) and the bounded wait of a clock setup live once
+    in firmware/arch/cortex-m/ (lab_cortex_m_board.h, lab_cm_wait); a board's target.c
+    holds its clock setup only."""
+    boards = {name: t for name, t in targets().items()
+              if t.is_board and t.path.is_relative_to(firmware_root())}
+    assert boards
+    own = ("void lab_target_console_write(", "int lab_target_timer_start(", "uint32_t lab_target_clock_hz(",
+           "lab_target_output_reg(void) {", "#include \"lab_cortex_m_target.h\"")
+    for name, t in boards.items():
+        body = (t.path / "target.c").read_text()
+        assert '#include "lab_cortex_m_board.h"' in body, name
+        assert not any(text in body for text in own), name
+        # a poll loop of its own (lab_cm_wait is the shared one)
+        assert not re.search(r"for \(uint32_t n = 0; n < \w+; n\+\+\) \{\s*if \(\(\*reg", body), name
+
+
 def test_an385_facts_and_what_is_derived_from_them() -> None:
     t = get_target("mps2-an385")
     assert (t.qemu_machine, t.clock_hz, t.probe_base, t.probe_size) == (
