@@ -393,8 +393,7 @@ class _Page:
                     values = [(ck, v) for ck in p.col_keys if (v := p.value(rk, ck)) is not None]
                     if len(values) < 2 or not values[0][1]:
                         continue
-                    (base, b), where = values[0], " · ".join(
-                        f"{p.dim_name(d)} {c}" for d, c in zip(p.row_dims, p.row_cells(rk), strict=True))
+                    (base, b), where = values[0], p.row_text(rk)
                     found = [(v / b, f"{p.spec.title.split(':')[0]} at {where}: {p.col_label(ck)} "
                               f"{fmt_num(v)} is {fmt_ratio(v / b)} {p.col_label(base)} "
                               f"{fmt_num(b)} ({p.caption()})") for ck, v in values[1:]]
