@@ -201,7 +201,7 @@ def test_cmake_gets_every_fact_from_target_toml(tmp_path: Path) -> None:
     # ... and no target number is written in the firmware's build files or headers
     fw = firmware_root()
     for path in [fw / "CMakeLists.txt", *fw.glob("targets/*/target.cmake"), *fw.glob("targets/*/*.h"),
-                 *fw.glob("targets/*/*.ld"), *fw.glob("ports/*/*.in"), *fw.glob("ports/*/port.cmake")]:
+                 *fw.glob("targets/*/*.ld"), *fw.glob("ports/*/*.in"), *fw.glob("ports/*/*.cmake")]:
         text = path.read_text()
         assert not re.search(r"25000000|0x2100|0x21000000|configPRIO_BITS\s+\d|-mcpu=", text), path
 
