@@ -11,7 +11,7 @@ import pytest
 
 from rtoslab.builder.cmake import compile_flags, first_error, link_flags, memory_ld, target_cmake_args
 from rtoslab.builder.config import BuildConfig, check_target_timing
-from rtoslab.catalog import get_target, load_target, targets
+from rtoslab.catalog import get_target, lacked_features, load_target, targets
 from rtoslab.catalog.catalog import Catalog
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
@@ -58,6 +58,22 @@ def test_targets_share_one_copy_of_the_cortex_m_code() -> None:
         for f in t.path.iterdir():
             body = f.read_text()
             assert not any(text in body for text in shared), (name, f.name)
+
+
+def test_a_target_without_a_timer_shares_one_copy_of_the_stub() -> None:
+    """Every Cortex-M target that lacks the benchmark timer ([lacks] timer) takes its
+    lab_target_timer_start/stop from arch/cortex-m/lab_cortex_m_no_timer.h, directly or
+    through lab_cortex_m_board.h; none writes the stub again."""
+    arch = firmware_root() / "arch" / "cortex-m"
+    lacking = [t for t in targets().values() if t.arch != "avr" and "timer" in lacked_features(t)
+               and t.path.is_relative_to(firmware_root())]
+    assert lacking
+    for t in lacking:
+        body = (t.path / "target.c").read_text()
+        assert "int lab_target_timer_start(" not in body, t.name
+        shared = ('#include "lab_cortex_m_no_timer.h"', '#include "lab_cortex_m_board.h"')
+        assert any(inc in body for inc in shared), t.name
+    assert '#include "lab_cortex_m_no_timer.h"' in (arch / "lab_cortex_m_board.h").read_text()
 
 
 def test_the_boards_share_one_copy_of_their_board_code() -> None:

@@ -38,18 +38,8 @@ void lab_target_console_write(const char *buf, uint32_t len)
 #include "lab_cortex_m_target.h"
 
 /* The benchmark timer is not written for these boards yet ([lacks] timer in target.toml):
- * benchmarks that need it are n/a there. */
-int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t priority)
-{
-    (void)period;
-    (void)handler;
-    (void)priority;
-    return -1;
-}
-
-void lab_target_timer_stop(void) {}
-
-uint32_t lab_target_clock_hz(void) { return (uint32_t)LAB_TARGET_CLOCK_HZ; }
+ * benchmarks that need it are n/a there. The clock: the build's. */
+#include "lab_cortex_m_no_timer.h"
 
 volatile uint32_t *lab_target_output_reg(void) { return (volatile uint32_t *)(uintptr_t)LAB_BOARD_OUTPUT_ADDR; }
 
