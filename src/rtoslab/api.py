@@ -158,6 +158,18 @@ def check_machine(plan: Plan, runner: QemuRunner | None = None) -> None:
     preflight(runner if runner is not None else QemuRunner())
 
 
+def check_irq_windows(plan: Plan, wanted: bool,
+                      fix: str = "give every configuration a core (timing core=...)") -> None:
+    """Masked-interrupt windows (``irq_windows``, ``run --irq-windows``) come from the
+    timing model's cycles and exception events: a configuration without one (timing
+    core=none) is refused in one line ending with ``fix``, before anything is written."""
+    if not wanted:
+        return
+    for config, _ in plan:
+        if str(config.timing_settings().get("core", "none")) == "none":
+            raise RtoslabError(f"--irq-windows needs a timing model: {fix}")
+
+
 def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None = None, jobs: int = 1,
                  on_progress: Callable[[Progress], None] | None = None,
                  on_start: Callable[[int], None] | None = None, irq_windows: bool = False,
@@ -172,11 +184,14 @@ def execute_plan(store: Store, plan: Plan, command: str, experiment: str | None 
     of a whole plan (``rtoslab.plan.shard_of``); ``cluster``: run the configurations as
     tasks on this Ray cluster (``rtoslab.cluster.connect``; the emulator only).
 
-    Any exception (Ctrl-C, a failed write) marks the run incomplete, keeping every result
-    stored before it, and is raised again."""
+    What is wrong with the plan or the machine (irq_windows without a timing model, a
+    missing tool) is refused before the run record exists. Any exception after it (Ctrl-C,
+    a failed write) marks the run incomplete, keeping every result stored before it, and
+    is raised again."""
     if cluster is not None and runner is not None:
         raise RtoslabError("--cluster runs the images on the cluster's emulators: drop --runner gdb "
                            "(a board is measured from one machine)")
+    check_irq_windows(plan, irq_windows)  # before the run record
     if runner is None:
         runner = QemuRunner()
         check_machine(plan, runner)

@@ -53,13 +53,13 @@ from rtoslab.builder.config import BuildConfig
 from rtoslab.builder.sharing import images_dir
 from rtoslab.catalog import Benchmark
 from rtoslab.paths import PLUGIN_FILE, cache_root, plugin_path
-from rtoslab.pipeline import Progress, config_identity, config_na_reason, run_benchmark_traced, source_hash
+from rtoslab.pipeline import PlanResults, Progress, run_benchmark_traced, source_hash
 from rtoslab.records import BenchResult, RtoslabError
 from rtoslab.runners.qemu import QemuRunner
 from rtoslab.store.db import Store
 from rtoslab.timing import DESCRIBE_NAME, describe_path
 from rtoslab.tools import tool_status
-from rtoslab.trace.timeline import Timeline, save_timeline, timeline_dir
+from rtoslab.trace.timeline import Timeline
 
 INSTALL_HINT = "pip install 'rtoslab[cluster]' (make setup installs it)"
 BUILDS = ("driver", "workers")
@@ -297,44 +297,11 @@ def _execute(session: ClusterSession, store: Store, run_id: int,
     ray = session.ray
     if session.builds == "driver":
         QemuRunner().preflight()  # the driver's plugin and QEMU name the identity
-    items: list[tuple[BuildConfig, Benchmark, int]] = []
-    positions: list[int] = []
-    hashes: list[str | None] = []
-    for n, (config, benches) in enumerate(plan):
-        config_id = store.upsert_config(config_identity(config))
-        start = len(items) if offsets is None else offsets[n]
-        positions.extend(range(start, start + len(benches)))
-        items.extend((config, b, config_id) for b in benches)
-    hashes = [None] * len(items)
-    results: list[BenchResult | None] = [None] * len(items)
-    timelines: dict[int, Timeline] = {}
-    stored = 0
-
-    def report(p: Progress) -> None:
-        if on_progress is not None:
-            on_progress(p)
-
-    def flush() -> None:
-        nonlocal stored
-        while stored < len(items) and results[stored] is not None:
-            config, bench, config_id = items[stored]
-            result = results[stored]
-            assert result is not None
-            digest = hashes[stored] or source_hash(config, bench)
-            bench_run_id = store.add_bench_result(run_id, config_id, digest, result, positions[stored])
-            if stored in timelines:
-                save_timeline(timeline_dir(store.path, run_id), bench_run_id, timelines.pop(stored))
-            report(Progress(config, bench.name, "done", result))
-            stored += 1
-
+    ordered = PlanResults(store, run_id, plan, offsets, lambda _target: "model", on_progress)
     groups: dict[str, tuple[BuildConfig, list[tuple[int, Benchmark]]]] = {}
-    for i, (config, bench, _) in enumerate(items):
-        reason = config_na_reason(config, bench)
-        if reason is not None:
-            results[i] = BenchResult(bench.name, "n/a", reason)
-        else:
-            groups.setdefault(config.measure_key(), (config, []))[1].append((i, bench))
-    flush()
+    for i in ordered.runnable():
+        config, bench, _ = ordered.items[i]
+        groups.setdefault(config.measure_key(), (config, []))[1].append((i, bench))
 
     tools = {t.name: t.version for t in tool_status() if t.found}
     task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(run_configuration)
@@ -348,7 +315,7 @@ def _execute(session: ClusterSession, store: Store, run_id: int,
             expect = {k: v for k, v in tools.items() if k in (*WORKER_TOOLS["workers"], "rtoslab-plugin")}
             if isinstance(built, str):  # the driver's build of the whole configuration failed
                 for i, b in members:
-                    results[i] = BenchResult(b.name, "failed", f"{b.name}: {built}")
+                    ordered.put(i, BenchResult(b.name, "failed", f"{b.name}: {built}"))
                 return
             images: dict[str, bytes] | None = None
             failed: dict[str, str] = {}
@@ -382,27 +349,26 @@ def _execute(session: ClusterSession, store: Store, run_id: int,
                         built: BuildResult | str = done
                     except RtoslabError as e:
                         built = str(e)
-                    report(Progress(cfg, "", "built"))
+                    ordered.report(Progress(cfg, "", "built"))
                     submit(cfg, members, built)
-                    _collect(ray, pending, results, timelines, hashes, flush, block=False)
+                    _collect(ray, pending, ordered, block=False)
         else:
             for cfg, members in groups.values():
                 submit(cfg, members, None)
-        flush()
+        ordered.flush()
         while pending:
-            _collect(ray, pending, results, timelines, hashes, flush, block=True,
-                     built=lambda i: report(Progress(items[i][0], "", "built"))
+            _collect(ray, pending, ordered, block=True,
+                     built=lambda i: ordered.report(Progress(ordered.items[i][0], "", "built"))
                      if session.builds == "workers" else None)
     except BaseException:
         for ref in pending:
             with contextlib.suppress(Exception):
                 ray.cancel(ref, force=True)
         raise
-    return [r for r in results if r is not None]
+    return ordered.in_order()
 
 
-def _collect(ray: Any, pending: dict[Any, list[tuple[int, str]]], results: list[BenchResult | None],
-             timelines: dict[int, Timeline], hashes: list[str | None], flush: Callable[[], None],
+def _collect(ray: Any, pending: dict[Any, list[tuple[int, str]]], ordered: PlanResults,
              block: bool, built: Callable[[int], None] | None = None) -> None:
     """Take the finished tasks' results (wait for one when ``block``) and store what can be."""
     if not pending:
@@ -415,13 +381,10 @@ def _collect(ray: Any, pending: dict[Any, list[tuple[int, str]]], results: list[
             out: TaskOut = ray.get(ref)
         except Exception as err:  # lost with its worker after the retries, or the task raised
             for i, name in members:
-                results[i] = BenchResult(name, "failed", f"{name}: {_lost(err)}")
+                ordered.put(i, BenchResult(name, "failed", f"{name}: {_lost(err)}"))
             continue
         if built is not None and members:
             built(members[0][0])
         for i, result, timeline, digest in out:
-            results[i] = result
-            hashes[i] = digest
-            if timeline is not None:
-                timelines[i] = timeline
-    flush()
+            ordered.put(i, result, timeline, digest)
+    ordered.flush()

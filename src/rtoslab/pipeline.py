@@ -319,6 +319,84 @@ def preflight(runner: Runner) -> None:
     runner.preflight()
 
 
+class PlanResults:
+    """A plan's results, stored in plan order: each as soon as it and every one before it
+    exist, so the stored order does not depend on timing and an interrupted run keeps a
+    consistent prefix; a result's timeline is saved beside the database with it. The one
+    way results reach the store, for a local run (``execute``) and a cluster's driver
+    (``rtoslab.cluster``) alike; its calls come from one thread.
+
+    ``offsets``: for each configuration of ``plan``, the position of its first result in
+    the whole plan this one is a shard of, stored as each result's ``plan_index``; None:
+    the plan is whole. ``measured_on``: what measures a target's results (the runner's
+    ``measured_on``), part of each configuration's stored identity."""
+
+    def __init__(self, store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
+                 offsets: Sequence[int] | None, measured_on: Callable[[str], str],
+                 on_progress: Callable[[Progress], None] | None) -> None:
+        self._store = store
+        self._run_id = run_id
+        self._on_progress = on_progress
+        self.items: list[tuple[BuildConfig, Benchmark, int]] = []  # (config, bench, config id)
+        self._positions: list[int] = []
+        for n, (config, benches) in enumerate(plan):
+            config_id = store.upsert_config(config_identity(config, measured_on(config.target)))
+            start = len(self.items) if offsets is None else offsets[n]
+            self._positions.extend(range(start, start + len(benches)))
+            self.items.extend((config, b, config_id) for b in benches)
+        self.results: list[BenchResult | None] = [None] * len(self.items)
+        self._timelines: dict[int, Timeline] = {}
+        self._hashes: list[str | None] = [None] * len(self.items)
+        self._stored = 0
+
+    def report(self, progress: Progress) -> None:
+        if self._on_progress is not None:
+            self._on_progress(progress)
+
+    def put(self, i: int, result: BenchResult, timeline: Timeline | None = None,
+            digest: str | None = None) -> None:
+        """Item ``i``'s result (stored by the next ``flush`` once all before it are in);
+        ``digest``: its source hash where it was computed elsewhere (a cluster worker)."""
+        self.results[i] = result
+        if timeline is not None:
+            self._timelines[i] = timeline
+        if digest is not None:
+            self._hashes[i] = digest
+
+    def runnable(self) -> list[int]:
+        """Give every item that cannot run its n/a result (``config_na_reason``), store
+        what can be, and return the positions of the others."""
+        left = []
+        for i, (config, bench, _) in enumerate(self.items):
+            reason = config_na_reason(config, bench)
+            if reason is not None:
+                self.put(i, BenchResult(bench.name, "n/a", reason))
+            else:
+                left.append(i)
+        self.flush()
+        return left
+
+    def flush(self) -> None:
+        """Store the results that are in, in plan order, up to the first one missing."""
+        while self._stored < len(self.items) and self.results[self._stored] is not None:
+            i = self._stored
+            config, bench, config_id = self.items[i]
+            result = self.results[i]
+            assert result is not None
+            digest = self._hashes[i] or source_hash(config, bench)
+            bench_run_id = self._store.add_bench_result(self._run_id, config_id, digest, result,
+                                                        self._positions[i])
+            if i in self._timelines:
+                save_timeline(timeline_dir(self._store.path, self._run_id), bench_run_id,
+                              self._timelines.pop(i))
+            self.report(Progress(config, bench.name, "done", result))
+            self._stored += 1
+
+    def in_order(self) -> list[BenchResult]:
+        """The results in plan order (those that exist)."""
+        return [r for r in self.results if r is not None]
+
+
 def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchmark]]],
             runner: Runner, on_progress: Callable[[Progress], None] | None = None,
             jobs: int = 1, irq_windows: bool = False,
@@ -334,42 +412,11 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
     run keeps a consistent prefix. Progress callbacks come from this thread only.
     """
     runner.preflight()
-    items: list[tuple[BuildConfig, Benchmark, int]] = []
-    positions: list[int] = []
-    for n, (config, benches) in enumerate(plan):
-        config_id = store.upsert_config(config_identity(config, runner.measured_on(config.target)))
-        start = len(items) if offsets is None else offsets[n]
-        positions.extend(range(start, start + len(benches)))
-        items.extend((config, b, config_id) for b in benches)
-    results: list[BenchResult | None] = [None] * len(items)
-    timelines: dict[int, Timeline] = {}
-    stored = 0
-
-    def report(p: Progress) -> None:
-        if on_progress is not None:
-            on_progress(p)
-
-    def flush() -> None:
-        nonlocal stored
-        while stored < len(items) and results[stored] is not None:
-            config, bench, config_id = items[stored]
-            result = results[stored]
-            assert result is not None
-            bench_run_id = store.add_bench_result(run_id, config_id, source_hash(config, bench), result,
-                                                  positions[stored])
-            if stored in timelines:
-                save_timeline(timeline_dir(store.path, run_id), bench_run_id, timelines.pop(stored))
-            report(Progress(config, bench.name, "done", result))
-            stored += 1
-
+    ordered = PlanResults(store, run_id, plan, offsets, runner.measured_on, on_progress)
     to_build: dict[str, tuple[BuildConfig, list[Benchmark]]] = {}
-    for i, (config, bench, _) in enumerate(items):
-        reason = config_na_reason(config, bench)
-        if reason is not None:
-            results[i] = BenchResult(bench.name, "n/a", reason)
-        else:
-            to_build.setdefault(config.image_key(), (config, []))[1].append(bench)
-    flush()
+    for i in ordered.runnable():
+        config, bench, _ = ordered.items[i]
+        to_build.setdefault(config.image_key(), (config, []))[1].append(bench)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         try:
@@ -381,42 +428,39 @@ def execute(store: Store, run_id: int, plan: list[tuple[BuildConfig, list[Benchm
             for fut in as_completed(builds):
                 h = builds[fut]
                 try:
-                    done = fut.result()
-                    built[h] = done
+                    result = fut.result()
+                    built[h] = result
                     cfg, benches = to_build[h]
-                    store.add_build(run_id, h, cfg.target, cfg.kernel, len(benches), done.seconds,
-                                    done.rebuilt)
+                    store.add_build(run_id, h, cfg.target, cfg.kernel, len(benches), result.seconds,
+                                    result.rebuilt)
                 except HostError:
                     raise  # a full disk: the run stops (incomplete), no benchmark is blamed
                 except RtoslabError as e:
                     built[h] = str(e)
-                report(Progress(to_build[h][0], "", "built"))
+                ordered.report(Progress(to_build[h][0], "", "built"))
             runs: dict[Future[tuple[BenchResult, Timeline | None]], int] = {}
-            for i, (config, bench, _) in enumerate(items):
-                if results[i] is not None:
+            for i, (config, bench, _) in enumerate(ordered.items):
+                if ordered.results[i] is not None:
                     continue
                 b = built[config.image_key()]
                 if isinstance(b, str):
-                    results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b}")
+                    ordered.put(i, BenchResult(bench.name, "failed", f"{bench.name}: {b}"))
                 elif bench.name in b.failed:
-                    results[i] = BenchResult(bench.name, "failed", f"{bench.name}: {b.failed[bench.name]}")
+                    ordered.put(i, BenchResult(bench.name, "failed", f"{bench.name}: {b.failed[bench.name]}"))
                 elif bench.name in b.na:
-                    results[i] = BenchResult(bench.name, "n/a", b.na[bench.name])
+                    ordered.put(i, BenchResult(bench.name, "n/a", b.na[bench.name]))
                 else:
                     runs[pool.submit(run_benchmark_traced, config, bench, b, runner,
                                      irq_windows)] = i
-            flush()
+            ordered.flush()
             for ran in as_completed(runs):
-                result, timeline = ran.result()
-                if timeline is not None:
-                    timelines[runs[ran]] = timeline
-                results[runs[ran]] = result
-                flush()
+                ordered.put(runs[ran], *ran.result())
+                ordered.flush()
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             runner.cancel()
             raise
-    return [r for r in results if r is not None]
+    return ordered.in_order()
 
 
 def dump_identity(config: BuildConfig) -> str:

@@ -91,8 +91,27 @@ class EndStatus(IntEnum):
     UNALIGNED_PROBE = 1 << 2
 
 
+class OnSharedClock:
+    """What a counted event of a trace (a probe hit, an exception event) says of the
+    machine's shared clock: ``shared`` (insns, cycles) summed over all cores at the event,
+    or None for a single-core trace, where the event's own counts are the machine's
+    (docs/timing-model.md, "Two cores")."""
+
+    insns: int
+    cycles: int
+    shared: tuple[int, int] | None
+
+    @property
+    def shared_insns(self) -> int:
+        return self.insns if self.shared is None else self.shared[0]
+
+    @property
+    def shared_cycles(self) -> int:
+        return self.cycles if self.shared is None else self.shared[1]
+
+
 @dataclass(frozen=True)
-class Hit:
+class Hit(OnSharedClock):
     """One executed probe store.
 
     ``insns``: guest instructions completed before the store executed, on its core.
@@ -109,14 +128,6 @@ class Hit:
     cycles: int
     core: int = 0
     shared: tuple[int, int] | None = None
-
-    @property
-    def shared_insns(self) -> int:
-        return self.insns if self.shared is None else self.shared[0]
-
-    @property
-    def shared_cycles(self) -> int:
-        return self.cycles if self.shared is None else self.shared[1]
 
 
 @dataclass(frozen=True)

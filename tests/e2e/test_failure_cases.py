@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
-import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -17,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import REPO, RunCli
+from .full_disk import CLI_SHELL, fails_in_namespace, need_root, stored_results, stored_runs
 
 pytestmark = pytest.mark.qemu
 
@@ -54,23 +52,6 @@ def _alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state not in ("Z", "X")  # a zombie has died; only its parent has not reaped it
-
-
-def _runs(db: Path) -> list[tuple[int, str]]:
-    conn = sqlite3.connect(db)
-    try:
-        return [(int(r[0]), str(r[1])) for r in conn.execute("SELECT id, status FROM runs ORDER BY id")]
-    finally:
-        conn.close()
-
-
-def _results(db: Path, run_id: int) -> list[tuple[str, str]]:
-    conn = sqlite3.connect(db)
-    try:
-        return [(str(r[0]), str(r[1])) for r in conn.execute(
-            "SELECT benchmark, status FROM bench_runs WHERE run_id = ? ORDER BY id", (run_id,))]
-    finally:
-        conn.close()
 
 
 def test_kill_9_of_rtoslab_kills_qemu(run_cli: RunCli, tmp_path: Path) -> None:
@@ -112,8 +93,7 @@ def test_disk_full_while_storing_is_one_line_and_the_run_incomplete(run_cli: Run
     build cache and QEMU's own files are not, so what fails is the database's write, as
     when its disk fills up during a run. The database is copied out before the namespace
     (and with it the mount) goes away."""
-    if os.geteuid() != 0 or shutil.which("unshare") is None:
-        pytest.fail("needs root and unshare (util-linux) to mount a small tmpfs: run as root")
+    need_root()
     warm = tmp_path / "warm.sqlite"
     first = run_cli("run", "--suite", "smoke", "--db", str(warm))  # builds, and a database to grow
     assert first.returncode == 0, first.stderr
@@ -124,22 +104,17 @@ def test_disk_full_while_storing_is_one_line_and_the_run_incomplete(run_cli: Run
     # result or two (each holds 1000 samples), then the disk is full
     size_kib = -(-warm.stat().st_size // 4096) * 4 + 128
     db = small / "r.sqlite"
-    cli = " ".join(shlex.quote(a) for a in CLI)
     script = (f"mount -t tmpfs -o size={size_kib}k tmpfs {small} && cp {warm} {db} && "
-              f"{cli} run --suite smoke -j 1 --db {db}; rc=$?; cp {db}* {out}/; exit $rc")
-    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], cwd=REPO, capture_output=True,
-                          text=True, timeout=600, check=False)
-    assert proc.returncode == 1, (proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr, proc.stderr
-    last = proc.stderr.strip().splitlines()[-1]
+              f"{CLI_SHELL} run --suite smoke -j 1 --db {db}; rc=$?; cp {db}* {out}/; exit $rc")
+    last = fails_in_namespace(script)
     assert last.startswith(f"rtoslab: error: cannot write to database {db} ("), last
     assert "free space on its disk" in last
     kept = out / "r.sqlite"
-    (run_id, _status) = _runs(kept)[-1]
+    (run_id, _status) = stored_runs(kept)[-1]
     assert run_id == 2
     runs = run_cli("runs", "--db", str(kept))  # a run whose process is gone reads incomplete
     assert runs.returncode == 0 and "incomplete" in runs.stdout, runs.stdout
-    assert len(_results(kept, run_id)) < 4  # the disk filled before the run could finish
+    assert len(stored_results(kept, run_id)) < 4  # the disk filled before the run could finish
 
 
 def test_closed_output_pipe_keeps_the_results(tmp_path: Path) -> None:
@@ -157,8 +132,8 @@ def test_closed_output_pipe_keeps_the_results(tmp_path: Path) -> None:
         os.close(write_out)
         os.close(write_err)
     assert proc.returncode == 141  # as a shell reports a writer ended by SIGPIPE
-    assert _runs(db) == [(1, "complete")]
-    assert _results(db, 1) == [("call", "ok"), ("loop", "ok")]
+    assert stored_runs(db) == [(1, "complete")]
+    assert stored_results(db, 1) == [("call", "ok"), ("loop", "ok")]
     assert (tmp_path / "r.sqlite.run-1.md").is_file() and (tmp_path / "r.sqlite.run-1.html").is_file()
 
 

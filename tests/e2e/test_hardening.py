@@ -8,31 +8,18 @@ trace caches. The real CLI, compiler, QEMU and plugin; real SQLite and real file
 from __future__ import annotations
 
 import json
-import os
-import shlex
-import shutil
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from ..unit.test_hardening import _on_a_terminal
 from .conftest import REPO, RunCli
+from .full_disk import CLI_SHELL, fails_in_namespace, stored_results, stored_runs
 
 pytestmark = pytest.mark.qemu
 
 HOSTILE = REPO / "tests" / "data" / "hostile"
-CLI = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "rtoslab.cli.main"])
-
-
-def _runs(db: Path) -> list[tuple[int, str]]:
-    conn = sqlite3.connect(db)
-    try:
-        return [(int(r[0]), str(r[1])) for r in conn.execute("SELECT id, status FROM runs ORDER BY id")]
-    finally:
-        conn.close()
 
 
 def _stored(db: Path, bench: str) -> tuple[str, str, dict[str, object]]:
@@ -88,57 +75,37 @@ def test_hostile_benchmarks_fail_alone_with_one_clear_line(run_cli: RunCli, tmp_
     assert "<script>" not in (tmp_path / f"{db.name}.run-1.html").read_text()
 
 
-def _need_root() -> None:
-    if os.geteuid() != 0 or shutil.which("unshare") is None:
-        pytest.fail("needs root and unshare (util-linux) to mount a small tmpfs: run as root")
-
-
 def test_a_full_build_cache_stops_the_run_incomplete_naming_the_disk(tmp_path: Path) -> None:
     """The build cache on a 1.5 MiB tmpfs: the configuration's build fills it."""
-    _need_root()
     small, db = tmp_path / "small", tmp_path / "r.sqlite"
     small.mkdir()
     benches = " ".join(f"--bench {b}" for b in ("call", "loop", "straight", "perf_mix",
                                                   "toggle_superloop", "ftl_fsm", "tp_basic"))
     script = (f"mount -t tmpfs -o size=1500k tmpfs {small} && "
-              f"RTOSLAB_CACHE={small}/cache {CLI} run {benches} -j 1 --db {db}")
-    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], cwd=REPO, capture_output=True,
-                          text=True, timeout=900, check=False)
-    assert proc.returncode == 1, (proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr, proc.stderr
-    last = proc.stderr.strip().splitlines()[-1]
+              f"RTOSLAB_CACHE={small}/cache {CLI_SHELL} run {benches} -j 1 --db {db}")
+    last = fails_in_namespace(script, timeout=900)
     assert last.startswith(f"rtoslab: error: no space left on the disk of the build cache {small}/cache "
                            f"(file system at {small}, "), last
     assert "point RTOSLAB_CACHE at a folder on another disk" in last
-    assert _runs(db) == [(1, "incomplete")]
+    assert stored_runs(db) == [(1, "incomplete")]
 
 
 def test_a_full_trace_cache_stops_the_run_incomplete_keeping_results(run_cli: RunCli,
                                                                      tmp_path: Path) -> None:
     """Images built (a warm cache), then the trace folder on a 256 KiB tmpfs: call's trace (80 KB)
     fits, perf_mix's (320 KB) does not. Was: every benchmark "QEMU stopped", the run `failed`."""
-    _need_root()
     cache, db = tmp_path / "cache", tmp_path / "r.sqlite"
     warm = run_cli("run", "--bench", "call", "--bench", "perf_mix", "--db", str(tmp_path / "warm.sqlite"),
                    env={"RTOSLAB_CACHE": str(cache)})
     assert warm.returncode == 0, warm.stderr
     traces = cache / "traces"
     script = (f"mount -t tmpfs -o size=256k tmpfs {traces} && "
-              f"RTOSLAB_CACHE={cache} {CLI} run --bench call --bench perf_mix -j 1 --db {db}")
-    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], cwd=REPO, capture_output=True,
-                          text=True, timeout=900, check=False)
-    assert proc.returncode == 1, (proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr, proc.stderr
-    last = proc.stderr.strip().splitlines()[-1]
+              f"RTOSLAB_CACHE={cache} {CLI_SHELL} run --bench call --bench perf_mix -j 1 --db {db}")
+    last = fails_in_namespace(script, timeout=900)
     assert last.startswith(f"rtoslab: error: no space left on the disk of the trace cache {traces}/"), last
     assert f"(file system at {traces}, " in last
-    assert _runs(db) == [(1, "incomplete")]
-    conn = sqlite3.connect(db)
-    try:
-        kept = conn.execute("SELECT benchmark, status FROM bench_runs").fetchall()
-    finally:
-        conn.close()
-    assert kept == [("call", "ok")]  # finished before the disk filled; perf_mix not blamed
+    assert stored_runs(db) == [(1, "incomplete")]
+    assert stored_results(db) == [("call", "ok")]  # finished before the disk filled; perf_mix not blamed
 
 
 def test_a_bench_cmake_broken_after_a_build_fails_alone(run_cli: RunCli, tmp_path: Path) -> None:

@@ -181,10 +181,16 @@ def test_no_table_overflows_its_box(tmp_path: Path, width: int) -> None:
         shutil.copy(png, Path(keep) / f"matrix-{width}.png")
 
 
-# After layout, the script writes into the DOM: every chart mark that lies outside its
-# plot area (svg[data-plot]) or any chart element outside its SVG's box; whether the first
-# table starts on the first screen; the page's height.
+# After layout, the script writes into the DOM: whether the first table starts on the
+# first screen and the page's height, as the page opens; then, with every folded section
+# opened, every chart mark that lies outside its plot area (svg[data-plot]) or any chart
+# element outside its SVG's box.
 _CHARTS = """<script>
+const first = document.querySelector("table");
+document.body.setAttribute("data-first-table-top",
+  first ? String(Math.round(first.getBoundingClientRect().top)) : "none");
+document.body.setAttribute("data-height", String(document.documentElement.scrollHeight));
+for (const d of document.querySelectorAll("details")) d.open = true;
 const out = [];
 for (const svg of document.querySelectorAll("svg")) {
   const vb = svg.viewBox.baseVal;
@@ -211,10 +217,6 @@ for (const svg of document.querySelectorAll("svg")) {
   }
 }
 document.body.setAttribute("data-outside", out.join(" | ") || "none");
-const first = document.querySelector("table");
-document.body.setAttribute("data-first-table-top",
-  first ? String(Math.round(first.getBoundingClientRect().top)) : "none");
-document.body.setAttribute("data-height", String(document.documentElement.scrollHeight));
 </script>"""
 
 
@@ -268,7 +270,8 @@ def _kernel_suite_html(db: Path) -> str:
 def test_charts_stay_inside_their_plots_and_the_answer_comes_first(tmp_path: Path) -> None:
     """Issue 28 item 4, in a real browser: no chart element outside its plot (the line and
     ratio charts of a seed-002-sized experiment, the histograms, box plots and ratio bars
-    of a three-configuration run), the first table on the first screen (1280x800)."""
+    of a three-configuration run, folded sections opened), the first table on the first
+    screen (1280x800); the experiment's page short, its details folded."""
     chromium = _chromium()
     db = tmp_path / "results.sqlite"
     run_id = build_html_run(db)
@@ -279,6 +282,8 @@ def test_charts_stay_inside_their_plots_and_the_answer_comes_first(tmp_path: Pat
         found = _measure_charts(chromium, tmp_path, html, name)
         assert found["outside"] == "none", (name, found["outside"])
         assert found["first-table-top"] != "none" and int(found["first-table-top"]) < 800, (name, found)
+        if name == "matrix":  # the question's table and chart, then the details folded
+            assert int(found["height"]) < 4_000, found["height"]  # (all open: 6,556 px)
     matrix = _toggle_matrix_html()
     assert 'class="line"' in matrix and "relative to" in matrix  # the overhead view
     # the two-line answer: the first table's last row, against its first column

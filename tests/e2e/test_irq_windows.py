@@ -138,3 +138,32 @@ def test_irq_windows_without_a_timing_model_is_refused_before_running(tmp_path: 
     if db.exists():  # nothing ran, so no run is stored
         with open_store(db) as store:
             assert store.list_runs() == []
+
+
+def test_irq_windows_on_an_experiment_without_a_timing_model_writes_nothing(run_cli: RunCli,
+                                                                             tmp_path: Path) -> None:
+    """`run FILE --irq-windows` where a configuration of the file has core none: one line
+    naming the file and where to set a core (was: "drop --timing core=none", an option the
+    experiment path refuses), and no database created."""
+    exp, db = tmp_path / "e.toml", tmp_path / "r.sqlite"
+    exp.write_text('name = "e"\nbenchmarks = ["call"]\n[matrix.timing]\ncore = ["none", "cortex-m3"]\n')
+    proc = run_cli("run", str(exp), "--irq-windows", "--db", str(db))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.strip() == (
+        f"rtoslab: error: --irq-windows needs a timing model: experiment {exp} has a configuration "
+        "with timing core none: set a core in its [matrix.timing] (or drop --irq-windows)")
+    assert not db.exists() and list(tmp_path.iterdir()) == [exp]
+
+
+def test_the_api_refuses_irq_windows_without_a_timing_model_before_the_run_record(tmp_path: Path) -> None:
+    """api.execute_plan(irq_windows=True) on a plan with core none: refused before a run
+    record exists (was: a run record, then every benchmark run without its windows)."""
+    from rtoslab import api
+    from rtoslab.records import RtoslabError
+
+    plan = [(api.configuration(timing={"core": "none"}), api.select(["call"]))]
+    with open_store(tmp_path / "r.sqlite") as store:
+        with pytest.raises(RtoslabError, match=r"^--irq-windows needs a timing model: give every "
+                                               r"configuration a core \(timing core=\.\.\.\)$"):
+            api.execute_plan(store, plan, "test", irq_windows=True)
+        assert store.list_runs() == []

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import RunCli
+from .full_disk import CLI_SHELL, fails_in_namespace, stored_runs
 
 pytestmark = pytest.mark.qemu
 
@@ -62,33 +63,15 @@ def test_a_full_disk_while_writing_the_report_exits_1_and_leaves_no_file(run_cli
     private mount namespace: root) exited 2 and left a 0-byte report. Now: exit 1 (nothing
     was wrong with the input), one line naming the report, the run stored complete, no
     report file left behind."""
-    import os
-    import shlex
-    import shutil
-    import sqlite3
-    import subprocess
-    import sys
-
-    from .conftest import REPO
-
-    if os.geteuid() != 0 or shutil.which("unshare") is None:
-        pytest.fail("needs root and unshare (util-linux) to mount a small tmpfs: run as root")
     db, full, out = tmp_path / "r.sqlite", tmp_path / "full", tmp_path / "out"
     full.mkdir()
     out.mkdir()
-    cli = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "rtoslab.cli.main"))
     script = (f"mount -t tmpfs -o size=64k tmpfs {full} && "
               f"(dd if=/dev/zero of={full}/filler bs=4k 2>/dev/null || true) && "
-              f"{cli} run --bench call -j 1 --db {db} --report {full}/r.md; rc=$?; "
+              f"{CLI_SHELL} run --bench call -j 1 --db {db} --report {full}/r.md; rc=$?; "
               f"ls -a {full} > {out}/ls.txt; exit $rc")
-    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], cwd=REPO, capture_output=True,
-                          text=True, timeout=600, check=False)
-    assert proc.returncode == 1, (proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr, proc.stderr
-    last = proc.stderr.strip().splitlines()[-1]
+    last = fails_in_namespace(script)
     assert last.startswith(f"rtoslab: error: run 1 is stored, but its report {full}/r.md could not be "
                            "written (No space left on device)"), last
     assert (out / "ls.txt").read_text().split() == [".", "..", "filler"]  # no empty or cut file
-    conn = sqlite3.connect(db)
-    assert conn.execute("SELECT status FROM runs").fetchall() == [("complete",)]
-    conn.close()
+    assert stored_runs(db) == [(1, "complete")]

@@ -219,3 +219,18 @@ def test_damage_check_is_sqlite_s_own(tmp_path: Path) -> None:
     finally:
         conn.close()
     assert verdict != "ok"
+
+
+def test_ci_with_a_missing_baseline_db_names_that_option_and_creates_nothing(tmp_path: Path) -> None:
+    """`ci --baseline-db PATH` where PATH does not exist: the hint names --baseline-db (was
+    "pass --db or set RTOSLAB_DB", the other database's option), and the change's --db is
+    not created for a run that cannot start."""
+    missing, db = tmp_path / "base.sqlite", tmp_path / "r.sqlite"
+    line = one_line_error(rtoslab("ci", "--baseline-db", str(missing), "--bench", "call", "--db", str(db)))
+    assert line.startswith(f"rtoslab: error: no database at {missing}: pass --baseline-db "), line
+    assert "--db or" not in line and "RTOSLAB_DB" not in line, line
+    assert not missing.exists() and not db.exists()
+    # a directory: the same option named
+    line = one_line_error(rtoslab("ci", "--baseline-db", str(tmp_path), "--bench", "call", "--db", str(db)))
+    assert line.endswith("is a directory: pass a file path with --baseline-db"), line
+    assert not db.exists()

@@ -156,9 +156,13 @@ def test_a_broken_rule_is_refused_naming_the_key(tmp_path: Path, tail: str, erro
         _ = Catalog().with_paths(port=[folder]).kernels
 
 
-def test_min_cores_must_be_positive(tmp_path: Path) -> None:
+@pytest.mark.parametrize("cores", [0, 33])
+def test_min_cores_is_checked_as_a_benchmark_s_is(tmp_path: Path, cores: int) -> None:
+    """A port's min_cores takes the range a bench.toml's does (catalog.common.check_min_cores):
+    a port asking for more cores than any target may have is refused too."""
     folder = _port_copy(tmp_path, "")
     toml = folder / "port.toml"
-    toml.write_text(toml.read_text().replace("min_cores = 2", "min_cores = 0"))
-    with pytest.raises(RtoslabError, match=r"key 'min_cores' is 0: it must be 1 or more"):
+    toml.write_text(toml.read_text().replace("min_cores = 2", f"min_cores = {cores}"))
+    with pytest.raises(RtoslabError, match=rf"port.toml: key 'min_cores' is {cores}: give the processor "
+                                           r"cores the kernel needs, 1..32$"):
         _ = Catalog().with_paths(port=[folder]).kernels

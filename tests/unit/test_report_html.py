@@ -326,3 +326,30 @@ def test_kernel_options_are_drawn_from_the_stored_defaults_not_todays_port(html_
     assert ("options that differ from the port&#x27;s defaults:<br><code class=\"nw\">"
             "configTICK_RATE_HZ=1000</code>") in html
     assert "the port&#x27;s default options" not in html  # the stored-before config says none differ
+
+
+def _section(html: str, sid: str) -> str:
+    start = html.index(f'<section id="{sid}">')
+    return html[start:html.index("</section>", start)]
+
+
+def test_an_experiment_s_own_tables_come_first_and_the_details_fold(html_run: HtmlRun) -> None:
+    """Where the experiment's tables answer its question, the comparison, box plots,
+    distributions and footprint fold under their headings, each saying what it holds (was:
+    all open, a seed-002 page 16,190 px tall); nothing is dropped. Without such tables the
+    comparison is the answer and stays open."""
+    from rtoslab.report.pivot import PivotSpec
+
+    plain = _render(html_run)
+    asked = _render(html_run, tables=(PivotSpec("loop", rows=("benchmark",), columns=("kernel", "opt")),))
+    assert 'class="detail"' not in plain
+    for sid in ("comparison", "boxplots", "distributions"):
+        part = _section(asked, sid)
+        summary = re.search(r'<details class="detail"><summary>show ([^<]*)</summary>', part)
+        assert summary is not None, sid
+        charts = part.count("<svg")
+        assert f"{charts} chart" in summary.group(1), (sid, summary.group(1))
+        assert _section(plain, sid).count("<svg") == charts  # the same content, folded
+    assert 'class="detail"' not in _section(asked, "question")
+    assert 'class="detail"' not in _section(asked, "configurations")
+    assert _count(asked, "box") == EXPECTED_BOXPLOTS and _count(asked, "hist") == EXPECTED_HISTOGRAMS

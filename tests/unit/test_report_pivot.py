@@ -399,3 +399,17 @@ def test_the_html_headline_is_about_measured_values_when_a_size_table_comes_firs
     headline = html[html.find('<ul class="headline">'):html.find("</ul>", html.find('<ul class="headline">'))]
     assert "sw time at" in headline and "image size" not in headline
     assert html.find("<h3>image size</h3>") < html.find("<h3>sw time</h3>")  # printed first all the same
+
+
+def test_the_html_headline_names_each_row_value_once() -> None:
+    """A row value that names its axis (lto / no-lto) is not repeated with the axis name
+    (was "at opt -Os · lto lto"); the other axes keep theirs."""
+    time = PivotSpec("sw time", rows=("opt", "lto"), columns=("benchmark",), metrics=("sw",))
+    html = render_html(_sized_run(), None, tables=(time,))
+    start = html.find('<ul class="headline">')
+    headline = html[start:html.find("</ul>", start)]
+    assert "sw time at opt -Os · lto: " in headline, headline
+    assert "lto lto" not in html
+    p = build_pivot(_sized_run(), time)
+    assert [p.row_text(rk) for rk in p.row_keys] == [
+        "opt -O2 · no-lto", "opt -O2 · lto", "opt -Os · no-lto", "opt -Os · lto"]

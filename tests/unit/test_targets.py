@@ -11,7 +11,7 @@ import pytest
 
 from rtoslab.builder.cmake import compile_flags, first_error, link_flags, memory_ld, target_cmake_args
 from rtoslab.builder.config import BuildConfig, check_target_timing
-from rtoslab.catalog import Catalog, load_target
+from rtoslab.catalog import Catalog, lacked_features, load_target
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
 
@@ -59,6 +59,40 @@ def test_targets_share_one_copy_of_the_cortex_m_code() -> None:
         for f in t.path.iterdir():
             body = f.read_text()
             assert not any(text in body for text in shared), (name, f.name)
+
+
+def test_a_target_without_a_timer_shares_one_copy_of_the_stub() -> None:
+    """Every Cortex-M target that lacks the benchmark timer ([lacks] timer) takes its
+    lab_target_timer_start/stop from arch/cortex-m/lab_cortex_m_no_timer.h, directly or
+    through lab_cortex_m_board.h; none writes the stub again."""
+    arch = firmware_root() / "arch" / "cortex-m"
+    lacking = [t for t in CATALOG.targets.values() if t.arch != "avr" and "timer" in lacked_features(t)
+               and t.path.is_relative_to(firmware_root())]
+    assert lacking
+    for t in lacking:
+        body = (t.path / "target.c").read_text()
+        assert "int lab_target_timer_start(" not in body, t.name
+        shared = ('#include "lab_cortex_m_no_timer.h"', '#include "lab_cortex_m_board.h"')
+        assert any(inc in body for inc in shared), t.name
+    assert '#include "lab_cortex_m_no_timer.h"' in (arch / "lab_cortex_m_board.h").read_text()
+
+
+def test_the_boards_share_one_copy_of_their_board_code() -> None:
+    """What every real board without a UART or timer does (the RAM console, the lacking
+    timer, the clock, the output register) and the bounded wait of a clock setup live once
+    in firmware/arch/cortex-m/ (lab_cortex_m_board.h, lab_cm_wait); a board's target.c
+    holds its clock setup only."""
+    boards = {name: t for name, t in CATALOG.targets.items()
+              if t.is_board and t.path.is_relative_to(firmware_root())}
+    assert boards
+    own = ("void lab_target_console_write(", "int lab_target_timer_start(", "uint32_t lab_target_clock_hz(",
+           "lab_target_output_reg(void) {", "#include \"lab_cortex_m_target.h\"")
+    for name, t in boards.items():
+        body = (t.path / "target.c").read_text()
+        assert '#include "lab_cortex_m_board.h"' in body, name
+        assert not any(text in body for text in own), name
+        # a poll loop of its own (lab_cm_wait is the shared one)
+        assert not re.search(r"for \(uint32_t n = 0; n < \w+; n\+\+\) \{\s*if \(\(\*reg", body), name
 
 
 def test_an385_facts_and_what_is_derived_from_them() -> None:
@@ -184,7 +218,7 @@ def test_cmake_gets_every_fact_from_target_toml(tmp_path: Path) -> None:
     # ... and no target number is written in the firmware's build files or headers
     fw = firmware_root()
     for path in [fw / "CMakeLists.txt", *fw.glob("targets/*/target.cmake"), *fw.glob("targets/*/*.h"),
-                 *fw.glob("targets/*/*.ld"), *fw.glob("ports/*/*.in"), *fw.glob("ports/*/port.cmake")]:
+                 *fw.glob("targets/*/*.ld"), *fw.glob("ports/*/*.in"), *fw.glob("ports/*/*.cmake")]:
         text = path.read_text()
         assert not re.search(r"25000000|0x2100|0x21000000|configPRIO_BITS\s+\d|-mcpu=", text), path
 

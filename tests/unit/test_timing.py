@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,34 @@ def test_the_settings_table_in_the_docs_is_the_plugins_declaration() -> None:
         elif s.kind == "int":
             assert values == f"{s.min}..{s.max}", s.key
         assert default.strip("`") == ("none" if s.default is None else str(s.default)), s.key
+
+
+def test_the_plugin_readme_s_settings_rows_are_the_plugins_declaration() -> None:
+    """plugin/README.md's argument table, from `core` on, writes the timing-model settings
+    out by hand: the same keys in the description's order, the same defaults, every choice
+    named, the core row naming exactly the core tables (and, as refused, only cores the
+    description lists as unmodelled). The recorded description is the real one's
+    (tests/e2e/test_timing_describe.py)."""
+    doc = _doc()
+    settings = doc["settings"]
+    assert isinstance(settings, list)
+    text = (Path(__file__).resolve().parents[2] / "plugin" / "README.md").read_text()
+    table = text.split("| key | default | meaning |\n|---|---|---|\n", 1)[1].split("\n\n", 1)[0]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()]
+    first = next(i for i, r in enumerate(rows) if r[0] == "`core`")
+    keyed = [(key.strip("` "), default, meaning) for r in rows[first:] for key, default, meaning in
+             [(k, r[1], r[2]) for k in r[0].split(",")]]
+    assert [k for k, _, _ in keyed] == [s["key"] for s in settings]
+    for (key, default, meaning), s in zip(keyed, settings, strict=True):
+        want = "none" if s["default"] is None else str(s["default"])
+        assert default.strip("`") == want, (key, default, want)
+        for choice in s.get("choices") or ():
+            assert f"`{choice}`" in default + meaning, (key, choice)
+    core_row = next(m for k, _, m in keyed if k == "core")
+    named = set(re.findall(r"`([a-z0-9-]+)`", core_row))
+    cores, refused = doc["cores"], doc["unmodelled"]
+    assert isinstance(cores, list) and isinstance(refused, list)
+    tables = {c["name"] for c in cores}
+    unmodelled = {c["name"] for c in refused}
+    assert tables <= named, tables - named
+    assert named - tables - {"none"} <= unmodelled, named - tables - {"none"} - unmodelled

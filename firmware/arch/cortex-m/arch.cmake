@@ -4,7 +4,9 @@
 #                             LAB_TARGET_SOURCES
 #   LAB_TARGET_INCLUDES       + this folder: lab_cortex_m.h (registers),
 #                             lab_cortex_m_target.h (exit, IRQ API, stack bounds: included
-#                             by the board's target.c), lab_probe_impl.h (after the
+#                             by the board's target.c), lab_cortex_m_board.h (what
+#                             the real boards without UART or timer share),
+#                             lab_probe_impl.h (after the
 #                             target's own folder, so a target may replace it)
 #   LAB_TARGET_LINK_DIRS      + this folder: the linker finds cortex_m_sections.ld, which
 #                             the target's linker.ld INCLUDEs

@@ -23,6 +23,9 @@
 #if !defined(LAB_TARGET_IRQ_SOFT_TOP)
 #error "LAB_TARGET_IRQ_SOFT_TOP is not set: rtoslab passes it from target.toml irq_soft_top"
 #endif
+#if !defined(LAB_TARGET_CLOCK_HZ)
+#error "LAB_TARGET_CLOCK_HZ must be set by the build (target.toml clock_hz)"
+#endif
 
 #if defined(__ARM_ARCH_6M__)
 #define LAB_CM_ARMV6M 1
@@ -31,6 +34,19 @@
 #endif
 
 #define LAB_CM_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+
+/* A bounded wait, as a board's clock setup needs one: read *reg until (*reg & mask) ==
+ * want, at most `polls` times. 1 when it got there, 0 when the polls ran out (the caller
+ * then leaves its clock as it is and records that, instead of hanging). */
+static inline int lab_cm_wait(volatile uint32_t *reg, uint32_t mask, uint32_t want, uint32_t polls)
+{
+    for (uint32_t n = 0; n < polls; n++) {
+        if ((*reg & mask) == want) {
+            return 1;
+        }
+    }
+    return 0;
+}
 
 #if !defined(LAB_PROBE_MODE_BUFFER)
 #error "LAB_PROBE_MODE_BUFFER is not set: rtoslab passes it from target.toml [probe] mode"

@@ -8,10 +8,6 @@
 #include "lab_board.h"
 #include "lab_cortex_m.h"
 
-#ifndef LAB_TARGET_CLOCK_HZ
-#error "LAB_TARGET_CLOCK_HZ must be set by the build (target.toml clock_hz)"
-#endif
-
 void lab_target_init(void)
 {
     lab_target_vectors_init();

@@ -1,25 +1,7 @@
 # FreeRTOS: the kernel's own sources come from the crate freertos-next, which cargo fetched,
 # or from the user's tree; our port code is port_freertos.c.
-# The kernel's folder: LAB_KERNEL_SOURCE_DIR, which rtoslab passes (port.toml [kernel_source]):
-# the pinned crate's FreeRTOS-Kernel/ folder, or the user's tree (--kernel-source DIR).
-if(NOT LAB_KERNEL_SOURCE_DIR)
-  message(FATAL_ERROR
-    "kernel freertos: LAB_KERNEL_SOURCE_DIR is not set. rtoslab passes it (the folder "
-    "FreeRTOS-Kernel/ of the crate freertos-next from `cargo metadata --manifest-path "
-    "deps/Cargo.toml`, or --kernel-source DIR); when running CMake by hand add "
-    "-DLAB_KERNEL_SOURCE_DIR=<that folder>, after `make setup`.")
-endif()
-set(LAB_FREERTOS_KERNEL ${LAB_KERNEL_SOURCE_DIR})
-if(NOT EXISTS ${LAB_FREERTOS_KERNEL}/tasks.c)
-  message(FATAL_ERROR
-    "kernel freertos: ${LAB_FREERTOS_KERNEL}/tasks.c does not exist: LAB_KERNEL_SOURCE_DIR "
-    "must be a FreeRTOS-Kernel folder")
-endif()
-if(NOT LAB_KERNEL_CONFIG_DIR OR NOT EXISTS ${LAB_KERNEL_CONFIG_DIR}/FreeRTOSConfig.h)
-  message(FATAL_ERROR
-    "kernel freertos: no FreeRTOSConfig.h in LAB_KERNEL_CONFIG_DIR ('${LAB_KERNEL_CONFIG_DIR}'): "
-    "rtoslab renders it from ports/freertos/FreeRTOSConfig.h.in; build through rtoslab")
-endif()
+# The kernel's folder (LAB_FREERTOS_KERNEL) and its rendered configuration, checked:
+include(${LAB_PORT_DIR}/freertos_kernel.cmake)
 
 # FreeRTOS's architecture seam is its portable/GCC/<arch> folder. Which one fits a target
 # is kernel knowledge, so it lives here, keyed by the target's cpu and fpu (target.toml,

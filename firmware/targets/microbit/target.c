@@ -5,10 +5,6 @@
 #include "lab_board.h"
 #include "lab_cortex_m.h"
 
-#ifndef LAB_TARGET_CLOCK_HZ
-#error "LAB_TARGET_CLOCK_HZ must be set by the build (target.toml clock_hz)"
-#endif
-
 /* Polls of EVENTS_TXDRDY before a byte counts as lost: QEMU's UART raises it as soon as
  * the byte is handed on, so this bound only matters when the UART is not connected; then
  * the console drops output instead of hanging, and the host reports the missing lines. */

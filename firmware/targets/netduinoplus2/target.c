@@ -6,10 +6,6 @@
 #include "lab_board.h"
 #include "lab_cortex_m.h"
 
-#ifndef LAB_TARGET_CLOCK_HZ
-#error "LAB_TARGET_CLOCK_HZ must be set by the build (target.toml clock_hz)"
-#endif
-
 /* lab_target_init and the console on USART1, shared by the STM32 targets. */
 #include "stm32_console.h"
 

@@ -5,9 +5,6 @@
 #include "lab_board.h"
 #include "lab_cortex_m.h"
 
-#ifndef LAB_TARGET_CLOCK_HZ
-#error "LAB_TARGET_CLOCK_HZ must be set by the build (target.toml clock_hz)"
-#endif
 #if LAB_TARGET_CLOCK_HZ != 64000000
 #error "nrf52840-dk: the CPU runs at 64 MHz only"
 #endif
@@ -27,29 +24,7 @@ void lab_target_init(void)
     lab_target_vectors_init();
 }
 
-void lab_target_console_write(const char *buf, uint32_t len)
-{
-    /* No UART is wired up: a board run's console is the RAM console the GDB runner reads
-     * (lab_cortex_m.h; docs/boards.md, "Console"). */
-    lab_cm_console_ram_write(buf, len);
-}
-
-/* lab_target_exit (buffer mode: lab_board_halt), the IRQ API, the main stack's bounds,
- * the software IRQ lines and the probe buffer: the Cortex-M code every target shares. */
-#include "lab_cortex_m_target.h"
-
-/* The benchmark timer is not written for this board yet ([lacks] timer in target.toml):
- * benchmarks that need it are n/a here. */
-int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t priority)
-{
-    (void)period;
-    (void)handler;
-    (void)priority;
-    return -1;
-}
-
-void lab_target_timer_stop(void) {}
-
-uint32_t lab_target_clock_hz(void) { return (uint32_t)LAB_TARGET_CLOCK_HZ; }
-
-volatile uint32_t *lab_target_output_reg(void) { return (volatile uint32_t *)(uintptr_t)LAB_BOARD_OUTPUT_ADDR; }
+/* The console (the RAM console), lab_target_exit, the IRQ API, the probe buffer, the
+ * timer this board lacks, the clock and the output register: what every board without a
+ * UART or timer shares. */
+#include "lab_cortex_m_board.h"

@@ -6,10 +6,6 @@
 #include "lab_board.h"
 #include "lab_cortex_m.h"
 
-#ifndef LAB_TARGET_CLOCK_HZ
-#error "LAB_TARGET_CLOCK_HZ must be set by the build (target.toml clock_hz)"
-#endif
-
 /* lab_target_init and the console on USART1, shared by the STM32 targets. */
 #include "stm32_console.h"
 
@@ -23,16 +19,6 @@
  * TIM17 are unimplemented-device stubs that never interrupt), and SysTick belongs to the
  * kernel. lab_target_timer_start() reports that it cannot start (the benchmark's check
  * fails with that reason); README.md lists the benchmarks this affects. */
-int lab_target_timer_start(uint32_t period, lab_irq_handler_t handler, uint32_t priority)
-{
-    (void)period;
-    (void)handler;
-    (void)priority;
-    return -1;
-}
-
-void lab_target_timer_stop(void) {}
-
-uint32_t lab_target_clock_hz(void) { return (uint32_t)LAB_TARGET_CLOCK_HZ; }
+#include "lab_cortex_m_no_timer.h"
 
 volatile uint32_t *lab_target_output_reg(void) { return &USART_BRR(USART3_BASE); }

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtoslab.catalog.allocators import AllocatorCaps
-from rtoslab.catalog.common import _CAP_NAME_RE, choices
+from rtoslab.catalog.common import check_choice, check_min_cores, choices
 from rtoslab.catalog.ports import Kernel
 from rtoslab.catalog.targets import TARGET_FEATURES
 from rtoslab.records import DERIVED_KINDS, DerivedSpec, MetricDecl, RtoslabError
@@ -127,26 +127,18 @@ def load_benchmarks(tomls: Iterable[Path], kernels: Mapping[str, Kernel],
                 raise RtoslabError(f"{toml}: key 'suite[{i}]' is {s!r}: a suite name is [a-z0-9_]+")
         for i, cap in enumerate(d.requires):
             if cap.startswith("LAB_ALLOC_HAS_"):  # the build's allocator's (docs/allocation.md)
-                if cap not in alloc_caps:
-                    raise RtoslabError(f"{toml}: key 'requires[{i}]' is {cap!r}: choose capabilities "
-                                       f"the allocators declare: {choices(alloc_caps)}")
-                continue
-            if not _CAP_NAME_RE.fullmatch(cap) or cap not in known_caps:
-                raise RtoslabError(f"{toml}: key 'requires[{i}]' is {cap!r}: choose capabilities the "
-                                   f"ports declare: {choices(known_caps)}")
+                check_choice(toml, f"requires[{i}]", cap, alloc_caps, "capabilities the allocators declare")
+            else:
+                check_choice(toml, f"requires[{i}]", cap, known_caps, "capabilities the ports declare")
         for i, feature in enumerate(d.needs):
-            if feature not in TARGET_FEATURES:
-                raise RtoslabError(f"{toml}: key 'needs[{i}]' is {feature!r}: choose board features "
-                                   f"{choices(TARGET_FEATURES)}")
+            check_choice(toml, f"needs[{i}]", feature, TARGET_FEATURES, "board features")
         rust_kernels = tuple(sorted(c.parent.name for c in toml.parent.glob("rust/*/Cargo.toml")))
         for kernel, features in d.rust_needs.items():
             if kernel not in rust_kernels:
                 raise RtoslabError(f"{toml}: key 'rust_needs.{kernel}' names no Rust version: "
                                    f"name a folder of rust/ ({choices(rust_kernels)})")
             for i, feature in enumerate(features):
-                if feature not in TARGET_FEATURES:
-                    raise RtoslabError(f"{toml}: key 'rust_needs.{kernel}[{i}]' is {feature!r}: "
-                                       f"choose board features {choices(TARGET_FEATURES)}")
+                check_choice(toml, f"rust_needs.{kernel}[{i}]", feature, TARGET_FEATURES, "board features")
         for define, limit in d.defines_allowed.items():
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", define) or not limit.values or not limit.reason:
                 raise RtoslabError(f"{toml}: key 'defines_allowed.{define}': name a C macro and give "
@@ -154,9 +146,7 @@ def load_benchmarks(tomls: Iterable[Path], kernels: Mapping[str, Kernel],
         if d.insn_limit <= 0:
             raise RtoslabError(f"{toml}: key 'insn_limit' is {d.insn_limit}: give a positive "
                                "instruction count")
-        if not 1 <= d.min_cores <= 32:
-            raise RtoslabError(f"{toml}: key 'min_cores' is {d.min_cores}: give the processor cores "
-                               "the benchmark needs, 1..32")
+        check_min_cores(toml, d.min_cores, "the benchmark")
         if d.timeout_s <= 0:
             raise RtoslabError(f"{toml}: key 'timeout_s' is {d.timeout_s:g}: give positive seconds")
         for i, case in enumerate(d.validation):
@@ -164,9 +154,8 @@ def load_benchmarks(tomls: Iterable[Path], kernels: Mapping[str, Kernel],
                 raise RtoslabError(f"{toml}: key 'validation[{i}]': cycles must be positive and "
                                    f"tolerance a fraction from 0 (exact) up to 1 (got {case.cycles:g}, "
                                    f"{case.tolerance:g})")
-        if d.paced_when and (not _CAP_NAME_RE.fullmatch(d.paced_when) or d.paced_when not in known_caps):
-            raise RtoslabError(f"{toml}: key 'paced_when' is {d.paced_when!r}: choose capabilities the "
-                               f"ports declare: {choices(known_caps)}")
+        if d.paced_when:
+            check_choice(toml, "paced_when", d.paced_when, known_caps, "capabilities the ports declare")
         if d.paced_when and not d.paced:
             raise RtoslabError(f"{toml}: key 'paced_when' is set but 'paced' is not: say why the "
                                "metrics are paced by the instruction clock, or drop 'paced_when'")

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtoslab.builder.kernel_source import KernelSourceSpec
-from rtoslab.catalog.common import choices
+from rtoslab.catalog.common import check_min_cores, choices
 from rtoslab.paths import firmware_root
 from rtoslab.records import RtoslabError
 from rtoslab.schema import parse_file
@@ -116,8 +116,7 @@ def load_kernels(tomls: Iterable[Path]) -> dict[str, Kernel]:
             raise RtoslabError(f"{toml}: key 'rust_crate' is {d.rust_crate!r} but there is no "
                                f"firmware/rust/{d.rust_crate}/Cargo.toml: name a crate of the "
                                "Rust firmware workspace or drop the key")
-        if d.min_cores < 1:
-            raise RtoslabError(f"{toml}: key 'min_cores' is {d.min_cores}: it must be 1 or more")
+        check_min_cores(toml, d.min_cores, "the kernel")
         for i, rule in enumerate(d.rule):
             for part, values in (("when", rule.when), ("require", rule.require)):
                 if not values:

@@ -158,12 +158,14 @@ def cmd(args: argparse.Namespace) -> int:
     plan, experiment, spec = _plan(args)
     base_plan = _baseline_plan(plan, args.baseline_source) if args.baseline_source is not None else None
 
+    # the baseline's database first: a missing one is refused before --db is created
+    base_store: Store | None = None
+    if base_plan is None and args.baseline_db is not None:
+        base_store = open_store(args.baseline_db, read_only=True, option="--baseline-db")
     store = open_db(args)
-    base_store: Store = store
+    base_store = base_store if base_store is not None else store
     base_id: int | None = None
     if base_plan is None:
-        if args.baseline_db is not None:
-            base_store = open_store(args.baseline_db, read_only=True)
         base_id = resolve_run(base_store, args.baseline_run or "latest")
         base_store.load_run(base_id)  # an unknown run id: one line now, before any work
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])

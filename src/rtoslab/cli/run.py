@@ -352,17 +352,6 @@ def run_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], comm
     return outcome.run_id, list(outcome.results), outcome.status
 
 
-def check_irq_windows(plan: list[tuple[BuildConfig, list[Benchmark]]], wanted: bool) -> None:
-    """--irq-windows needs a timing model in every configuration (its cycles and exception
-    events come from it): refuse before anything runs."""
-    if not wanted:
-        return
-    for config, _ in plan:
-        if str(config.timing_settings().get("core", "none")) == "none":
-            raise RtoslabError("--irq-windows needs a timing model: drop --timing core=none "
-                               "(or set a core) for this run")
-
-
 def announce_plan(store: Store, plan: list[tuple[BuildConfig, list[Benchmark]]], jobs: int,
                   yes: bool, what: str) -> None:
     """Say the plan's size and an estimate of its duration on stderr: the benchmarks'
@@ -453,7 +442,7 @@ def cmd(args: argparse.Namespace) -> int:
                  benches),
                 (replace(twin, axes=tuple({**config.axis_values(), "defines.LAB_TRACE": 1}.items())),
                  benches)]
-    check_irq_windows(plan, args.irq_windows)
+    api.check_irq_windows(plan, args.irq_windows, "drop --timing core=none (or set a core) for this run")
     runner = runner_from_args(args, config)
     if runner is None:
         api.check_machine(plan)
@@ -581,7 +570,9 @@ def run_experiment(args: argparse.Namespace) -> int:
     exp = experiment_from_args(args)  # every check before anything is stored
     command = "rtoslab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     plan = exp.plan()
-    check_irq_windows(plan, args.irq_windows)
+    api.check_irq_windows(plan, args.irq_windows,
+                          f"experiment {args.experiment} has a configuration with timing core none: set a "
+                          "core in its [matrix.timing] (or drop --irq-windows)")
     api.check_machine(plan)
     offsets = None
     if shard is not None:

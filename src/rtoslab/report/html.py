@@ -103,6 +103,7 @@ details.config > summary, details.metric > summary { cursor: pointer; font-weigh
 p.question { font-size: 16px; margin: 0 0 6px; }
 ul.headline { margin: 4px 0 8px; padding-left: 20px; font-size: 15px; }
 details.meta { margin: 4px 0; }
+details.detail > summary { color: var(--muted); cursor: pointer; margin: 4px 0 8px; }
 details.meta > summary { color: var(--muted); cursor: pointer; }
 ul.warnings { margin: 4px 0 10px; padding-left: 20px; color: var(--na); font-size: 13px; }
 .multiples { display: flex; flex-wrap: wrap; gap: 10px 14px; margin: 4px 0 12px; }
@@ -205,6 +206,21 @@ def _breakable(label: str) -> str:
                 text = text.replace(mark, mark + "<wbr>")
         words.append(text)
     return " ".join(words)
+
+
+# Sections folded (<details>) when the experiment's own tables answer its question.
+_DETAIL_SECTIONS = ("comparison", "boxplots", "distributions", "footprint")
+
+
+def _folded(content: str) -> str:
+    """A section's content folded under one line saying what it holds (its tables and
+    charts); content with neither (a sentence) stays open."""
+    tables, charts = content.count("<table"), content.count("<svg")
+    if not tables and not charts:
+        return content
+    what = ", ".join(f"{n} {word}{'s' if n != 1 else ''}"
+                     for n, word in ((tables, "table"), (charts, "chart")) if n)
+    return f'<details class="detail"><summary>show {what}</summary>\n{content}\n</details>'
 
 
 def _table(header: Sequence[tuple[str, bool]], rows: Sequence[str], cls: str, caption: str = "") -> str:
@@ -325,7 +341,9 @@ class _Page:
         """The page, answer first (issue 28): the experiment's question (its tables and
         charts) and a two-line summary of what changed most, then the comparison and the
         statistics; the charts of distributions, the footprint, the configurations and the
-        run's metadata (folded) after them."""
+        run's metadata (folded) after them. Where the experiment's own tables answer, the
+        comparison, box plots, distributions and footprint are folded under their headings
+        (each says what it holds), so the page is the answer and a list of details."""
         v = self.view
         title = self.r.title or f"rtoslab run {v.id}"
         multi = len(self.configs) > 1
@@ -349,6 +367,9 @@ class _Page:
         sections.append(("configurations", "Configurations", self.configurations()))
         if not v.results:
             sections = [("summary", "Results", "<p>No results are stored for this run.</p>")]
+        if self.r.tables and v.results:  # the question's tables answer: the rest is detail
+            sections = [(sid, name, _folded(content) if sid in _DETAIL_SECTIONS else content)
+                        for sid, name, content in sections]
         nav = "".join(f'<a href="#{sid}">{_e(name)}</a>' for sid, name, _ in sections)
         body = "\n".join(f'<section id="{sid}"><h2>{_e(name)}</h2>\n{content}\n</section>'
                          for sid, name, content in sections)
@@ -393,8 +414,7 @@ class _Page:
                     values = [(ck, v) for ck in p.col_keys if (v := p.value(rk, ck)) is not None]
                     if len(values) < 2 or not values[0][1]:
                         continue
-                    (base, b), where = values[0], " · ".join(
-                        f"{p.dim_name(d)} {c}" for d, c in zip(p.row_dims, p.row_cells(rk), strict=True))
+                    (base, b), where = values[0], p.row_text(rk)
                     found = [(v / b, f"{p.spec.title.split(':')[0]} at {where}: {p.col_label(ck)} "
                               f"{fmt_num(v)} is {fmt_ratio(v / b)} {p.col_label(base)} "
                               f"{fmt_num(b)} ({p.caption()})") for ck, v in values[1:]]

@@ -28,6 +28,7 @@ is not placed, and that is an error naming it, never an average.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -137,6 +138,17 @@ class Pivot:
         """A row's label cells, one per row dimension (value only: the header names it)."""
         return [("-" if v is None else self.part(d, v).split("=", 1)[-1] if d not in ("metric",)
                  else str(v)) for d, v in zip(self.row_dims, row, strict=True)]
+
+    def row_text(self, row: Key) -> str:
+        """A row in words, each dimension's name and value (``opt -Os · N 3``); a value
+        that names its dimension already stands alone (``lto`` / ``no-lto``, not
+        ``lto lto``)."""
+        parts = []
+        for d, cell in zip(self.row_dims, self.row_cells(row), strict=True):
+            name = self.dim_name(d)
+            said = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", cell) is not None
+            parts.append(cell if said or not name else f"{name} {cell}")
+        return SEPARATOR.join(parts)
 
     def col_label(self, col: Key) -> str:
         return SEPARATOR.join(self.part(d, v) for d, v in zip(self.col_dims, col, strict=True)

@@ -161,35 +161,20 @@ def qemu_command(req: RunRequest, trace_path: Path, plugin: Path) -> list[str]:
     if req.irq_windows:
         plugin_args += [f"irq_windows={irq_windows_path(trace_path)}",
                         f"prio_bits={req.target.spec.nvic_prio_bits}"]
-    if req.target.arch == "avr":
+    avr = req.target.arch == "avr"
+    if avr:
         # No semihosting on AVR: the plugin's exit window ends the run; -bios loads the
         # ELF into the program flash.
         plugin_args.append(f"exit={req.target.spec.exit_window:#x}")
-        return [
-            qemu_binary("avr"),
-            "-M", req.target.qemu_machine,
-            "-display", "none",
-            "-audio", "none",
-            "-monitor", "none",
-            "-serial", "stdio",
-            "-icount", ICOUNT,
-            "-bios", str(req.elf),
-            "-plugin", ",".join([str(plugin), *plugin_args]),
-        ]
-    return [
-        qemu_binary(),
-        "-M", req.target.qemu_machine,
-        "-display", "none",
-        # No audio backend: the boards have no audio device, and probing the default
-        # backends can load another QEMU's modules where two versions are installed.
-        "-audio", "none",
-        "-monitor", "none",
-        "-serial", "stdio",
-        "-semihosting-config", "enable=on,target=native",
-        "-icount", ICOUNT,
-        "-kernel", str(req.elf),
-        "-plugin", ",".join([str(plugin), *plugin_args]),
-    ]
+    # No audio backend: the boards have no audio device, and probing the default backends
+    # can load another QEMU's modules where two versions are installed.
+    machine = ["-M", req.target.qemu_machine, "-display", "none", "-audio", "none",
+               "-monitor", "none", "-serial", "stdio"]
+    plugin_arg = ["-plugin", ",".join([str(plugin), *plugin_args])]
+    if avr:
+        return [qemu_binary("avr"), *machine, "-icount", ICOUNT, "-bios", str(req.elf), *plugin_arg]
+    return [qemu_binary(), *machine, "-semihosting-config", "enable=on,target=native",
+            "-icount", ICOUNT, "-kernel", str(req.elf), *plugin_arg]
 
 
 def classify(req: RunRequest, exit_code: int | None, console: ConsoleReport, trace: Trace | None,

@@ -334,18 +334,28 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _connect_read_only(path: Path) -> sqlite3.Connection:
+def _another(option: str) -> str:
+    """How a message says to name another database: the option that named this one
+    (``--db`` also has the RTOSLAB_DB variable)."""
+    return f"pass another {option}" + (" or set RTOSLAB_DB" if option == "--db" else "")
+
+
+def _connect_read_only(path: Path, option: str = "--db") -> sqlite3.Connection:
     """Open an existing database without writing anything: not the file, not its directory.
+    ``option``: the command-line option that named it, for the messages.
 
     ``mode=ro`` reads a database whose WAL files exist or can be created; on a read-only
     file system without them (a clean database copied or mounted read-only) SQLite cannot
     create the shared-memory file, and ``immutable=1`` reads the file as it is.
     """
     if path.is_dir():
-        raise RtoslabError(f"database path {path} is a directory: pass a file path with --db")
+        raise RtoslabError(f"database path {path} is a directory: pass a file path with {option}")
     if not path.is_file():
-        raise RtoslabError(f"no database at {path}: `rtoslab run` creates one; pass --db or set "
-                           "RTOSLAB_DB to use another")
+        if option == "--db":
+            raise RtoslabError(f"no database at {path}: `rtoslab run` creates one; pass --db or set "
+                               "RTOSLAB_DB to use another")
+        raise RtoslabError(f"no database at {path}: pass {option} the path of an existing results "
+                           "database (`rtoslab run --db PATH` creates one)")
     uri = path.resolve().as_uri()
     last: sqlite3.Error | None = None
     for query in ("mode=ro", "immutable=1"):
@@ -379,17 +389,19 @@ def _check_intact(conn: sqlite3.Connection, path: Path) -> None:
 
 
 def open_store(path: str | Path | None = None, *, clock: Clock | None = None,
-               read_only: bool = False) -> Store:
+               read_only: bool = False, option: str = "--db") -> Store:
     """Open (creating if needed) and migrate the results database.
 
     ``path`` defaults to ``default_db_path()``. ``clock`` gives the times written
     (default: now, UTC); tests pass a fixed one. ``read_only``: the database must exist
     (else one line "no database at ..."); nothing is created, migrated or written, so it
     works on a read-only mount. A damaged database is refused either way, with what to do.
+    ``option``: the command-line option that named ``path`` (e.g. ``--baseline-db``), which
+    a message about it names.
     """
     db_path = Path(path) if path is not None else default_db_path()
     now = clock or utc_now
-    conn = _connect_read_only(db_path) if read_only else _connect(db_path)
+    conn = _connect_read_only(db_path, option) if read_only else _connect(db_path)
     try:
         if read_only:
             conn.execute("PRAGMA query_only = ON")
@@ -405,12 +417,10 @@ def open_store(path: str | Path | None = None, *, clock: Clock | None = None,
     except sqlite3.DatabaseError as err:
         conn.close()
         if getattr(err, "sqlite_errorname", "") == "SQLITE_NOTADB":
-            raise RtoslabError(
-                f"{db_path} is not an SQLite database: pass another --db or set RTOSLAB_DB"
-            ) from err
+            raise RtoslabError(f"{db_path} is not an SQLite database: {_another(option)}") from err
         if _is_damage(err):
             raise _damaged(db_path, err) from err
-        raise RtoslabError(f"cannot open database {db_path} ({err}): pass another --db") from err
+        raise RtoslabError(f"cannot open database {db_path} ({err}): pass another {option}") from err
     except BaseException:
         conn.close()
         raise

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtoslab import formats
-from rtoslab.records import RtoslabError
+from rtoslab.records import OnSharedClock, RtoslabError
 
 _FORMAT = formats.load("events")  # formats/events.toml: the one declaration
 MAGIC = bytes(_FORMAT.magic) if isinstance(_FORMAT.magic, bytes) else b""
@@ -32,7 +32,7 @@ assert _FORMAT.headers[2].size == _HEADER.size
 
 
 @dataclass(frozen=True)
-class ExcEvent:
+class ExcEvent(OnSharedClock):
     kind: int  # KIND_ENTRY | KIND_RETURN | KIND_TAIL_CHAIN
     pc: int  # handler address (entry, tail-chain) or where the interrupted code resumes
     insns: int  # the core's own counts
@@ -41,14 +41,6 @@ class ExcEvent:
     # The machine's shared clock at the event, (insns, cycles) summed over all cores
     # (version 2); None: the event's own counts (a single-core file).
     shared: tuple[int, int] | None = None
-
-    @property
-    def shared_insns(self) -> int:
-        return self.insns if self.shared is None else self.shared[0]
-
-    @property
-    def shared_cycles(self) -> int:
-        return self.cycles if self.shared is None else self.shared[1]
 
 
 @dataclass(frozen=True)
