@@ -113,6 +113,33 @@ def name(syms: list[tuple[int, str]], pc: int) -> str:
     return f"{syms[i][1]}+{pc - syms[i][0]:#x}" if i >= 0 else f"{pc:#x}"
 
 
+def block_lines(insns: list[tuple[int, int]], index: dict[int, int], pc: int, n: int, size: int) -> list[int]:
+    """The fetch lines (numbers: address // size) that the n instructions from pc need, in order."""
+    lines: list[int] = []
+    i = index.get(pc)
+    for a, sz in insns[i:i + n] if i is not None else []:
+        for ln in (a // size, (a + sz - 1) // size):
+            if ln not in lines:
+                lines.append(ln)
+    return lines
+
+
+class Reuse:
+    """Fetch lines in the order they are used, and for each use how many other distinct
+    lines were used since the same line's previous use (None: no previous use)."""
+
+    def __init__(self) -> None:
+        self.seq: list[int] = []
+        self.last: dict[int, int] = {}
+
+    def use(self, line: int) -> int | None:
+        prev = self.last.get(line)
+        back = None if prev is None else len(set(self.seq[prev + 1:]))
+        self.last[line] = len(self.seq)
+        self.seq.append(line)
+        return back
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 3 or not argv[1].isdigit() or not argv[2].isdigit() or int(argv[1]) % 2 \
             or int(argv[1]) < 2:
@@ -136,28 +163,20 @@ def main(argv: list[str]) -> int:
         first = rounds[which - 1][0].insns - 20 if which > 0 else max(0, s.insns - 2000)
         _, log = run(req, debug_plugin(), (first, e.insns + 1))
     size = ART_LINE if timing.get("accel") == "art" else F1_LINE
-    last_use: dict[int, int] = {}
-    seq: list[int] = []
+    reuse = Reuse()
     print(f"{elf}: probes {start}->{start + 1}, round {which}: timing {timing}")
     for m in BLOCK.finditer(log):
         at, cyc, pc, n, ev, charge = (int(m.group(1)), int(m.group(2)), int(m.group(3), 16),
                                       int(m.group(4)), m.group(5), int(m.group(6)))
-        i = index.get(pc)
-        lines: list[int] = []
-        for a, sz in insns[i:i + n] if i is not None else []:
-            for ln in (a // size, (a + sz - 1) // size):
-                if ln not in lines:
-                    lines.append(ln)
+        inside = s.insns - n < at <= e.insns
         notes = []
-        for ln in lines:
-            if s.insns - n < at <= e.insns:
-                back = len(set(seq[last_use[ln] + 1:])) if ln in last_use else None
+        for ln in block_lines(insns, index, pc, n, size):
+            back = reuse.use(ln)
+            if inside:
                 notes.append(f"{ln * size:#010x}:{'new' if back is None else back}")
-            last_use[ln] = len(seq)
-            seq.append(ln)
-        inside = "  " if s.insns - n < at <= e.insns else "  (before)"
-        print(f"{inside} insn {at:>10} cycle {cyc:>12} {pc:#010x} {name(syms, pc):<40} n {n:>3} {ev:<24} "
-              f"+{charge}  {' '.join(notes)}")
+        where = "  " if inside else "  (before)"
+        print(f"{where} insn {at:>10} cycle {cyc:>12} {pc:#010x} {name(syms, pc):<40} n {n:>3} "
+              f"{ev:<24} +{charge}  {' '.join(notes)}")
     print(f"raw interval: {e.insns - s.insns} insns, {e.cycles - s.cycles} cycles "
           f"(probe {start} at insn {s.insns} cycle {s.cycles}, probe {start + 1} at insn {e.insns} "
           f"cycle {e.cycles})")
