@@ -67,7 +67,10 @@ def test_own_code_doc_works_step_by_step(tmp_path: Path) -> None:
             proc = subprocess.run([sys.executable, "-c", step], cwd=project, env=_env(project),
                                   capture_output=True, text=True, timeout=600, check=False)
         assert proc.returncode == 0, f"{step}: {proc.stderr[-2000:]}"
-        outputs[step if kind == "sh" else "python"] = proc
+        if kind == "sh":
+            outputs[step] = proc
+        else:  # python0, python1, ...: the page's Python blocks in order
+            outputs[f"python{sum(k.startswith('python') for k in outputs)}"] = proc
 
     # 1. the scaffold: a project file and a benchmark folder
     assert (project / "rtoslab.toml").is_file()
@@ -95,9 +98,11 @@ def test_own_code_doc_works_step_by_step(tmp_path: Path) -> None:
     # 4. the comparison names what differs
     assert "-Os" in outputs["rtoslab compare latest~1 latest --unit cycle"].stdout
     # 5. Python: the API's run (run 3) measured what the CLI's first run did, bit for bit
-    assert "cycles per call: " in outputs["python"].stdout
-    api_says = float(outputs["python"].stdout.split("cycles per call: ")[1].split()[0])
+    assert "cycles per call: " in outputs["python0"].stdout
+    api_says = float(outputs["python0"].stdout.split("cycles per call: ")[1].split()[0])
     assert api_says == got[("per_call", "cycle/op")][1]
+    # 6. Python: a catalog of the project's folders, passed on explicitly
+    assert "['myfn'] ('-Os',)" in outputs["python1"].stdout
 
 
 API_VS_CLI = """
