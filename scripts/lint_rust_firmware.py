@@ -10,7 +10,10 @@ rust-web-clippy, the one of that compiler (`make setup` installs it). Their code
 by target only between Thumb-2 and ARMv6-M cores (``cfg(target_feature = "thumb2")``,
 ``cfg(target_has_atomic)``), so clippy runs once for the first target (by name) with a
 Rust triple of each kind, with that target's facts in cargo's environment, into its own
-target directory (.cache/rust-lint), never the build's. Formatting uses the rustup
+target directory (.cache/rust-lint/<triple>), never the build's. The two clippy runs are
+independent (each checks `core` and the dependencies for its triple, mostly one rustc at a
+time), so they run at the same time and their output is printed after, one triple at a
+time. Formatting uses the rustup
 toolchain's rustfmt (Debian's has none), with the plugin's settings (the defaults).
 
 Exit status 0 when clean, 1 on a finding (cargo's own output says which), 2 when a tool
@@ -56,20 +59,27 @@ def main() -> int:
     ws = workspace_dir()
     failed = subprocess.run([rustup_cargo, "fmt", "--all", "--check"], cwd=ws,
                             check=False).returncode != 0
+    runs: list[tuple[str, subprocess.Popen[str]]] = []
     for name in lint_targets():
         target = CATALOG.targets[name]
+        triple = str(target.spec.rust_target)
         env = cargo_env(target)
         env.pop("RUSTC_WORKSPACE_WRAPPER")  # clippy's own driver takes that place
         env.pop("CARGO_ENCODED_RUSTFLAGS")  # path remapping: only images need it
-        env["CARGO_TARGET_DIR"] = str(cache_root() / "rust-lint")
+        env["CARGO_TARGET_DIR"] = str(cache_root() / "rust-lint" / triple)
         # /usr/bin first: `cargo clippy` runs the cargo-clippy found in PATH, and rustup's
         # (another compiler's) must not answer for Debian's cargo.
         env["PATH"] = "/usr/bin:" + env.get("PATH", "")
         cmd = [str(CARGO), "clippy", "--release", "--locked", "--offline", "--quiet", "--workspace",
-               "--keep-going", "--target", str(target.spec.rust_target), "-Zbuild-std=core",
-               "--", "-D", "warnings"]
-        print(f"lint_rust_firmware: clippy for {name} ({target.spec.rust_target})", flush=True)
-        if subprocess.run(cmd, cwd=ws, env=env, check=False).returncode != 0:
+               "--keep-going", "--target", triple, "-Zbuild-std=core", "--", "-D", "warnings"]
+        runs.append((f"{name} ({triple})", subprocess.Popen(
+            cmd, cwd=ws, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
+    for what, proc in runs:
+        output, _ = proc.communicate()
+        print(f"lint_rust_firmware: clippy for {what}", flush=True)
+        if output:
+            print(output, end="", flush=True)
+        if proc.returncode != 0:
             failed = True
     return 1 if failed else 0
 
