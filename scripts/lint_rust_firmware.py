@@ -70,6 +70,10 @@ def main() -> int:
         # /usr/bin first: `cargo clippy` runs the cargo-clippy found in PATH, and rustup's
         # (another compiler's) must not answer for Debian's cargo.
         env["PATH"] = "/usr/bin:" + env.get("PATH", "")
+        # Under `make -j` (make test) the jobserver's descriptors are not passed on to
+        # these processes: cargo's own job count, not a warning per run.
+        for var in ("MAKEFLAGS", "MFLAGS", "CARGO_MAKEFLAGS"):
+            env.pop(var, None)
         cmd = [str(CARGO), "clippy", "--release", "--locked", "--offline", "--quiet", "--workspace",
                "--keep-going", "--target", triple, "-Zbuild-std=core", "--", "-D", "warnings"]
         runs.append((f"{name} ({triple})", subprocess.Popen(
