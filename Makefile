@@ -39,8 +39,9 @@ test: setup
 test-rust: lint-steps
 	cargo test --locked --manifest-path plugin/Cargo.toml
 
+# (without make's jobserver: the tools the tests start, cargo among them, run as in a shell)
 test-py:
-	.venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder
+	env -u MAKEFLAGS -u MFLAGS .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=15
 
 bench: setup
 	.venv/bin/python scripts/bench_speed.py
