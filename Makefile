@@ -37,9 +37,9 @@ test: setup
 	@$(MAKE) --no-print-directory -j 2 --output-sync=target test-rust test-py
 
 test-rust: lint-steps
-	cargo test --locked --manifest-path plugin/Cargo.toml
+	env -u MAKEFLAGS -u MFLAGS cargo test --locked --manifest-path plugin/Cargo.toml
 
-# (without make's jobserver: the tools the tests start, cargo among them, run as in a shell)
+# (pytest and cargo test without make's jobserver: the tools they start run as in a shell)
 test-py:
 	env -u MAKEFLAGS -u MFLAGS .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=15
 
