@@ -36,10 +36,10 @@ test: export RTOSLAB_REQUIRE_QEMU = 1
 test: setup
 	@$(MAKE) --no-print-directory -j 2 --output-sync=target test-rust test-py
 
+# (cargo test and pytest without make's jobserver: the tools they start run as in a shell)
 test-rust: lint-steps
 	env -u MAKEFLAGS -u MFLAGS cargo test --locked --manifest-path plugin/Cargo.toml
 
-# (pytest and cargo test without make's jobserver: the tools they start run as in a shell)
 test-py:
 	env -u MAKEFLAGS -u MFLAGS .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=15
 
