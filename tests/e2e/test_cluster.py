@@ -25,7 +25,7 @@ if not (os.environ.get("CI") or os.environ.get("RTOSLAB_REQUIRE_QEMU") == "1"): 
 sys.path.insert(0, str(REPO / "scripts"))
 from local_ray_cluster import LocalCluster
 
-pytestmark = pytest.mark.qemu
+pytestmark = [pytest.mark.qemu, pytest.mark.long]
 
 PLAN = ("--suite", "smoke", "--trace")  # two configurations (LAB_TRACE 0 and 1), timelines too
 

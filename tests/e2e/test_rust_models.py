@@ -16,7 +16,7 @@ from rtoslab.paths import repo_root
 
 from .conftest import RunCli
 
-pytestmark = pytest.mark.qemu
+pytestmark = [pytest.mark.qemu, pytest.mark.long]
 
 
 @pytest.fixture(scope="module")
