@@ -80,3 +80,15 @@ def run_cli() -> RunCli:
         return proc
 
     return run
+
+
+def chromium_path() -> str:
+    """The headless browser of the HTML tests: a failure under CI (setup installs it), else
+    a skip, naming the package."""
+    path = shutil.which("chromium")
+    if path is None:
+        message = "chromium is not on PATH: install the Debian package `chromium` (make setup)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path

@@ -26,6 +26,8 @@ import pytest
 
 from rtoslab.builder.deps import dep_path
 
+from .conftest import chromium_path
+
 REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "ci.md"
 BENCHES = ("--bench", "k_yield", "--bench", "k_sem")
@@ -214,16 +216,6 @@ def test_change_outside_the_measured_code_gives_zero_deltas(lab: Lab) -> None:
     assert all(v != "failed" for v in _junit(job / "project" / "junit.xml").values())
 
 
-def _chromium() -> str:
-    path = shutil.which("chromium")
-    if path is None:
-        message = "chromium is not on PATH: install the Debian package `chromium` (make setup)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
-
-
 def test_history_and_published_site_mark_the_regression(lab: Lab) -> None:
     """main's history gains the slow commit (the push job again), `history` and the site
     show the step up as a regression; the site renders offline in headless Chromium."""
@@ -252,7 +244,7 @@ def test_history_and_published_site_mark_the_regression(lab: Lab) -> None:
         for link in re.findall(r'href="([^"#]+)"', text):
             assert (page.parent / link).is_file(), f"{page}: broken link {link}"
 
-    chromium = _chromium()
+    chromium = chromium_path()
     dump = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                            "--disable-background-networking", "--disable-component-update",
                            f"--user-data-dir={lab.root / 'profile'}", "--dump-dom",

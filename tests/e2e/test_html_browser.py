@@ -24,6 +24,8 @@ from tests.unit.test_report_html import (
     build_html_run,
 )
 
+from .conftest import chromium_path
+
 pytestmark = pytest.mark.browser
 
 _TIMEOUT_S = 120
@@ -39,16 +41,6 @@ _FLAGS = (
     "--enable-logging=stderr",
     "--v=0",
 )
-
-
-def _chromium() -> str:
-    path = shutil.which("chromium")
-    if path is None:
-        message = "chromium is not on PATH: install the Debian package `chromium` (make setup)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 def _run(chromium: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -72,7 +64,7 @@ def _svgs(dom: str, cls: str) -> int:
 
 
 def test_report_renders_in_chromium(tmp_path: Path) -> None:
-    chromium = _chromium()
+    chromium = chromium_path()
     db = tmp_path / "results.sqlite"
     run_id = build_html_run(db)
     with open_store(db) as store:
@@ -159,7 +151,7 @@ def _toggle_matrix_html() -> str:
 def test_no_table_overflows_its_box(tmp_path: Path, width: int) -> None:
     """In a 1400 px (and a 1024 px) window the page uses the width and no table is wider
     than its box (the browser's own layout, measured; and a screenshot of it)."""
-    chromium = _chromium()
+    chromium = chromium_path()
     html = _toggle_matrix_html()
     page = tmp_path / "report.html"
     page.write_text(html.replace("</body>", _MEASURE + "\n</body>"), encoding="utf-8")
@@ -272,7 +264,7 @@ def test_charts_stay_inside_their_plots_and_the_answer_comes_first(tmp_path: Pat
     ratio charts of a seed-002-sized experiment, the histograms, box plots and ratio bars
     of a three-configuration run, folded sections opened), the first table on the first
     screen (1280x800); the experiment's page short, its details folded."""
-    chromium = _chromium()
+    chromium = chromium_path()
     db = tmp_path / "results.sqlite"
     run_id = build_html_run(db)
     with open_store(db) as store:
@@ -294,7 +286,7 @@ def test_charts_stay_inside_their_plots_and_the_answer_comes_first(tmp_path: Pat
 def test_kernel_suite_page_is_small_and_short(tmp_path: Path) -> None:
     """The kernel suite's page: under 2 MB and under 15,000 px tall, its first table on the
     first screen, every chart inside its box."""
-    chromium = _chromium()
+    chromium = chromium_path()
     html = _kernel_suite_html(tmp_path / "results.sqlite")
     assert len(html.encode()) < 2_000_000, len(html.encode())
     found = _measure_charts(chromium, tmp_path, html, "kernel")
@@ -347,7 +339,7 @@ def test_timeline_has_a_time_axis_and_an_overview_in_chromium(tmp_path: Path) ->
     from rtoslab.report.timeline_html import MAX_ITEMS, timeline_section
     from tests.unit.test_timeline import long_timeline
 
-    chromium = _chromium()
+    chromium = chromium_path()
     page = tmp_path / "timeline.html"
     body = timeline_section([long_timeline(4 * MAX_ITEMS)])
     page.write_text(f"<!doctype html><html><head><meta charset='utf-8'></head><body>{body}"
